@@ -37,7 +37,7 @@ const project = new cdk8s.ConstructLibraryCdk8s({
   },
   tsconfigDev: {
     compilerOptions: {},
-    include: ['../build-tools/**/*.ts', '../examples/**/*.ts', '../imports/**/*.ts', '../src/**/*.ts'],
+    include: ['../build-tools/**/*.ts', '../examples/**/*.ts', '../imports/**/*.ts', '../src/**/*.ts', '../.projenrc.ts', '../projenrc/**/*.ts'],
   },
 
   jestOptions: {
@@ -47,6 +47,12 @@ const project = new cdk8s.ConstructLibraryCdk8s({
       testPathIgnorePatterns: ['/node_modules/', '/dist/', '/lib/'],
       coveragePathIgnorePatterns: ['/node_modules/', '/imports/'],
     },
+  },
+  eslintOptions: {
+    dirs: ['src'],
+    devdirs: ['test', 'build-tools', 'examples', 'projenrc', '.projenrc.ts'],
+    tsconfigPath: './test/tsconfig.json',
+    projectService: false,
   },
   gitignore: ['/dist/', '/examples/*/dist/', '.cache/'],
   npmignoreEnabled: true,
@@ -63,6 +69,11 @@ project.addTask('examples', {
   description: 'Synthesize every cdk8s app in examples/ into dist/examples/<app>/',
   exec: 'ts-node --project test/tsconfig.json build-tools/synth-examples.ts',
 });
+
+// The test command also proves the jsii build (every public type usable from
+// all jsii languages) and regenerates API.md from it.
+project.testTask.prependSpawn(project.tasks.tryFind('docgen')!);
+project.testTask.prependSpawn(project.compileTask);
 
 project.package.addField('types', 'lib/src/index.d.ts');
 project.npmignore?.addPatterns('/build-tools/', '/examples/', '/.ci/', '/schemas/*.md');

@@ -3,7 +3,7 @@
  * types as they appear inside the OpenKruise CRDs, and OpenKruise pieces that
  * more than one kind reuses (lifecycle hooks, update priorities...).
  */
-import { Schema, bool, int32, int64, list, obj, str, stringMap, strings, time, untyped } from './schema';
+import { Schema, bool, int32, int64, intOrString, list, obj, str, stringMap, strings, time, untyped } from './schema';
 
 // --- Kubernetes core pieces -------------------------------------------------
 
@@ -37,29 +37,29 @@ export const toleration = (): Schema => obj({
 
 /** A condition with a transition time (apps/v1 style). */
 export const condition = (): Schema => obj({
-  lastTransitionTime: time(),
-  message: str(),
-  reason: str(),
+  'lastTransitionTime': time(),
+  'message': str(),
+  'reason': str(),
   'status!': str(),
   'type!': str(),
 });
 
 /** A condition that also records when it was last probed (batch/v1 style). */
 export const probedCondition = (): Schema => obj({
-  lastProbeTime: time(),
-  lastTransitionTime: time(),
-  message: str(),
-  reason: str(),
+  'lastProbeTime': time(),
+  'lastTransitionTime': time(),
+  'message': str(),
+  'reason': str(),
   'status!': str(),
   'type!': str(),
 });
 
 /** A condition that also records when it was last updated (CloneSet style). */
 export const updatedCondition = (): Schema => obj({
-  lastTransitionTime: time(),
-  lastUpdateTime: time(),
-  message: str(),
-  reason: str(),
+  'lastTransitionTime': time(),
+  'lastUpdateTime': time(),
+  'message': str(),
+  'reason': str(),
   'status!': str(),
   'type!': str(),
 });
@@ -111,4 +111,63 @@ export const scatterStrategy = (): Schema => list(obj({
 /** The grace period between marking a pod not-ready and updating it in place. */
 export const inPlaceUpdateStrategy = (): Schema => obj({
   gracePeriodSeconds: int32(),
+});
+
+/** corev1.ObjectReference: a pointer to any object (or a field of it), replaced as a whole on apply. */
+export const objectReference = (): Schema => obj({
+  apiVersion: str(),
+  fieldPath: str(),
+  kind: str(),
+  name: str(),
+  namespace: str(),
+  resourceVersion: str(),
+  uid: str(),
+}, { atomic: true });
+
+/** Labels and annotations given to the pod sandbox the CRI creates to pull an image. */
+export const imagePullSandboxConfig = (): Schema => obj({
+  annotations: stringMap(),
+  labels: stringMap(),
+});
+
+/** corev1.ExecAction: a command run inside the container. */
+export const execAction = (): Schema => obj({
+  command: strings({ atomic: true }),
+});
+
+/** corev1.HTTPGetAction: an HTTP GET against the pod. */
+export const httpGetAction = (): Schema => obj({
+  'host': str(),
+  'httpHeaders': list(obj({ 'name!': str(), 'value!': str() }), { atomic: true }),
+  'path': str(),
+  'port!': intOrString(),
+  'scheme': str(),
+});
+
+/** corev1.TCPSocketAction: a TCP connection to a pod port. */
+export const tcpSocketAction = (): Schema => obj({
+  'host': str(),
+  'port!': intOrString(),
+});
+
+/** A container probe (the handler and timing fields of corev1.Probe) that kruise-daemon runs on the node. */
+export const containerProbeSpec = (): Schema => obj({
+  exec: execAction(),
+  failureThreshold: int32(),
+  grpc: obj({ 'port!': int32(), 'service': str({ default: '' }) }),
+  httpGet: httpGetAction(),
+  initialDelaySeconds: int32(),
+  periodSeconds: int32(),
+  successThreshold: int32(),
+  tcpSocket: tcpSocketAction(),
+  terminationGracePeriodSeconds: int64(),
+  timeoutSeconds: int32(),
+});
+
+/** A named probe against one container of a pod (PodProbeMarker, NodePodProbe); `more` adds kind-specific fields. */
+export const containerProbe = (more: Record<string, Schema> = {}): Schema => obj({
+  'containerName!': str({ description: 'The container the probe runs against.' }),
+  'name!': str({ description: 'The probe name, unique within its owner.' }),
+  'probe!': containerProbeSpec(),
+  ...more,
 });

@@ -2,7 +2,24 @@
  * The OpenKruise v1.9.0 API model: every kind, every served version.
  * One module per kind under ./kinds; shared pieces in ./blocks.
  */
+import { ADVANCED_CRON_JOB } from './kinds/advanced-cron-job';
+import { BROADCAST_JOB } from './kinds/broadcast-job';
 import { CLONE_SET } from './kinds/clone-set';
+import { CONTAINER_RECREATE_REQUEST } from './kinds/container-recreate-request';
+import { DAEMON_SET } from './kinds/daemon-set';
+import { EPHEMERAL_JOB } from './kinds/ephemeral-job';
+import { IMAGE_LIST_PULL_JOB } from './kinds/image-list-pull-job';
+import { IMAGE_PULL_JOB } from './kinds/image-pull-job';
+import { NODE_IMAGE } from './kinds/node-image';
+import { NODE_POD_PROBE } from './kinds/node-pod-probe';
+import { PERSISTENT_POD_STATE } from './kinds/persistent-pod-state';
+import { POD_PROBE_MARKER } from './kinds/pod-probe-marker';
+import { POD_UNAVAILABLE_BUDGET } from './kinds/pod-unavailable-budget';
+import { RESOURCE_DISTRIBUTION } from './kinds/resource-distribution';
+import { SIDECAR_SET } from './kinds/sidecar-set';
+import { STATEFUL_SET } from './kinds/stateful-set';
+import { UNITED_DEPLOYMENT } from './kinds/united-deployment';
+import { WORKLOAD_SPREAD } from './kinds/workload-spread';
 import { KindModel } from './schema';
 
 export * from './schema';
@@ -13,7 +30,24 @@ export const KRUISE_VERSION = 'v1.9.0';
 
 /** Every kind of the model, in a stable order (group, then plural). */
 export const KINDS: KindModel[] = [
+  ADVANCED_CRON_JOB,
+  BROADCAST_JOB,
   CLONE_SET,
+  CONTAINER_RECREATE_REQUEST,
+  DAEMON_SET,
+  EPHEMERAL_JOB,
+  IMAGE_LIST_PULL_JOB,
+  IMAGE_PULL_JOB,
+  NODE_IMAGE,
+  NODE_POD_PROBE,
+  PERSISTENT_POD_STATE,
+  POD_PROBE_MARKER,
+  POD_UNAVAILABLE_BUDGET,
+  RESOURCE_DISTRIBUTION,
+  SIDECAR_SET,
+  STATEFUL_SET,
+  UNITED_DEPLOYMENT,
+  WORKLOAD_SPREAD,
 ].sort((a, b) => (a.group + '/' + a.plural).localeCompare(b.group + '/' + b.plural));
 
 /** Look up a kind by API group and kind name. */

@@ -11,27 +11,27 @@
 
 /** A structural schema node, as the CRD `openAPIV3Schema` spells it. */
 export interface Schema {
-  description?: string;
-  type?: 'object' | 'array' | 'string' | 'integer' | 'number' | 'boolean';
-  format?: string;
-  enum?: Array<string | number | boolean>;
-  default?: unknown;
-  minimum?: number;
-  maximum?: number;
-  exclusiveMinimum?: boolean;
-  exclusiveMaximum?: boolean;
-  minLength?: number;
-  maxLength?: number;
-  pattern?: string;
-  minItems?: number;
-  maxItems?: number;
-  minProperties?: number;
-  maxProperties?: number;
-  items?: Schema;
-  properties?: Record<string, Schema>;
-  required?: string[];
-  additionalProperties?: Schema | boolean;
-  anyOf?: Schema[];
+  'description'?: string;
+  'type'?: 'object' | 'array' | 'string' | 'integer' | 'number' | 'boolean';
+  'format'?: string;
+  'enum'?: Array<string | number | boolean>;
+  'default'?: unknown;
+  'minimum'?: number;
+  'maximum'?: number;
+  'exclusiveMinimum'?: boolean;
+  'exclusiveMaximum'?: boolean;
+  'minLength'?: number;
+  'maxLength'?: number;
+  'pattern'?: string;
+  'minItems'?: number;
+  'maxItems'?: number;
+  'minProperties'?: number;
+  'maxProperties'?: number;
+  'items'?: Schema;
+  'properties'?: Record<string, Schema>;
+  'required'?: string[];
+  'additionalProperties'?: Schema | boolean;
+  'anyOf'?: Schema[];
   'x-kubernetes-int-or-string'?: boolean;
   'x-kubernetes-preserve-unknown-fields'?: boolean;
   'x-kubernetes-embedded-resource'?: boolean;
@@ -46,7 +46,11 @@ export interface Schema {
 }
 
 /** Kubernetes types from cdk8s-plus-28's `k8s` module that untyped fields map to. */
-export type K8sTypeRef = 'PodTemplateSpec' | 'PersistentVolumeClaim[]' | 'JobTemplateSpec' | 'PersistentVolumeClaimSpec';
+export type K8sTypeRef =
+  | 'PodTemplateSpec' | 'JobTemplateSpec' | 'ObjectMeta' | 'DeploymentSpec' | 'StatefulSetSpec'
+  | 'PersistentVolumeClaim[]' | 'Volume[]' | 'EphemeralContainer[]'
+  /** On an object with properties: the L1 struct extends k8s.Container with those properties. */
+  | 'Container';
 
 /** Extra constraints any scalar builder accepts. */
 export interface ScalarOptions {

@@ -1,6 +1,6 @@
-import { KINDS, crdFileName, renderCrd } from '../../src/api';
 import { compareCrds } from './compare';
 import { describeWithUpstream, readUpstream, upstreamFiles } from './upstream';
+import { KINDS, crdFileName, renderCrd } from '../../src/api';
 
 describeWithUpstream('conformance with upstream OpenKruise v1.9.0 CRDs', () => {
   test('the model has exactly the kinds upstream ships', () => {
@@ -23,10 +23,14 @@ test('the comparator reports a changed type, a missing property and a changed ma
   const base = {
     metadata: { name: 'xs.g' },
     spec: {
-      group: 'g', scope: 'Namespaced', names: { kind: 'X', plural: 'xs' },
+      group: 'g',
+      scope: 'Namespaced',
+      names: { kind: 'X', plural: 'xs' },
       versions: [{
-        name: 'v1', served: true, storage: true,
-        schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { a: { type: 'string' }, b: { type: 'integer' } }, 'x-kubernetes-map-type': 'atomic' } } } },
+        name: 'v1',
+        served: true,
+        storage: true,
+        schema: { openAPIV3Schema: { type: 'object', properties: { spec: { 'type': 'object', 'properties': { a: { type: 'string' }, b: { type: 'integer' } }, 'x-kubernetes-map-type': 'atomic' } } } },
       }],
     },
   };

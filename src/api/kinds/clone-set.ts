@@ -25,16 +25,16 @@ export const cloneSetUpdateStrategy = (): Schema => obj({
 
 /** The spec of a CloneSet (also embedded by UnitedDeployment's cloneSetTemplate). */
 export const cloneSetSpec = (): Schema => obj({
-  lifecycle: lifecycle(),
-  minReadySeconds: int32(),
-  progressDeadlineSeconds: int32(),
-  replicas: int32(),
-  revisionHistoryLimit: int32(),
-  scaleStrategy: cloneSetScaleStrategy(),
+  'lifecycle': lifecycle(),
+  'minReadySeconds': int32(),
+  'progressDeadlineSeconds': int32(),
+  'replicas': int32(),
+  'revisionHistoryLimit': int32(),
+  'scaleStrategy': cloneSetScaleStrategy(),
   'selector!': labelSelector(),
   'template!': podTemplate(),
-  updateStrategy: cloneSetUpdateStrategy(),
-  volumeClaimTemplates: pvcTemplates(),
+  'updateStrategy': cloneSetUpdateStrategy(),
+  'volumeClaimTemplates': pvcTemplates(),
 });
 
 const cloneSetStatus = (): Schema => obj({
