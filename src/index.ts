@@ -1,2 +1,3 @@
 export * from './validation/register';
+export * from './validation/report';
 export * as kruise from '../imports/kruise';

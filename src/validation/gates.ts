@@ -1,0 +1,62 @@
+import { IConstruct } from 'constructs';
+
+/**
+ * Something in the app that decides which OpenKruise feature gates are on:
+ * the control plane construct registers itself as one.
+ * @internal
+ */
+export interface _GateSource {
+  /** Construct path, for messages. */
+  readonly path: string;
+  /** Whether the gate is on in this installation (its default when not set). */
+  isEnabled(gate: string): boolean;
+  /** How the user turns the gate on, for messages. */
+  howToEnable(gate: string): string;
+}
+
+const sources = new WeakMap<IConstruct, _GateSource[]>();
+
+/**
+ * Register a feature-gate source for the app of `scope`.
+ * @internal
+ */
+export function _registerGateSource(scope: IConstruct, source: _GateSource): void {
+  const root = scope.node.root;
+  const list = sources.get(root) ?? [];
+  list.push(source);
+  sources.set(root, list);
+}
+
+/**
+ * The feature-gate sources (control planes) in the app of `scope`.
+ * @internal
+ */
+export function _gateSources(scope: IConstruct): _GateSource[] {
+  return [...(sources.get(scope.node.root) ?? [])];
+}
+
+/**
+ * Declare that `scope` (an object of kind `kind`) needs the given gates to be
+ * accepted by OpenKruise. When the app also contains a control plane
+ * construct, synth fails if one of the gates is off there. `anyOf` gates are
+ * satisfied when at least one of them is on.
+ * @internal
+ */
+export function _requireGates(scope: IConstruct, kind: string, allOf: string[], anyOf: string[] = []): void {
+  scope.node.addValidation({
+    validate: () => {
+      const errors: string[] = [];
+      for (const src of _gateSources(scope)) {
+        for (const gate of allOf) {
+          if (!src.isEnabled(gate)) {
+            errors.push(`${kind} needs the OpenKruise feature gate ${gate}, which is off in the control plane at '${src.path}' (the webhook refuses every ${kind} then); ${src.howToEnable(gate)}`);
+          }
+        }
+        if (anyOf.length > 0 && !anyOf.some(g => src.isEnabled(g))) {
+          errors.push(`${kind} needs one of the OpenKruise feature gates ${anyOf.join(' or ')}, all off in the control plane at '${src.path}'; ${src.howToEnable(anyOf[0])}`);
+        }
+      }
+      return errors;
+    },
+  });
+}
