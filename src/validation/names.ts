@@ -1,0 +1,78 @@
+/**
+ * Kubernetes name and label syntax, as the API server and the OpenKruise
+ * webhooks check it. Each checker returns the problems as phrases (empty when
+ * valid), so callers build messages with the field and the fix.
+ */
+
+const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+const QUALIFIED_NAME_PART = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
+const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
+const C_IDENTIFIER_ENV = /^[-._a-zA-Z][-._a-zA-Z0-9]*$/;
+const IANA_SVC_NAME = /^[a-z0-9]([a-z0-9-]*[a-z0-9])?$/;
+
+/** DNS-1123 label: at most 63 lowercase alphanumerics or '-', starting and ending alphanumeric. */
+export function dns1123LabelProblems(value: string): string[] {
+  const out: string[] = [];
+  if (value.length > 63) out.push(`is ${value.length} characters long, more than 63`);
+  if (!DNS1123_LABEL.test(value)) out.push('must consist of lowercase letters, digits and \'-\', starting and ending with a letter or digit');
+  return out;
+}
+
+/** DNS-1123 subdomain: at most 253 characters of dot-separated DNS-1123 labels. */
+export function dns1123SubdomainProblems(value: string): string[] {
+  const out: string[] = [];
+  if (value.length > 253) out.push(`is ${value.length} characters long, more than 253`);
+  if (!DNS1123_SUBDOMAIN.test(value)) out.push('must consist of lowercase letters, digits, \'-\' and \'.\', starting and ending with a letter or digit');
+  return out;
+}
+
+/** A qualified name (label, annotation or finalizer key): `[prefix/]name`. */
+export function qualifiedNameProblems(value: string): string[] {
+  const parts = value.split('/');
+  if (parts.length > 2) return ['must be a name with at most one \'/\' (an optional DNS subdomain prefix and a name)'];
+  const [prefix, name] = parts.length === 2 ? parts : [undefined, parts[0]];
+  const out: string[] = [];
+  if (prefix !== undefined) {
+    if (prefix.length === 0) out.push('has an empty prefix before \'/\'');
+    else out.push(...dns1123SubdomainProblems(prefix).map(p => `prefix ${p}`));
+  }
+  if (name.length === 0) {out.push('has an empty name');} else {
+    if (name.length > 63) out.push(`name part is ${name.length} characters long, more than 63`);
+    if (!QUALIFIED_NAME_PART.test(name)) out.push('name part must consist of letters, digits, \'-\', \'_\' or \'.\', starting and ending with a letter or digit');
+  }
+  return out;
+}
+
+/** A label value: empty, or at most 63 letters/digits/'-'/'_'/'.' starting and ending alphanumeric. */
+export function labelValueProblems(value: string): string[] {
+  const out: string[] = [];
+  if (value.length > 63) out.push(`is ${value.length} characters long, more than 63`);
+  if (!LABEL_VALUE.test(value)) out.push('must be empty or consist of letters, digits, \'-\', \'_\' or \'.\', starting and ending with a letter or digit');
+  return out;
+}
+
+/** An environment variable name under the strict rule Kruise uses. */
+export function envVarNameProblems(value: string): string[] {
+  return C_IDENTIFIER_ENV.test(value) ? [] : ['must consist of letters, digits, \'_\', \'-\' or \'.\', and must not start with a digit'];
+}
+
+/** A port name: at most 15 characters, lowercase alphanumerics and '-', with a letter, no '--'. */
+export function portNameProblems(value: string): string[] {
+  const out: string[] = [];
+  if (value.length > 15) out.push(`is ${value.length} characters long, more than 15`);
+  if (!IANA_SVC_NAME.test(value)) out.push('must consist of lowercase letters, digits and \'-\', starting and ending with a letter or digit');
+  if (value.includes('--')) out.push('must not contain \'--\'');
+  if (!/[a-z]/.test(value)) out.push('must contain at least one letter');
+  return out;
+}
+
+/** Labels map: every key a qualified name, every value a label value. Returns `key: problem` phrases. */
+export function labelsProblems(labels: Record<string, string> | undefined): Array<{ key: string; problem: string }> {
+  const out: Array<{ key: string; problem: string }> = [];
+  for (const [k, v] of Object.entries(labels ?? {})) {
+    for (const p of qualifiedNameProblems(k)) out.push({ key: k, problem: `key ${p}` });
+    for (const p of labelValueProblems(String(v))) out.push({ key: k, problem: `value ${JSON.stringify(v)} ${p}` });
+  }
+  return out;
+}
