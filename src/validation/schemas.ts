@@ -59,7 +59,7 @@ function loadIndex(): SchemaIndex {
 const INT32 = { min: -2147483648, max: 2147483647 };
 
 function makeAjv(): Ajv {
-  const a = new Ajv({ allErrors: true, strict: true, strictTypes: false });
+  const a = new Ajv({ allErrors: true, strict: true, strictTypes: false, verbose: true });
   a.addFormat('int32', { type: 'number', validate: (x: number) => Number.isInteger(x) && x >= INT32.min && x <= INT32.max });
   a.addFormat('int64', { type: 'number', validate: (x: number) => Number.isSafeInteger(x) });
   a.addFormat('date-time', { type: 'string', validate: (x: string) => !Number.isNaN(Date.parse(x)) && /^\d{4}-\d{2}-\d{2}T/.test(x) });
@@ -224,3 +224,4 @@ export function formatIssue(i: SchemaIssue): string {
   if (i.value === undefined) return `${i.field}: ${i.expected}`;
   return `${i.field}: ${JSON.stringify(i.value)} ${i.expected}`;
 }
+
