@@ -1,0 +1,22 @@
+/**
+ * OpenKruise v1.9.0 installed with the defaults: the objects of the
+ * openkruise/charts `kruise` chart, GitOps-safe, with delete protection of
+ * the CRDs and the install namespace.
+ */
+import { App, Chart, ChartProps } from 'cdk8s';
+import { Construct } from 'constructs';
+import { KruiseControlPlane } from '../../src';
+
+export class ControlPlaneChart extends Chart {
+  constructor(scope: Construct, id: string, props: ChartProps = {}) {
+    super(scope, id, props);
+    new KruiseControlPlane(this, 'kruise');
+  }
+}
+
+export function build(app: App = new App()): App {
+  new ControlPlaneChart(app, 'openkruise');
+  return app;
+}
+
+if (require.main === module) build().synth();

@@ -1,0 +1,517 @@
+/**
+ * `KruiseControlPlane`: OpenKruise v1.9.0 installed from a cdk8s app.
+ */
+import { ApiObject, Chart, Duration } from 'cdk8s';
+import * as kplus from 'cdk8s-plus-28';
+import { k8s } from 'cdk8s-plus-28';
+import { Construct, IConstruct } from 'constructs';
+import { _GateSet, _gatePrerequisites, _GateSetting } from './_gates';
+import { WebhookCertificates } from './certs';
+import { addCrds } from './crds';
+import { addDaemon } from './daemon';
+import { addManager, addWebhookSecret, addWebhookService, managerPorts } from './manager';
+import { KruiseDaemonOptions, KruiseManagerOptions } from './options';
+import { addRbac, addServiceAccounts, DAEMON_CONFIG_NAMESPACE } from './rbac';
+import { addWebhookConfigurations, CONTROL_PLANE_LABEL, DELETE_PROTECTION_LABEL } from './webhooks';
+import { _registerGateSource } from '../validation/gates';
+import {
+  dns1123LabelProblems, dns1123SubdomainProblems, envVarNameProblems, labelValueProblems, qualifiedNameProblems,
+} from '../validation/names';
+import { fieldError, Warnings } from '../validation/report';
+
+/** Values of the `policy.kruise.io/delete-protection` label kruise-manager honours. */
+export enum DeletionProtection {
+  /** No label: deletion is not checked. */
+  NONE = 'None',
+  /** Deletion is always refused while the label is there. */
+  ALWAYS = 'Always',
+  /**
+   * Deletion is refused while the object still has live children: a
+   * namespace with active Pods or bound PVCs, a CRD with custom resources.
+   */
+  CASCADING = 'Cascading',
+}
+
+/** Properties of `KruiseControlPlane`. */
+export interface KruiseControlPlaneProps {
+  /**
+   * Namespace kruise-manager and kruise-daemon run in. Every reference to it
+   * (RBAC subjects, leader election, webhook and conversion service
+   * references, certificate names) follows.
+   *
+   * @default "kruise-system"
+   */
+  readonly namespace?: string;
+
+  /**
+   * Create the install namespace, labelled `control-plane: openkruise` so
+   * that the pod webhook skips it (kruise-manager's own Pods must never need
+   * kruise-manager to start).
+   *
+   * @default true
+   */
+  readonly createNamespace?: boolean;
+
+  /**
+   * When `createNamespace` is false: confirms that the existing namespace
+   * carries the label `control-plane: openkruise`. Without the label, the pod
+   * webhook (failure policy Fail) intercepts kruise-manager's own Pods, so
+   * once every replica is gone none can start again. Synth fails when the
+   * namespace is neither created here, nor `kube-system`, nor a Namespace of
+   * the same app with the label, nor confirmed by this flag.
+   *
+   * @default false
+   */
+  readonly existingNamespaceLabelled?: boolean;
+
+  /**
+   * Create the `kruise-daemon-config` namespace, where kruise-manager copies
+   * the pull secrets of ImagePullJobs for kruise-daemon. It must exist; set
+   * this to false when something else creates it.
+   *
+   * @default true
+   */
+  readonly createDaemonConfigNamespace?: boolean;
+
+  /**
+   * Install the 18 OpenKruise CustomResourceDefinitions.
+   *
+   * @default true
+   */
+  readonly installCrds?: boolean;
+
+  /**
+   * API groups whose resources kruise-manager may list (the `list` rule of
+   * its ClusterRole), used to find the owners of Pods and the targets of
+   * WorkloadSpread / PodUnavailableBudget. Narrow it to the groups of the
+   * workloads you run with OpenKruise.
+   *
+   * @default ["*"]
+   */
+  readonly roleListGroups?: string[];
+
+  /**
+   * Feature gates, by name (see `KruiseFeatureGate` for the names and
+   * defaults). Unknown names and gates that kruise-manager would force to a
+   * different value fail synth.
+   *
+   * @default - `ImagePullJobGate` on (as the chart does), plus the gates the
+   * deletion protection and certificate settings need
+   */
+  readonly featureGates?: { [gate: string]: boolean };
+
+  /**
+   * Image repository of kruise-manager and kruise-daemon (one image holds
+   * both), e.g. a mirror such as
+   * `openkruise-registry.cn-shanghai.cr.aliyuncs.com/openkruise/kruise-manager`.
+   *
+   * @default "openkruise/kruise-manager"
+   */
+  readonly imageRepository?: string;
+
+  /**
+   * Image tag.
+   *
+   * @default "v1.9.0"
+   */
+  readonly imageTag?: string;
+
+  /**
+   * Image pull policy of both containers.
+   *
+   * @default kplus.ImagePullPolicy.ALWAYS
+   */
+  readonly imagePullPolicy?: kplus.ImagePullPolicy;
+
+  /**
+   * Names of Secrets (in the install namespace) used to pull the image.
+   *
+   * @default - none
+   */
+  readonly imagePullSecrets?: string[];
+
+  /**
+   * Set `KUBE_CACHE_MUTATION_DETECTOR=true` in both containers (debugging).
+   *
+   * @default false
+   */
+  readonly enableKubeCacheMutationDetector?: boolean;
+
+  /**
+   * Annotations of the kruise-manager and kruise-daemon ServiceAccounts
+   * (e.g. IAM roles for service accounts).
+   *
+   * @default - none
+   */
+  readonly serviceAccountAnnotations?: { [key: string]: string };
+
+  /**
+   * Timeout of every webhook call (1 to 30 seconds).
+   *
+   * @default Duration.seconds(30)
+   */
+  readonly webhookTimeout?: Duration;
+
+  /**
+   * Where the webhook serving certificate comes from.
+   *
+   * @default WebhookCertificates.selfManaged()
+   */
+  readonly certificates?: WebhookCertificates;
+
+  /**
+   * Delete protection of the 18 CRDs, enforced by kruise-manager. The default
+   * refuses to delete a CRD while custom resources of it exist (what the
+   * chart's pre-delete hook checks for three kinds), and never blocks an
+   * upgrade (upgrades do not delete CRDs). Turns on the
+   * `ResourcesDeletionProtection` gate, and `DeletionProtectionForCRDCascadingGate`
+   * for `CASCADING`.
+   *
+   * @default DeletionProtection.CASCADING
+   */
+  readonly crdDeletionProtection?: DeletionProtection;
+
+  /**
+   * Delete protection of the install namespace (only when created here). The
+   * default refuses to delete it while it has active Pods (kruise-manager
+   * itself) or bound PVCs. Turns on the `ResourcesDeletionProtection` gate.
+   *
+   * @default DeletionProtection.CASCADING
+   */
+  readonly namespaceDeletionProtection?: DeletionProtection;
+
+  /**
+   * Register the EphemeralJob validating webhook, which kruise-manager v1.9.0
+   * serves but the chart leaves out (EphemeralJobs are not validated then).
+   *
+   * @default false
+   */
+  readonly validateEphemeralJobs?: boolean;
+
+  /**
+   * Options of kruise-manager.
+   *
+   * @default - the chart's values
+   */
+  readonly manager?: KruiseManagerOptions;
+
+  /**
+   * Options of kruise-daemon.
+   *
+   * @default - the chart's values
+   */
+  readonly daemon?: KruiseDaemonOptions;
+}
+
+const DEFAULT_NAMESPACE = 'kruise-system';
+
+/**
+ * OpenKruise v1.9.0, installed as constructs: the 18 CRDs, RBAC,
+ * kruise-manager (controllers and webhooks), its webhook configurations and
+ * kruise-daemon. With no props it produces the objects the openkruise/charts
+ * `kruise` chart renders with its default values, plus what that chart
+ * misses:
+ *
+ * - GitOps-safe: no caBundle, no certificate data, nothing kruise-manager
+ *   writes at runtime, so applying the YAML again resets nothing;
+ * - no self-deadlock: the install namespace always carries the label the pod
+ *   webhook skips;
+ * - uninstall safety through kruise-manager's own delete protection instead of
+ *   a Helm hook;
+ * - hardened containers and a PodDisruptionBudget for kruise-manager.
+ *
+ * Constructs of this library that need a feature gate check it against the
+ * control plane of their app at synth.
+ */
+export class KruiseControlPlane extends Construct {
+  /**
+   * The control plane of the app `scope` belongs to: the one in the same
+   * chart when there is one, else the only one of the app.
+   *
+   * @param scope any construct of the app
+   * @returns the control plane, or undefined when the app has none
+   */
+  public static of(scope: IConstruct): KruiseControlPlane | undefined {
+    const all = scope.node.root.node.findAll().filter((c): c is KruiseControlPlane => c instanceof KruiseControlPlane);
+    if (all.length <= 1) return all[0];
+    const chartOf = (c: IConstruct) => [...c.node.scopes].reverse().find(s => Chart.isChart(s));
+    const mine = chartOf(scope);
+    const same = all.filter(c => chartOf(c) === mine);
+    if (same.length === 1) return same[0];
+    throw new Error(`the app has ${all.length} KruiseControlPlane constructs (${all.map(c => `'${c.node.path}'`).join(', ')}); `
+      + `put each in its own Chart together with the objects that use it, so that '${scope.node.path}' finds one`);
+  }
+
+  /** The install namespace. */
+  public readonly namespace: string;
+
+  /** The value of the `--feature-gates` flag of kruise-manager and kruise-daemon. */
+  public readonly featureGatesFlag: string;
+
+  private readonly gates: _GateSet;
+  private readonly props: KruiseControlPlaneProps;
+
+  constructor(scope: Construct, id: string, props: KruiseControlPlaneProps = {}) {
+    super(scope, id);
+    this.props = props;
+    this.namespace = props.namespace ?? DEFAULT_NAMESPACE;
+    const ns = this.namespace;
+    const certificates = props.certificates ?? WebhookCertificates.selfManaged();
+    this.gates = new _GateSet(this.gateSettings(certificates));
+    this.featureGatesFlag = this.gates.flag();
+
+    const createNamespace = props.createNamespace ?? true;
+    const crdProtection = this.crdProtection;
+    const nsProtection = this.namespaceProtection;
+    const image = `${props.imageRepository ?? 'openkruise/kruise-manager'}:${props.imageTag ?? 'v1.9.0'}`;
+    const imagePullPolicy = props.imagePullPolicy ?? kplus.ImagePullPolicy.ALWAYS;
+    const imagePullSecrets = [...(props.imagePullSecrets ?? [])];
+    const manager = props.manager ?? {};
+    const cacheMutationDetector = props.enableKubeCacheMutationDetector ?? false;
+
+    // Namespaces first, then the CRDs, then everything that uses them.
+    if (createNamespace) {
+      const labels: Record<string, string> = { [CONTROL_PLANE_LABEL.key]: CONTROL_PLANE_LABEL.value };
+      if (nsProtection !== DeletionProtection.NONE) labels[DELETE_PROTECTION_LABEL] = nsProtection;
+      new k8s.KubeNamespace(this, 'Namespace', { metadata: { labels, name: ns } });
+    }
+    if (props.createDaemonConfigNamespace ?? true) {
+      new k8s.KubeNamespace(this, 'DaemonConfigNamespace', { metadata: { name: DAEMON_CONFIG_NAMESPACE } });
+    }
+    if (props.installCrds ?? true) {
+      addCrds(this, {
+        namespace: ns,
+        labels: crdProtection === DeletionProtection.NONE ? {} : { [DELETE_PROTECTION_LABEL]: crdProtection },
+        conversionAnnotations: certificates._annotations(ns),
+      });
+    }
+    const rbac = {
+      namespace: ns,
+      roleListGroups: [...(props.roleListGroups ?? ['*'])],
+      storageClasses: this.gates.isEnabled('StatefulSetAutoResizePVCGate'),
+      certsRole: !certificates.isExternal,
+      serviceAccountAnnotations: props.serviceAccountAnnotations,
+    };
+    addServiceAccounts(this, rbac);
+    if (!certificates.isExternal) addWebhookSecret(this, ns);
+    addRbac(this, rbac);
+    addWebhookService(this, ns, managerPorts(manager).webhook);
+    if (this.gates.isEnabled('KruiseDaemon')) {
+      addDaemon(this, {
+        namespace: ns,
+        image,
+        imagePullPolicy,
+        imagePullSecrets,
+        cacheMutationDetector,
+        featureGates: this.featureGatesFlag,
+        options: props.daemon ?? {},
+      });
+    }
+    addManager(this, {
+      namespace: ns,
+      image,
+      imagePullPolicy,
+      imagePullSecrets,
+      cacheMutationDetector,
+      featureGates: this.featureGatesFlag,
+      options: manager,
+    });
+    addWebhookConfigurations(this, {
+      namespace: ns,
+      timeoutSeconds: (props.webhookTimeout ?? Duration.seconds(30)).toSeconds(),
+      annotations: certificates._annotations(ns),
+      conditions: {
+        podWebhook: this.gates.isEnabled('PodWebhook'),
+        deletionProtection: this.gates.isEnabled('ResourcesDeletionProtection'),
+        ephemeralJobs: props.validateEphemeralJobs ?? false,
+      },
+    });
+    certificates._addObjects(this, ns);
+
+    this.node.addValidation({ validate: () => [...this.gates.problems(), ...this.problems(certificates)] });
+    if (props.daemon !== undefined && !this.gates.isEnabled('KruiseDaemon')) {
+      Warnings.add(this, 'daemon options are set but the KruiseDaemon gate is off, so kruise-daemon is not installed and they have no effect');
+    }
+
+    const self = this;
+    _registerGateSource(this, {
+      path: this.node.path,
+      isEnabled: (gate: string) => self.gates.isEnabled(gate),
+      howToEnable: (gate: string) => self.howToEnable(gate),
+    });
+  }
+
+  /**
+   * Whether a feature gate is on in this installation: the v1.9.0 default,
+   * the chart's setting, the gates this construct turns on and
+   * `featureGates`, after kruise-manager's start-up rules (e.g. PodWebhook
+   * off turns WorkloadSpread off).
+   *
+   * @param gate a gate name (see `KruiseFeatureGate`)
+   */
+  public isFeatureGateEnabled(gate: string): boolean {
+    return this.gates.isEnabled(gate);
+  }
+
+  private get crdProtection(): DeletionProtection {
+    if (!(this.props.installCrds ?? true)) return DeletionProtection.NONE;
+    return this.props.crdDeletionProtection ?? DeletionProtection.CASCADING;
+  }
+
+  private get namespaceProtection(): DeletionProtection {
+    if (!(this.props.createNamespace ?? true)) return DeletionProtection.NONE;
+    return this.props.namespaceDeletionProtection ?? DeletionProtection.CASCADING;
+  }
+
+  /** The settings written into `--feature-gates`: the chart's, the derived ones, then the user's. */
+  private gateSettings(certificates: WebhookCertificates): Map<string, _GateSetting> {
+    const settings = new Map<string, _GateSetting>();
+    settings.set('ImagePullJobGate', { value: true, origin: 'the chart default ImagePullJobGate=true', explicit: false });
+    if (this.crdProtection !== DeletionProtection.NONE || this.namespaceProtection !== DeletionProtection.NONE) {
+      settings.set('ResourcesDeletionProtection', { value: true, origin: 'crdDeletionProtection / namespaceDeletionProtection', explicit: false });
+    }
+    if (this.crdProtection === DeletionProtection.CASCADING) {
+      settings.set('DeletionProtectionForCRDCascadingGate', { value: true, origin: 'crdDeletionProtection', explicit: false });
+    }
+    if (certificates.isExternal) {
+      settings.set('EnableExternalCerts', { value: true, origin: 'certificates', explicit: false });
+    }
+    for (const [gate, value] of Object.entries(this.props.featureGates ?? {})) {
+      settings.set(gate, { value, origin: `featureGates.${gate}`, explicit: true });
+    }
+    return settings;
+  }
+
+  private howToEnable(gate: string): string {
+    const needed = [gate, ..._gatePrerequisites(gate)].filter(g => !this.gates.isEnabled(g));
+    const entries = (needed.length > 0 ? needed : [gate]).map(g => `${g}: true`).join(', ');
+    return `set featureGates: { ${entries} } on the KruiseControlPlane at '${this.node.path}'`;
+  }
+
+  private problems(certificates: WebhookCertificates): string[] {
+    const p = this.props;
+    const out: string[] = [];
+    const add = (field: string, value: unknown, problem: string, fix: string) => out.push(fieldError(field, value, problem, fix));
+    const user = p.featureGates ?? {};
+
+    // Names.
+    for (const problem of dns1123LabelProblems(this.namespace)) add('namespace', this.namespace, problem, 'use a DNS-1123 label such as "kruise-system"');
+    for (const name of p.imagePullSecrets ?? []) {
+      for (const problem of dns1123SubdomainProblems(name)) add('imagePullSecrets', name, problem, 'use the name of a Secret in the install namespace');
+    }
+    for (const key of Object.keys(p.serviceAccountAnnotations ?? {})) {
+      for (const problem of qualifiedNameProblems(key)) add(`serviceAccountAnnotations.${key}`, key, problem, 'use a qualified name such as "eks.amazonaws.com/role-arn"');
+    }
+    for (const name of Object.keys(p.daemon?.extraEnv ?? {})) {
+      for (const problem of envVarNameProblems(name)) add(`daemon.extraEnv.${name}`, name, problem, 'use a name such as "HTTPS_PROXY"');
+    }
+    for (const [field, value] of [['manager.priorityClassName', p.manager?.priorityClassName], ['daemon.priorityClassName', p.daemon?.priorityClassName]] as const) {
+      if (value === undefined) continue;
+      for (const problem of dns1123SubdomainProblems(value)) add(field, value, problem, 'use the name of a PriorityClass');
+    }
+    for (const [field, sel] of [['manager.nodeSelector', p.manager?.nodeSelector], ['daemon.nodeSelector', p.daemon?.nodeSelector]] as const) {
+      for (const [k, v] of Object.entries(sel ?? {})) {
+        for (const problem of qualifiedNameProblems(k)) add(`${field}.${k}`, k, problem, 'use a label key such as "node-role.kubernetes.io/control-plane"');
+        for (const problem of labelValueProblems(v)) add(`${field}.${k}`, v, problem, 'use a valid label value');
+      }
+    }
+    if ((p.imageRepository !== undefined && p.imageRepository.trim() === '') || (p.imageTag !== undefined && p.imageTag.trim() === '')) {
+      add(p.imageTag?.trim() === '' ? 'imageTag' : 'imageRepository', p.imageTag?.trim() === '' ? p.imageTag : p.imageRepository, 'is empty', 'set a repository and a tag, e.g. "openkruise/kruise-manager" and "v1.9.0"');
+    }
+    if (p.roleListGroups !== undefined && p.roleListGroups.length === 0) {
+      add('roleListGroups', p.roleListGroups, 'is empty, so kruise-manager cannot list the owners of Pods', 'list at least the API groups of your workloads, or leave the default ["*"]');
+    }
+
+    // Numbers.
+    const m = p.manager ?? {};
+    const d = p.daemon ?? {};
+    const int = (field: string, v: number | undefined, min: number, max: number, fix: string) => {
+      if (v === undefined) return;
+      if (!Number.isInteger(v) || v < min || v > max) add(field, v, `must be an integer from ${min} to ${max}`, fix);
+    };
+    int('manager.replicas', m.replicas, 0, 1000, 'use 2 or more replicas for a highly available webhook');
+    int('manager.logLevel', m.logLevel, 0, 10, 'use 0 (quiet) to 10 (trace); the default is 4');
+    int('daemon.logLevel', d.logLevel, 0, 10, 'use 0 (quiet) to 10 (trace); the default is 4');
+    int('manager.webhookPort', m.webhookPort, 1, 65535, 'use a free port such as 9876');
+    int('manager.metricsPort', m.metricsPort, 1, 65535, 'use a free port such as 8080');
+    int('manager.healthPort', m.healthPort, 1, 65535, 'use a free port such as 8000');
+    int('daemon.port', d.port, 1, 65535, 'use a free port on the nodes such as 10221');
+    int('manager.restConfigQps', m.restConfigQps, 1, 100000, 'use a positive number such as 30');
+    int('manager.restConfigBurst', m.restConfigBurst, 1, 100000, 'use a positive number such as 50');
+    int('daemon.restConfigQps', d.restConfigQps, 1, 100000, 'use a positive number');
+    int('daemon.restConfigBurst', d.restConfigBurst, 1, 100000, 'use a positive number');
+    const ports = managerPorts(m);
+    if (new Set([ports.webhook, ports.metrics, ports.health]).size < 3) {
+      add('manager.webhookPort/metricsPort/healthPort', [ports.webhook, ports.metrics, ports.health], 'must be three different ports', 'give each endpoint its own port');
+    }
+    if (p.webhookTimeout !== undefined) {
+      const s = p.webhookTimeout.toSeconds();
+      if (!Number.isInteger(s) || s < 1 || s > 30) add('webhookTimeout', `${p.webhookTimeout.toMilliseconds()}ms`, 'must be a whole number of seconds from 1 to 30 (the API server limit)', 'use e.g. Duration.seconds(10)');
+    }
+    if ((m.enablePprof === false) && m.pprofAddress !== undefined) {
+      add('manager.pprofAddress', m.pprofAddress, 'is set while manager.enablePprof is false', 'drop one of them');
+    }
+    if ((d.enablePprof === false) && d.pprofAddress !== undefined) {
+      add('daemon.pprofAddress', d.pprofAddress, 'is set while daemon.enablePprof is false', 'drop one of them');
+    }
+    if (d.socketLocation !== undefined && !d.socketLocation.startsWith('/')) {
+      add('daemon.socketLocation', d.socketLocation, 'is not an absolute host path', 'use e.g. "/var/run" or "/run/k3s/containerd"');
+    }
+    if (d.socketFile !== undefined && d.socketFile.includes('/')) {
+      add('daemon.socketFile', d.socketFile, 'must be a file name inside socketLocation, not a path', 'put the directory into daemon.socketLocation and the file name here');
+    }
+
+    // Gates this construct sets, against what the user wrote.
+    const conflict = (gate: string, needed: boolean, why: string, fix: string) => {
+      if (user[gate] !== undefined && user[gate] !== needed) add(`featureGates.${gate}`, user[gate], `conflicts with ${why}`, fix);
+    };
+    if (this.crdProtection !== DeletionProtection.NONE || this.namespaceProtection !== DeletionProtection.NONE) {
+      conflict('ResourcesDeletionProtection', true,
+        `crdDeletionProtection ${this.crdProtection} / namespaceDeletionProtection ${this.namespaceProtection}, which kruise-manager enforces only with this gate on`,
+        'remove the gate, or set crdDeletionProtection and namespaceDeletionProtection to DeletionProtection.NONE');
+    }
+    if (this.crdProtection === DeletionProtection.CASCADING) {
+      conflict('DeletionProtectionForCRDCascadingGate', true,
+        'crdDeletionProtection CASCADING: without this gate kruise-manager refuses every deletion of a CRD labelled Cascading',
+        'remove the gate, or use crdDeletionProtection DeletionProtection.ALWAYS');
+    }
+    conflict('EnableExternalCerts', certificates.isExternal,
+      certificates.isExternal ? 'certificates (certificates from outside kruise-manager need this gate on)' : 'certificates (kruise-manager writes its own certificates unless certificates is WebhookCertificates.certManager() or .external())',
+      certificates.isExternal ? 'remove the gate' : 'remove the gate and set certificates: WebhookCertificates.certManager() (or .external())');
+    for (const [field, value, problem, fix] of certificates._problems()) add(field, value, problem, fix);
+    if (p.namespaceDeletionProtection !== undefined && p.namespaceDeletionProtection !== DeletionProtection.NONE && !(p.createNamespace ?? true)) {
+      add('namespaceDeletionProtection', p.namespaceDeletionProtection, 'needs a namespace created here (createNamespace is false)',
+        `label the namespace yourself (${DELETE_PROTECTION_LABEL}=${p.namespaceDeletionProtection}), or set createNamespace: true`);
+    }
+    if (p.crdDeletionProtection !== undefined && p.crdDeletionProtection !== DeletionProtection.NONE && !(p.installCrds ?? true)) {
+      add('crdDeletionProtection', p.crdDeletionProtection, 'needs the CRDs installed here (installCrds is false)', 'drop crdDeletionProtection, or set installCrds: true');
+    }
+
+    // The install namespace must carry the label the pod webhook skips.
+    out.push(...this.namespaceLabelProblems());
+    return out;
+  }
+
+  private namespaceLabelProblems(): string[] {
+    const p = this.props;
+    const ns = this.namespace;
+    const sameName = this.node.root.node.findAll()
+      .filter((c): c is ApiObject => c instanceof ApiObject && c.kind === 'Namespace' && c.apiVersion === 'v1' && c.name === ns);
+    const ours = sameName.filter(c => c.node.scope === this);
+    const others = sameName.filter(c => c.node.scope !== this);
+    if (ours.length > 0 && others.length > 0) {
+      return [fieldError('createNamespace', true, `creates namespace "${ns}", which '${others[0].node.path}' creates too`,
+        'set createNamespace: false and keep the label control-plane: openkruise on the other Namespace')];
+    }
+    if (ours.length > 0 || ns === 'kube-system' || !this.gates.isEnabled('PodWebhook')) return [];
+    if (others.length > 0) {
+      const label = others[0].metadata.getLabel(CONTROL_PLANE_LABEL.key);
+      if (label === CONTROL_PLANE_LABEL.value) return [];
+      return [fieldError('namespace', ns, `is created by '${others[0].node.path}' without the label ${CONTROL_PLANE_LABEL.key}: ${CONTROL_PLANE_LABEL.value}, so the pod webhook would intercept kruise-manager's own Pods (no replica could start once all are gone)`,
+        `add the label to that Namespace (metadata.labels["${CONTROL_PLANE_LABEL.key}"] = "${CONTROL_PLANE_LABEL.value}")`)];
+    }
+    if (p.existingNamespaceLabelled) return [];
+    return [fieldError('createNamespace', false, `leaves namespace "${ns}" to something else, and nothing here ensures it carries the label ${CONTROL_PLANE_LABEL.key}: ${CONTROL_PLANE_LABEL.value} that the pod webhook skips (without it no kruise-manager Pod can start once all are gone)`,
+      `run \`kubectl label namespace ${ns} ${CONTROL_PLANE_LABEL.key}=${CONTROL_PLANE_LABEL.value}\` and set existingNamespaceLabelled: true, or let this construct create the namespace`)];
+  }
+}

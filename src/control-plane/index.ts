@@ -1,0 +1,4 @@
+export * from './control-plane';
+export * from './options';
+export * from './certs';
+export * from './feature-gates';

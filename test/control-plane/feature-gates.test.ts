@@ -1,0 +1,118 @@
+import { ApiObject, Chart, Testing } from 'cdk8s';
+import { find, synth } from './_chart';
+import { KruiseControlPlane, KruiseFeatureGate } from '../../src';
+import { _requireGates } from '../../src/validation/gates';
+
+const flag = (all: any[]) => find(all, 'Deployment', 'kruise-controller-manager').spec.template.spec.containers[0].args
+  .find((a: string) => a.startsWith('--feature-gates='));
+
+test('the v1.9.0 gate list, with defaults', () => {
+  expect(KruiseFeatureGate.all()).toHaveLength(34);
+  expect(KruiseFeatureGate.all()).toContain('ForceDeleteTimeoutExpectationGate');
+  expect(KruiseFeatureGate.all()).toContain('EnhancedLivenessProbe');
+  expect(KruiseFeatureGate.defaultOf(KruiseFeatureGate.POD_WEBHOOK)).toBe(true);
+  expect(KruiseFeatureGate.defaultOf(KruiseFeatureGate.KRUISE_DAEMON)).toBe(true);
+  expect(KruiseFeatureGate.defaultOf(KruiseFeatureGate.WORKLOAD_SPREAD)).toBe(true);
+  expect(KruiseFeatureGate.defaultOf(KruiseFeatureGate.POD_UNAVAILABLE_BUDGET_DELETE_GATE)).toBe(true);
+  expect(KruiseFeatureGate.defaultOf(KruiseFeatureGate.POD_UNAVAILABLE_BUDGET_UPDATE_GATE)).toBe(false);
+  expect(KruiseFeatureGate.defaultOf(KruiseFeatureGate.IMAGE_PULL_JOB_GATE)).toBe(false);
+  expect(KruiseFeatureGate.defaultOf(KruiseFeatureGate.RESOURCES_DELETION_PROTECTION)).toBe(false);
+  expect(KruiseFeatureGate.defaultOf(KruiseFeatureGate.POD_INDEX_LABEL)).toBe(true);
+  expect(() => KruiseFeatureGate.defaultOf('Nope')).toThrow(/unknown OpenKruise v1.9.0 feature gate 'Nope'/);
+});
+
+test('every static constant is a gate name', () => {
+  const names = Object.entries(KruiseFeatureGate).filter(([k]) => /^[A-Z_]+$/.test(k)).map(([, v]) => v as string);
+  expect(names.sort()).toEqual(KruiseFeatureGate.all());
+});
+
+test('user gates are merged into the flag, sorted; the chart default can be overridden', () => {
+  expect(flag(synth({ featureGates: { ImagePullJobGate: false, SidecarTerminator: true } })))
+    .toBe('--feature-gates=DeletionProtectionForCRDCascadingGate=true,ImagePullJobGate=false,ResourcesDeletionProtection=true,SidecarTerminator=true');
+});
+
+test('PodWebhook=false leaves out the pod webhooks, as the chart does', () => {
+  const all = synth({ featureGates: { PodWebhook: false } });
+  const m = find(all, 'MutatingWebhookConfiguration', 'kruise-mutating-webhook-configuration').webhooks.map((w: any) => w.name);
+  const v = find(all, 'ValidatingWebhookConfiguration', 'kruise-validating-webhook-configuration').webhooks.map((w: any) => w.name);
+  expect(m).toHaveLength(11);
+  expect(m).not.toContain('mpod.kb.io');
+  expect(v).toHaveLength(22);
+  expect(v).not.toContain('vpod.kb.io');
+  expect(v).not.toContain('vpodeviction.kb.io');
+});
+
+test('KruiseDaemon=false leaves out the DaemonSet, as the chart does (its ServiceAccount and RBAC stay)', () => {
+  const all = synth({ featureGates: { KruiseDaemon: false } });
+  expect(all.filter(m => m.kind === 'DaemonSet')).toEqual([]);
+  expect(find(all, 'ServiceAccount', 'kruise-daemon')).toBeDefined();
+  expect(find(all, 'ClusterRole', 'kruise-daemon-role')).toBeDefined();
+});
+
+test('StatefulSetAutoResizePVCGate=true adds the storageclasses rule, as the chart does', () => {
+  const rules = find(synth({ featureGates: { StatefulSetAutoResizePVCGate: true } }), 'ClusterRole', 'kruise-manager-role').rules;
+  expect(rules[rules.length - 1]).toEqual({ apiGroups: ['storage.k8s.io'], resources: ['storageclasses'], verbs: ['get', 'list', 'watch'] });
+  const plain = find(synth(), 'ClusterRole', 'kruise-manager-role').rules;
+  expect(plain.some((r: any) => r.resources.includes('storageclasses'))).toBe(false);
+});
+
+test('effective gates follow kruise-manager start-up rules', () => {
+  const app = Testing.app();
+  const noPodWebhook = new KruiseControlPlane(new Chart(app, 'a'), 'cp', { featureGates: { PodWebhook: false } });
+  expect(noPodWebhook.isFeatureGateEnabled('WorkloadSpread')).toBe(false);
+  expect(noPodWebhook.isFeatureGateEnabled('PodUnavailableBudgetDeleteGate')).toBe(false);
+  const noDaemon = new KruiseControlPlane(new Chart(app, 'b'), 'cp', { featureGates: { KruiseDaemon: false } });
+  expect(noDaemon.isFeatureGateEnabled('ImagePullJobGate')).toBe(false);
+  expect(noDaemon.isFeatureGateEnabled('PodProbeMarkerGate')).toBe(false);
+  const preDownload = new KruiseControlPlane(new Chart(app, 'c'), 'cp', { featureGates: { PreDownloadImageForInPlaceUpdate: true } });
+  expect(preDownload.isFeatureGateEnabled('ImagePullJobGate')).toBe(true);
+  expect(() => preDownload.isFeatureGateEnabled('Bogus')).toThrow(/unknown OpenKruise v1.9.0 feature gate 'Bogus'/);
+});
+
+test('fails: unknown gate, with a suggestion', () => {
+  expect(() => synth({ featureGates: { workloadspread: true } }))
+    .toThrow(/\[kruise\/ControlPlane\] featureGates.workloadspread: true is not an OpenKruise v1.9.0 feature gate \(did you mean 'WorkloadSpread'\?\); use one of the names in KruiseFeatureGate/);
+  expect(() => synth({ featureGates: { ResourceDistribution: true } })).toThrow(/did you mean 'ResourceDistributionGate'/);
+  expect(() => synth({ featureGates: { AllAlpha: true } })).toThrow(/featureGates.AllAlpha: true is not an OpenKruise v1.9.0 feature gate;/);
+});
+
+test('fails: a gate the manager would force off', () => {
+  expect(() => synth({ featureGates: { PodWebhook: false, WorkloadSpread: true } }))
+    .toThrow(/featureGates.WorkloadSpread: true has no effect: kruise-manager turns it off when PodWebhook is off; remove it, or set featureGates.PodWebhook to true/);
+  expect(() => synth({ featureGates: { KruiseDaemon: false, PodProbeMarkerGate: true } }))
+    .toThrow(/featureGates.PodProbeMarkerGate: true has no effect: kruise-manager turns it off when KruiseDaemon is off/);
+  expect(() => synth({ featureGates: { PreDownloadImageForDaemonSetUpdate: true, ImagePullJobGate: false } }))
+    .toThrow(/featureGates.ImagePullJobGate: false has no effect: kruise-manager turns it on because PreDownloadImageForDaemonSetUpdate is on/);
+});
+
+test('the chart default ImagePullJobGate=true is no error with KruiseDaemon off (the manager just turns it off)', () => {
+  expect(() => synth({ featureGates: { KruiseDaemon: false } })).not.toThrow();
+});
+
+describe('cross-checks with the constructs of the app', () => {
+  function appWith(featureGates: Record<string, boolean>) {
+    const app = Testing.app();
+    new KruiseControlPlane(new Chart(app, 'infra'), 'kruise', { featureGates });
+    const chart = new Chart(app, 'apps');
+    const spread = new ApiObject(chart, 'spread', { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'WorkloadSpread', metadata: { name: 's' } });
+    _requireGates(spread, 'WorkloadSpread', ['WorkloadSpread']);
+    const rd = new ApiObject(chart, 'rd', { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'ResourceDistribution', metadata: { name: 'r' } });
+    _requireGates(rd, 'ResourceDistribution', ['ResourceDistributionGate']);
+    return chart;
+  }
+
+  test('a gate that is off fails synth with the exact prop to set', () => {
+    const chart = appWith({});
+    expect(() => Testing.synth(chart)).toThrow(
+      "ResourceDistribution needs the OpenKruise feature gate ResourceDistributionGate, which is off in the control plane at 'infra/kruise' (the webhook refuses every ResourceDistribution then); set featureGates: { ResourceDistributionGate: true } on the KruiseControlPlane at 'infra/kruise'");
+  });
+
+  test('a gate forced off through its prerequisite names both gates', () => {
+    const chart = appWith({ PodWebhook: false, ResourceDistributionGate: true });
+    expect(() => Testing.synth(chart)).toThrow(/WorkloadSpread needs the OpenKruise feature gate WorkloadSpread.*set featureGates: \{ WorkloadSpread: true, PodWebhook: true \}/);
+  });
+
+  test('passes when the gates are on', () => {
+    expect(() => Testing.synth(appWith({ ResourceDistributionGate: true }))).not.toThrow();
+  });
+});
