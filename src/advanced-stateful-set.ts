@@ -1,0 +1,316 @@
+import { ApiObject, Lazy } from 'cdk8s';
+import * as kplus from 'cdk8s-plus-28';
+import { k8s } from 'cdk8s-plus-28';
+import { Construct } from 'constructs';
+import { KruiseReplicatedWorkload, KruiseReplicatedWorkloadProps } from './kruise-workload';
+import { AdvancedStatefulSetUpdateStrategy, PodUpdatePolicy, _intOrString } from './strategies';
+import * as kruise from '../imports/kruise';
+import { _gateSources } from './validation/gates';
+import { KruiseValidation } from './validation/register';
+import { Warnings, fieldError } from './validation/report';
+import { advancedStatefulSetProblems, advancedStatefulSetWarnings } from './validation/workloads';
+
+/** An ordinal (or a range of ordinals) an Advanced StatefulSet skips when it creates pods. */
+export class ReserveOrdinal {
+  /**
+   * One ordinal.
+   *
+   * @param ordinal the ordinal to skip (0 or more)
+   */
+  public static of(ordinal: number): ReserveOrdinal {
+    return new ReserveOrdinal(ordinal);
+  }
+
+  /**
+   * A range of ordinals, both ends included.
+   *
+   * @param start the first ordinal to skip
+   * @param end the last ordinal to skip
+   */
+  public static range(start: number, end: number): ReserveOrdinal {
+    return new ReserveOrdinal(`${start}-${end}`);
+  }
+
+  private constructor(private readonly value: number | string) {}
+
+  /** @internal */
+  public _toKube(): kruise.StatefulSetSpecReserveOrdinals {
+    return typeof this.value === 'number'
+      ? kruise.StatefulSetSpecReserveOrdinals.fromNumber(this.value)
+      : kruise.StatefulSetSpecReserveOrdinals.fromString(this.value);
+  }
+}
+
+/** What happens to the PVCs of an Advanced StatefulSet's pods. */
+export enum PvcRetentionPolicy {
+  /** Keep the PVCs. */
+  RETAIN = 'Retain',
+  /** Delete the PVCs. */
+  DELETE = 'Delete',
+}
+
+/** The PVC retention policy of an Advanced StatefulSet (`persistentVolumeClaimRetentionPolicy`). */
+export interface PvcRetention {
+  /**
+   * When the StatefulSet is deleted.
+   *
+   * @default PvcRetentionPolicy.RETAIN (the OpenKruise default; not written)
+   */
+  readonly whenDeleted?: PvcRetentionPolicy;
+
+  /**
+   * When pods are removed by a scale-in.
+   *
+   * @default PvcRetentionPolicy.RETAIN (the OpenKruise default; not written)
+   */
+  readonly whenScaled?: PvcRetentionPolicy;
+}
+
+/** How PVCs follow changes of the volume claim templates (`volumeClaimUpdateStrategy.type`). */
+export enum VolumeClaimUpdatePolicy {
+  /** PVCs are only recreated when you delete them. */
+  ON_DELETE = 'OnDelete',
+  /** PVC storage is resized as pods are rolled (needs the StatefulSetAutoResizePVCGate gate). */
+  ON_POD_ROLLING_UPDATE = 'OnPodRollingUpdate',
+}
+
+/** The scale strategy of an Advanced StatefulSet. */
+export interface AdvancedStatefulSetScaleStrategy {
+  /**
+   * Pods (or whole percent of replicas) that may be unavailable while scaling
+   * (anything other than 1 needs `PodManagementPolicy.PARALLEL`).
+   *
+   * @default - no limit
+   */
+  readonly maxUnavailable?: kplus.PercentOrAbsolute;
+}
+
+/** Props of an `AdvancedStatefulSet`. */
+export interface AdvancedStatefulSetProps extends KruiseReplicatedWorkloadProps {
+  /**
+   * The governing Service that gives the pods their network identity.
+   *
+   * @default - a headless Service selecting the pods, with the container ports
+   */
+  readonly service?: kplus.Service;
+
+  /**
+   * Create pods one at a time in order, or all at once.
+   *
+   * @default - OrderedReady (the OpenKruise default; not written)
+   */
+  readonly podManagementPolicy?: kplus.PodManagementPolicy;
+
+  /**
+   * How pods of an old revision are replaced.
+   *
+   * @default - a rolling update that recreates pods (the OpenKruise default; not written)
+   */
+  readonly updateStrategy?: AdvancedStatefulSetUpdateStrategy;
+
+  /**
+   * Ordinals skipped when pods are created.
+   *
+   * @default - none
+   */
+  readonly reserveOrdinals?: ReserveOrdinal[];
+
+  /**
+   * How pods are created and removed when scaling.
+   *
+   * @default - no limit
+   */
+  readonly scaleStrategy?: AdvancedStatefulSetScaleStrategy;
+
+  /**
+   * Whether the PVCs of pods are deleted with the StatefulSet or on scale-in.
+   *
+   * @default - both retained (the OpenKruise default; not written)
+   */
+  readonly pvcRetention?: PvcRetention;
+
+  /**
+   * The ordinal of the first pod (`ordinals.start`).
+   *
+   * @default - 0
+   */
+  readonly ordinalsStart?: number;
+
+  /**
+   * How PVCs follow changes of the volume claim templates.
+   *
+   * @default - OnDelete where the StatefulSetAutoResizePVCGate gate is on; not written
+   */
+  readonly volumeClaimUpdatePolicy?: VolumeClaimUpdatePolicy;
+}
+
+/**
+ * An OpenKruise Advanced StatefulSet (`apps.kruise.io/v1beta1` StatefulSet;
+ * v1alpha1 would silently drop fields such as reserveOrdinals): a
+ * StatefulSet with in-place update, parallel rolling update
+ * (maxUnavailable), unordered update priorities, reserved ordinals, PVC
+ * retention and lifecycle hooks. It takes the props of `kplus.StatefulSet`
+ * and creates a governing headless Service the same way.
+ *
+ * Replaces a hand-written manifest such as
+ *
+ * ```yaml
+ * apiVersion: apps.kruise.io/v1beta1
+ * kind: StatefulSet
+ * spec:
+ *   serviceName: db
+ *   podManagementPolicy: Parallel
+ *   updateStrategy:
+ *     type: RollingUpdate
+ *     rollingUpdate: { podUpdatePolicy: InPlaceIfPossible, maxUnavailable: 2 }
+ *   template:
+ *     spec:
+ *       readinessGates: [{ conditionType: InPlaceUpdateReady }]
+ *       containers: [...]
+ * ```
+ */
+export class AdvancedStatefulSet extends KruiseReplicatedWorkload {
+  /**
+   * Turn an existing `apps/v1` StatefulSet manifest into an Advanced
+   * StatefulSet: upstream only the apiVersion changes. Server-set metadata
+   * and `status` are dropped, and `spec.minReadySeconds` (which the Advanced
+   * StatefulSet keeps in its rolling update) moves to
+   * `spec.updateStrategy.rollingUpdate.minReadySeconds`. The object is
+   * checked by the same rules as the construct.
+   *
+   * @param scope the parent construct
+   * @param id the construct id
+   * @param manifest the StatefulSet manifest (parsed YAML or JSON)
+   */
+  public static fromStatefulSetManifest(scope: Construct, id: string, manifest: any): ApiObject {
+    if (manifest?.kind !== 'StatefulSet' || manifest?.apiVersion !== 'apps/v1') {
+      throw new Error(`fromStatefulSetManifest: expected an apps/v1 StatefulSet, got ${manifest?.apiVersion}/${manifest?.kind}; pass the parsed manifest of a StatefulSet`);
+    }
+    const { resourceVersion, uid, creationTimestamp, generation, managedFields, selfLink, ...metadata } = manifest.metadata ?? {};
+    const spec = JSON.parse(JSON.stringify(manifest.spec ?? {}));
+    if (spec.minReadySeconds !== undefined) {
+      const u = spec.updateStrategy ??= {};
+      if ((u.type ?? 'RollingUpdate') !== 'RollingUpdate') {
+        throw new Error(`fromStatefulSetManifest: spec.minReadySeconds (${spec.minReadySeconds}) has no place with updateStrategy ${u.type}; an Advanced StatefulSet only knows it for rolling updates, so remove it or use RollingUpdate`);
+      }
+      u.rollingUpdate = { ...u.rollingUpdate, minReadySeconds: spec.minReadySeconds };
+      delete spec.minReadySeconds;
+    }
+    const obj = new ApiObject(scope, id, { apiVersion: 'apps.kruise.io/v1beta1', kind: 'StatefulSet', metadata, spec });
+    KruiseValidation.enable(obj);
+    obj.node.addValidation({
+      validate: () => advancedStatefulSetProblems(obj.toJson(), { autoDeletePvc: autoDeletePvcGate(obj) })
+        .map(p => fieldError(p.field, p.value, p.problem, p.fix)),
+    });
+    Warnings._addProducer(obj, () => advancedStatefulSetWarnings(obj.toJson()));
+    return obj;
+  }
+
+  /** The governing Service. */
+  public readonly service: kplus.Service;
+
+  /** The pod management policy, when set. */
+  public readonly podManagementPolicy?: kplus.PodManagementPolicy;
+
+  /** The update strategy, when set. */
+  public readonly updateStrategy?: AdvancedStatefulSetUpdateStrategy;
+
+  /** @see base.Resource.apiObject */
+  protected readonly apiObject: ApiObject;
+
+  public readonly resourceType = 'statefulsets';
+
+  private readonly ownService: boolean;
+  private readonly props: AdvancedStatefulSetProps;
+
+  public constructor(scope: Construct, id: string, props: AdvancedStatefulSetProps = {}) {
+    super(scope, id, props);
+    this.props = props;
+    this.podManagementPolicy = props.podManagementPolicy;
+    this.updateStrategy = props.updateStrategy;
+    this.apiObject = new kruise.KubeStatefulSet(this, 'Resource', {
+      metadata: props.metadata,
+      spec: Lazy.any({ produce: () => this._toKube() }),
+    });
+    this.ownService = props.service === undefined;
+    this.service = props.service ?? new kplus.Service(this, 'Service', {
+      clusterIP: 'None',
+      metadata: { namespace: this.metadata.namespace },
+    });
+    this.service.select(this);
+    this.apiObject.addDependency(this.service);
+    if (this.ownService) {
+      for (const c of this.containers) this.bindPorts(c);
+      this.node.addValidation({
+        validate: () => (this.service.ports.length > 0 ? [] : [fieldError('spec.serviceName', this.service.name,
+          'names the governing headless Service, which has no port (no container has one)',
+          'give a container a port (portNumber), or pass your own \'service\'')]),
+      });
+    }
+    this._wire({
+      kind: 'Advanced StatefulSet',
+      problems: m => advancedStatefulSetProblems(m, { autoDeletePvc: autoDeletePvcGate(this) }),
+      warnings: advancedStatefulSetWarnings,
+      preDownloadGate: 'PreDownloadImageForInPlaceUpdate',
+    });
+  }
+
+  /**
+   * Add a container; its ports are added to the governing Service this
+   * construct created.
+   *
+   * @param cont the container
+   */
+  public addContainer(cont: kplus.ContainerProps): kplus.Container {
+    const c = super.addContainer(cont);
+    // The base constructor adds the props' containers before the service exists.
+    if (this.ownService) this.bindPorts(c);
+    return c;
+  }
+
+  private bindPorts(c: kplus.Container): void {
+    for (const p of c.ports) this.service.bind(p.number, { targetPort: p.number, protocol: p.protocol, name: p.name });
+  }
+
+  /**
+   * The pod spec, with the `InPlaceUpdateReady` readiness gate that the
+   * in-place pod update policies require.
+   * @internal
+   */
+  public _toPodSpec(): k8s.PodSpec {
+    const spec = super._toPodSpec();
+    const policy = this.updateStrategy?.podUpdatePolicy;
+    if (policy !== PodUpdatePolicy.IN_PLACE_IF_POSSIBLE && policy !== PodUpdatePolicy.IN_PLACE_ONLY) return spec;
+    return { ...spec, readinessGates: [...(spec.readinessGates ?? []), { conditionType: 'InPlaceUpdateReady' }] };
+  }
+
+  /** @internal */
+  public _toKube(): kruise.StatefulSetSpec {
+    const p = this.props;
+    const ret = p.pvcRetention;
+    const maxUnavailable = _intOrString(p.scaleStrategy?.maxUnavailable, kruise.StatefulSetSpecScaleStrategyMaxUnavailable);
+    return {
+      replicas: this._replicas(),
+      serviceName: this.service.name,
+      podManagementPolicy: this.podManagementPolicy,
+      selector: this._toLabelSelector(),
+      template: this._podTemplate(),
+      volumeClaimTemplates: this._volumeClaimTemplates(),
+      updateStrategy: this.updateStrategy?._toKube(),
+      revisionHistoryLimit: this.revisionHistoryLimit,
+      lifecycle: this._renderLifecycle(),
+      reserveOrdinals: p.reserveOrdinals && p.reserveOrdinals.length > 0 ? p.reserveOrdinals.map(o => o._toKube()) : undefined,
+      scaleStrategy: maxUnavailable ? { maxUnavailable } : undefined,
+      persistentVolumeClaimRetentionPolicy: ret && (ret.whenDeleted || ret.whenScaled)
+        ? { whenDeleted: ret.whenDeleted, whenScaled: ret.whenScaled }
+        : undefined,
+      ordinals: p.ordinalsStart !== undefined ? { start: p.ordinalsStart } : undefined,
+      volumeClaimUpdateStrategy: p.volumeClaimUpdatePolicy ? { type: p.volumeClaimUpdatePolicy } : undefined,
+    };
+  }
+}
+
+/** Whether the StatefulSetAutoDeletePVC gate (on by default) is on in every control plane of the app. */
+function autoDeletePvcGate(scope: Construct): boolean {
+  return _gateSources(scope).every(s => s.isEnabled('StatefulSetAutoDeletePVC'));
+}

@@ -1,0 +1,332 @@
+/**
+ * The shared base of the OpenKruise workload constructs. Everything a
+ * cdk8s-plus `Workload` offers (containers, volumes, env, service account,
+ * security context, scheduling, connections) comes from there; this adds what
+ * the three OpenKruise workloads share: revision history, lifecycle hooks,
+ * image pre-download, synth-time rules and warnings, and (for CloneSet and
+ * Advanced StatefulSet) replicas, autoscaling, volume claim templates,
+ * services and targeted deletion.
+ */
+import { ApiObjectMetadata, Size, SizeRoundingBehavior } from 'cdk8s';
+import * as kplus from 'cdk8s-plus-28';
+import { k8s } from 'cdk8s-plus-28';
+import { Construct } from 'constructs';
+import { ImagePreDownload, Lifecycle, _imagePreDownloadAnnotations, _renderLifecycle } from './strategies';
+import { _gateSources } from './validation/gates';
+import { Warnings, fieldError } from './validation/report';
+import { RuleProblem } from './validation/workloads';
+
+/** Props every OpenKruise workload construct takes. */
+export interface KruiseWorkloadProps extends kplus.WorkloadProps {
+  /**
+   * Old revisions (ControllerRevisions) kept for rollback.
+   *
+   * @default - 10 (the OpenKruise default; not written)
+   */
+  readonly revisionHistoryLimit?: number;
+
+  /**
+   * Pod lifecycle hooks.
+   *
+   * @default - no hooks
+   */
+  readonly lifecycle?: Lifecycle;
+
+  /**
+   * Pull new images onto the nodes before in-place updates reach them.
+   *
+   * @default - no pre-download settings (OpenKruise's defaults apply when its gate is on)
+   */
+  readonly imagePreDownload?: ImagePreDownload;
+}
+
+/**
+ * What a concrete workload hands to the base once its L1 object exists.
+ * @internal
+ */
+export interface _KruiseWorkloadWiring {
+  /** Human name of the kind for messages, e.g. 'Advanced StatefulSet'. */
+  readonly kind: string;
+  /** The rules of the kind on the wire-form manifest. */
+  readonly problems: (manifest: any) => RuleProblem[];
+  /** The warnings of the kind on the wire-form manifest. */
+  readonly warnings: (manifest: any) => string[];
+  /** The feature gate image pre-download needs for this kind. */
+  readonly preDownloadGate: string;
+}
+
+/**
+ * Base of the OpenKruise workload constructs (CloneSet, AdvancedStatefulSet,
+ * AdvancedDaemonSet).
+ */
+export abstract class KruiseWorkload extends kplus.Workload {
+  /** Old revisions kept for rollback, when set. */
+  public readonly revisionHistoryLimit?: number;
+
+  /** The pod lifecycle hooks, when set. */
+  public readonly lifecycle?: Lifecycle;
+
+  private readonly imagePreDownload?: ImagePreDownload;
+
+  protected constructor(scope: Construct, id: string, props: KruiseWorkloadProps) {
+    super(scope, id, props);
+    this.revisionHistoryLimit = props.revisionHistoryLimit;
+    this.lifecycle = props.lifecycle;
+    this.imagePreDownload = props.imagePreDownload;
+  }
+
+  /**
+   * Finish construction once `apiObject` exists: annotations, isolation,
+   * synth-time rules and warnings.
+   * @internal
+   */
+  protected _wire(w: _KruiseWorkloadWiring): void {
+    const annotations = _imagePreDownloadAnnotations(this.imagePreDownload);
+    for (const [k, v] of Object.entries(annotations)) this.apiObject.metadata.addAnnotation(k, v);
+    if (this.isolate) this.connections.isolate();
+
+    this.node.addValidation({
+      validate: () => w.problems(this.apiObject.toJson()).map(p => fieldError(p.field, p.value, p.problem, p.fix)),
+    });
+    Warnings._addProducer(this, () => {
+      const manifest = this.apiObject.toJson();
+      const out = w.warnings(manifest);
+      if (Object.keys(annotations).length > 0) {
+        for (const src of _gateSources(this)) {
+          for (const gate of [w.preDownloadGate, 'KruiseDaemon']) {
+            if (!src.isEnabled(gate)) {
+              out.push(`image pre-download needs the OpenKruise feature gate ${gate}, which is off in the control plane at '${src.path}', so the annotations have no effect; ${src.howToEnable(gate)}`);
+            }
+          }
+        }
+      }
+      return out;
+    });
+  }
+
+  /**
+   * The pod template; with no container yet, an empty container list the
+   * rules report (instead of a bare exception).
+   * @internal
+   */
+  protected _podTemplate(): k8s.PodTemplateSpec {
+    return {
+      metadata: this.podMetadata.toJson(),
+      spec: this.containers.length === 0 ? { containers: [] } : this._toPodSpec(),
+    };
+  }
+
+  /** @internal */
+  protected _renderLifecycle(): any {
+    return _renderLifecycle(this.lifecycle);
+  }
+}
+
+/** A volume claim template: every pod gets its own PersistentVolumeClaim from it. */
+export interface VolumeClaimTemplateOptions {
+  /** The storage each claim requests. */
+  readonly storage: Size;
+
+  /**
+   * Access modes of the claims (the API server requires at least one).
+   *
+   * @default [PersistentVolumeAccessMode.READ_WRITE_ONCE]
+   */
+  readonly accessModes?: kplus.PersistentVolumeAccessMode[];
+
+  /**
+   * The StorageClass of the claims.
+   *
+   * @default - the cluster's default StorageClass
+   */
+  readonly storageClassName?: string;
+
+  /**
+   * Filesystem or block volumes.
+   *
+   * @default - Filesystem (the Kubernetes default; not written)
+   */
+  readonly volumeMode?: kplus.PersistentVolumeMode;
+
+  /**
+   * Labels and annotations of the claims.
+   *
+   * @default - none
+   */
+  readonly metadata?: ApiObjectMetadata;
+}
+
+/** A named volume claim template. */
+export interface VolumeClaimTemplate extends VolumeClaimTemplateOptions {
+  /** The claim template name; pods mount the claim under this volume name. */
+  readonly name: string;
+}
+
+/** Props of the replicated OpenKruise workloads (CloneSet, AdvancedStatefulSet). */
+export interface KruiseReplicatedWorkloadProps extends KruiseWorkloadProps {
+  /**
+   * Number of desired pods.
+   *
+   * @default - 1 (the OpenKruise default; not written). Not written either
+   * when a HorizontalPodAutoscaler targets the workload.
+   */
+  readonly replicas?: number;
+
+  /**
+   * Per-pod PersistentVolumeClaims. Mount one with
+   * `container.mount(path, workload.claimVolume(name))`.
+   *
+   * @default - none
+   */
+  readonly volumeClaimTemplates?: VolumeClaimTemplate[];
+}
+
+function toQuantity(size: Size): k8s.Quantity {
+  const ki = size.toKibibytes({ rounding: SizeRoundingBehavior.NONE });
+  const units: Array<[string, number]> = [['Ti', 1024 ** 3], ['Gi', 1024 ** 2], ['Mi', 1024], ['Ki', 1]];
+  for (const [unit, factor] of units) {
+    if (Number.isInteger(ki / factor)) return k8s.Quantity.fromString(`${ki / factor}${unit}`);
+  }
+  return k8s.Quantity.fromString(`${Math.ceil(ki)}Ki`);
+}
+
+/**
+ * Base of the OpenKruise workloads that run a number of replicas: CloneSet
+ * and AdvancedStatefulSet. Both can be targeted by a kplus
+ * HorizontalPodAutoscaler and both honour the `apps.kruise.io/specified-delete`
+ * pod label.
+ */
+export abstract class KruiseReplicatedWorkload extends KruiseWorkload implements kplus.IScalable {
+  /** The pod label that marks a pod for deletion by its CloneSet or Advanced StatefulSet. */
+  public static readonly SPECIFIED_DELETE_LABEL = 'apps.kruise.io/specified-delete';
+
+  /** The desired replicas, when set. */
+  public readonly replicas?: number;
+
+  /** Whether a HorizontalPodAutoscaler targets this workload (then replicas are not written). */
+  public hasAutoscaler = false;
+
+  private readonly claims = new Map<string, { template: VolumeClaimTemplateOptions; volume: kplus.Volume }>();
+
+  protected constructor(scope: Construct, id: string, props: KruiseReplicatedWorkloadProps) {
+    super(scope, id, props);
+    this.replicas = props.replicas;
+    for (const t of props.volumeClaimTemplates ?? []) this.addVolumeClaimTemplate(t.name, t);
+  }
+
+  /**
+   * Add a volume claim template; returns the volume to mount in containers.
+   *
+   * @param name the claim template name (a DNS-1123 label)
+   * @param options storage, access modes, class, mode, metadata
+   */
+  public addVolumeClaimTemplate(name: string, options: VolumeClaimTemplateOptions): kplus.Volume {
+    if (this.claims.has(name)) throw new Error(`volumeClaimTemplates: "${name}" is already defined; give every claim template its own name`);
+    const claim = kplus.PersistentVolumeClaim.fromClaimName(this, `Claim-${name}`, name);
+    const volume = kplus.Volume.fromPersistentVolumeClaim(this, `ClaimVolume-${name}`, claim, { name });
+    this.claims.set(name, { template: options, volume });
+    return volume;
+  }
+
+  /**
+   * The volume of a volume claim template, for `container.mount()`.
+   *
+   * @param name the claim template name
+   */
+  public claimVolume(name: string): kplus.Volume {
+    const c = this.claims.get(name);
+    if (!c) throw new Error(`volumeClaimTemplates: no claim template "${name}"; add it with addVolumeClaimTemplate()`);
+    return c.volume;
+  }
+
+  /**
+   * The `kubectl` command that marks running pods for deletion: the workload
+   * deletes pods labelled `apps.kruise.io/specified-delete` within its
+   * unavailability budget and creates replacements (an Advanced StatefulSet
+   * recreates the same ordinal). Pods are runtime objects, so the label is
+   * applied to the cluster, never synthesized.
+   *
+   * @param podNames the pods to mark
+   */
+  public markForDeletionCommand(...podNames: string[]): string {
+    if (podNames.length === 0) throw new Error('markForDeletionCommand: name at least one pod');
+    const ns = this.metadata.namespace ? ` -n ${this.metadata.namespace}` : '';
+    return `kubectl label pod${ns} ${podNames.join(' ')} ${KruiseReplicatedWorkload.SPECIFIED_DELETE_LABEL}=true`;
+  }
+
+  /**
+   * Expose the pods via a Service (like `kplus.Deployment.exposeViaService`).
+   *
+   * @param options ports, service type and name
+   */
+  public exposeViaService(options: kplus.DeploymentExposeViaServiceOptions = {}): kplus.Service {
+    const containerPorts = this.containers.flatMap(c => c.ports);
+    const ports = options.ports ?? containerPorts.map(p => ({ port: p.number, targetPort: p.number, protocol: p.protocol, name: p.name }));
+    if (ports.length === 0) {
+      throw new Error(`Unable to expose ${this.apiObject.kind} ${this.name} via a service: no port; pass 'ports' or give a container a port`);
+    }
+    if (ports.length > 1 && ports.some(p => p.name === undefined)) {
+      throw new Error(`Unable to expose ${this.apiObject.kind} ${this.name} via a service: with several ports every port needs a name`);
+    }
+    const numbers = containerPorts.map(p => p.number);
+    for (const p of ports) {
+      const target = p.targetPort ?? p.port;
+      if (!numbers.includes(target)) {
+        throw new Error(`Unable to expose ${this.apiObject.kind} ${this.name} via a service: port ${target} is not exposed by any container`);
+      }
+    }
+    return new kplus.Service(this, `${options.name ?? ''}Service`, {
+      selector: this,
+      ports,
+      metadata: { namespace: this.metadata.namespace, ...(options.name ? { name: options.name } : {}) },
+      type: options.serviceType ?? kplus.ServiceType.CLUSTER_IP,
+    });
+  }
+
+  /** @see IScalable.markHasAutoscaler() */
+  public markHasAutoscaler(): void {
+    this.hasAutoscaler = true;
+  }
+
+  /** @see IScalable.toScalingTarget() */
+  public toScalingTarget(): kplus.ScalingTarget {
+    return {
+      kind: this.apiObject.kind,
+      apiVersion: this.apiObject.apiVersion,
+      name: this.name,
+      containers: this.containers,
+      replicas: this.replicas,
+    };
+  }
+
+  /**
+   * The pod spec without the volumes of the claim templates (the workload
+   * adds those to each pod itself).
+   * @internal
+   */
+  public _toPodSpec(): k8s.PodSpec {
+    const spec = super._toPodSpec();
+    const isClaim = (v: k8s.Volume) => this.claims.has(v.name) && v.persistentVolumeClaim?.claimName === v.name;
+    const volumes = (spec.volumes ?? []).filter(v => !isClaim(v));
+    return { ...spec, volumes: volumes.length > 0 ? volumes : undefined };
+  }
+
+  /** @internal */
+  protected _replicas(): number | undefined {
+    return this.hasAutoscaler ? undefined : this.replicas;
+  }
+
+  /** @internal */
+  protected _volumeClaimTemplates(): k8s.KubePersistentVolumeClaimProps[] | undefined {
+    if (this.claims.size === 0) return undefined;
+    return [...this.claims.entries()].map(([name, { template: t }]) => ({
+      metadata: { ...t.metadata, name },
+      spec: {
+        accessModes: (t.accessModes ?? [kplus.PersistentVolumeAccessMode.READ_WRITE_ONCE]).map(m => String(m)),
+        storageClassName: t.storageClassName,
+        volumeMode: t.volumeMode,
+        resources: { requests: { storage: toQuantity(t.storage) } },
+      },
+    }));
+  }
+}

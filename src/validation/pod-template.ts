@@ -1,0 +1,608 @@
+/**
+ * Pod templates as the OpenKruise webhooks see them: the pod-template
+ * defaults (TEMPLATE-DEFAULTS) applied in memory, then the subset of the
+ * upstream Kubernetes pod-template validation (POD-TEMPLATE-VALID) that
+ * needs no cluster state. Works on the wire (JSON) form of a pod template,
+ * so any kind that embeds one (workloads, jobs, UnitedDeployment subsets)
+ * reuses it. Defaults are never written to the output: they only make the
+ * validation see what the API server will see.
+ */
+import {
+  dns1123LabelProblems, dns1123SubdomainProblems, envVarNameProblems, labelValueProblems, labelsProblems,
+  portNameProblems, qualifiedNameProblems,
+} from './names';
+
+/** One problem in a pod template: field path, value found, what is wrong, how to fix it. */
+export interface TemplateProblem {
+  readonly field: string;
+  readonly value: unknown;
+  readonly problem: string;
+  readonly fix: string;
+}
+
+/** Options of `podTemplateProblems`. */
+export interface PodTemplateCheckOptions {
+  /** Where the template sits in the object, e.g. `spec.template`. */
+  readonly path: string;
+  /**
+   * Volume names the workload adds to every pod from its volumeClaimTemplates
+   * (CloneSet and Advanced StatefulSet): container mounts may reference them.
+   */
+  readonly claimVolumes?: string[];
+}
+
+type Json = Record<string, any>;
+
+const clone = <T>(v: T): T => (v === undefined ? v : JSON.parse(JSON.stringify(v)));
+
+// --- TEMPLATE-DEFAULTS --------------------------------------------------------
+
+function hasLatestOrNoTag(image: string | undefined): boolean {
+  if (!image) return true;
+  if (image.includes('@')) return false;
+  const lastSlash = image.lastIndexOf('/');
+  const tail = image.slice(lastSlash + 1);
+  const colon = tail.lastIndexOf(':');
+  if (colon < 0) return true;
+  return tail.slice(colon + 1) === 'latest';
+}
+
+function defaultProbe(p: Json | undefined): void {
+  if (!p) return;
+  p.timeoutSeconds ??= 1;
+  p.periodSeconds ??= 10;
+  p.successThreshold ??= 1;
+  p.failureThreshold ??= 3;
+  if (p.httpGet) {
+    p.httpGet.path ??= '/';
+    p.httpGet.scheme ??= 'HTTP';
+  }
+}
+
+function defaultHandler(h: Json | undefined): void {
+  if (h?.httpGet) {
+    h.httpGet.path ??= '/';
+    h.httpGet.scheme ??= 'HTTP';
+  }
+}
+
+function defaultContainer(c: Json, kind: 'regular' | 'init'): void {
+  if (!c.imagePullPolicy) {
+    c.imagePullPolicy = kind === 'regular' || hasLatestOrNoTag(c.image) ? 'Always' : 'IfNotPresent';
+  }
+  c.terminationMessagePath ??= '/dev/termination-log';
+  c.terminationMessagePolicy ??= 'File';
+  for (const p of c.ports ?? []) p.protocol ??= 'TCP';
+  for (const e of c.env ?? []) {
+    if (e.valueFrom?.fieldRef) e.valueFrom.fieldRef.apiVersion ??= 'v1';
+  }
+  defaultProbe(c.livenessProbe);
+  defaultProbe(c.readinessProbe);
+  defaultProbe(c.startupProbe);
+  defaultHandler(c.lifecycle?.postStart);
+  defaultHandler(c.lifecycle?.preStop);
+}
+
+const VOLUME_SOURCES = [
+  'hostPath', 'emptyDir', 'gcePersistentDisk', 'awsElasticBlockStore', 'gitRepo', 'secret', 'nfs', 'iscsi',
+  'glusterfs', 'persistentVolumeClaim', 'rbd', 'flexVolume', 'cinder', 'cephfs', 'flocker', 'downwardAPI', 'fc',
+  'azureFile', 'configMap', 'vsphereVolume', 'quobyte', 'azureDisk', 'photonPersistentDisk', 'projected',
+  'portworxVolume', 'scaleIO', 'storageos', 'csi', 'ephemeral', 'image',
+];
+
+function defaultVolume(v: Json): void {
+  if (!VOLUME_SOURCES.some(s => v[s] !== undefined)) v.emptyDir = {};
+  if (v.hostPath) v.hostPath.type ??= '';
+  for (const s of ['secret', 'configMap', 'downwardAPI', 'projected']) {
+    if (v[s]) v[s].defaultMode ??= 420;
+  }
+  for (const item of v.downwardAPI?.items ?? []) {
+    if (item.fieldRef) item.fieldRef.apiVersion ??= 'v1';
+  }
+  for (const src of v.projected?.sources ?? []) {
+    if (src.serviceAccountToken) src.serviceAccountToken.expirationSeconds ??= 3600;
+    for (const item of src.downwardAPI?.items ?? []) {
+      if (item.fieldRef) item.fieldRef.apiVersion ??= 'v1';
+    }
+  }
+}
+
+/**
+ * TEMPLATE-DEFAULTS: a copy of the pod template with the defaults the
+ * OpenKruise mutating webhooks (and the in-memory copy their validators use)
+ * apply. The input is not modified.
+ */
+export function defaultPodTemplate(template: Json | undefined): Json {
+  const t: Json = clone(template ?? {});
+  t.spec ??= {};
+  const s = t.spec;
+  s.dnsPolicy ||= 'ClusterFirst';
+  s.restartPolicy ||= 'Always';
+  s.securityContext ??= {};
+  s.terminationGracePeriodSeconds ??= 30;
+  s.schedulerName ||= 'default-scheduler';
+  for (const c of s.containers ?? []) defaultContainer(c, 'regular');
+  for (const c of s.initContainers ?? []) defaultContainer(c, 'init');
+  for (const v of s.volumes ?? []) defaultVolume(v);
+  return t;
+}
+
+// --- quantities ---------------------------------------------------------------
+
+const QUANTITY = /^([+-]?(?:\d+(?:\.\d*)?|\.\d+))(Ki|Mi|Gi|Ti|Pi|Ei|n|u|m|k|M|G|T|P|E|[eE][+-]?\d+)?$/;
+const SUFFIX: Record<string, number> = {
+  Ki: 2 ** 10,
+  Mi: 2 ** 20,
+  Gi: 2 ** 30,
+  Ti: 2 ** 40,
+  Pi: 2 ** 50,
+  Ei: 2 ** 60,
+  n: 1e-9,
+  u: 1e-6,
+  m: 1e-3,
+  k: 1e3,
+  M: 1e6,
+  G: 1e9,
+  T: 1e12,
+  P: 1e15,
+  E: 1e18,
+};
+
+/** A Kubernetes quantity as a number (rounded up to milli precision, as the defaulter does), or undefined. */
+export function parseQuantity(q: unknown): number | undefined {
+  if (typeof q === 'number') return Number.isFinite(q) ? q : undefined;
+  if (typeof q !== 'string') return undefined;
+  const m = QUANTITY.exec(q);
+  if (!m) return undefined;
+  const base = Number(m[1]);
+  const suffix = m[2] ?? '';
+  const mult = suffix === '' ? 1 : /^[eE]/.test(suffix) ? 10 ** Number(suffix.slice(1)) : SUFFIX[suffix];
+  const v = base * mult;
+  return Math.ceil(v * 1000 - 1e-9) / 1000;
+}
+
+// --- POD-TEMPLATE-VALID -------------------------------------------------------
+
+const PULL_POLICIES = ['Always', 'IfNotPresent', 'Never'];
+const TERMINATION_MESSAGE_POLICIES = ['File', 'FallbackToLogsOnError'];
+const PROTOCOLS = ['TCP', 'UDP', 'SCTP'];
+const RESTART_POLICIES = ['Always', 'OnFailure', 'Never'];
+const DNS_POLICIES = ['ClusterFirst', 'ClusterFirstWithHostNet', 'Default', 'None'];
+const TOLERATION_OPERATORS = ['Exists', 'Equal'];
+const TAINT_EFFECTS = ['NoSchedule', 'PreferNoSchedule', 'NoExecute'];
+const WHEN_UNSATISFIABLE = ['DoNotSchedule', 'ScheduleAnyway'];
+const FIELD_REF_PATHS = [
+  'metadata.name', 'metadata.namespace', 'metadata.uid', 'spec.nodeName', 'spec.serviceAccountName',
+  'status.hostIP', 'status.hostIPs', 'status.podIP', 'status.podIPs',
+];
+const RESOURCE_FIELD_REFS = [
+  'limits.cpu', 'limits.memory', 'limits.ephemeral-storage', 'requests.cpu', 'requests.memory', 'requests.ephemeral-storage',
+];
+const STANDARD_RESOURCES = ['cpu', 'memory', 'ephemeral-storage'];
+const CONFIG_KEY = /^[-._a-zA-Z0-9]+$/;
+const MAX_ANNOTATIONS_BYTES = 256 * 1024;
+const MAX_INT32 = 2147483647;
+
+class Collector {
+  public readonly out: TemplateProblem[] = [];
+  public add(field: string, value: unknown, problem: string, fix: string): void {
+    this.out.push({ field, value, problem, fix });
+  }
+}
+
+function isIntInRange(v: unknown, min: number, max: number): boolean {
+  return typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max;
+}
+
+function checkPortRef(c: Collector, at: string, port: unknown, containerPortNames: string[] | undefined): void {
+  if (typeof port === 'number') {
+    if (!isIntInRange(port, 1, 65535)) c.add(at, port, 'is not a valid port number', 'use a port between 1 and 65535');
+    return;
+  }
+  if (typeof port === 'string') {
+    const problems = portNameProblems(port);
+    if (problems.length > 0) {
+      c.add(at, port, `is not a valid port name (${problems.join('; ')})`, 'use a port number or the name of a container port');
+    } else if (containerPortNames && !containerPortNames.includes(port)) {
+      c.add(at, port, 'names no port of the container', `use one of ${JSON.stringify(containerPortNames)} or a port number`);
+    }
+    return;
+  }
+  c.add(at, port, 'is required', 'set the port number or name');
+}
+
+const HANDLERS = ['exec', 'httpGet', 'tcpSocket', 'grpc'];
+const LIFECYCLE_HANDLERS = ['exec', 'httpGet', 'tcpSocket', 'sleep'];
+
+function checkHandler(c: Collector, at: string, h: Json, kinds: string[], portNames: string[]): void {
+  const set = kinds.filter(k => h[k] !== undefined);
+  if (set.length === 0) {
+    c.add(at, h, 'has no handler', `set exactly one of ${kinds.join(', ')}`);
+  } else if (set.length > 1) {
+    c.add(at, set, 'sets more than one handler', `keep exactly one of ${set.join(', ')}`);
+  }
+  if (h.exec && (!Array.isArray(h.exec.command) || h.exec.command.length === 0)) {
+    c.add(`${at}.exec.command`, h.exec.command, 'is empty', 'give the command to run');
+  }
+  if (h.httpGet) {
+    checkPortRef(c, `${at}.httpGet.port`, h.httpGet.port, portNames);
+    if (h.httpGet.scheme !== undefined && !['HTTP', 'HTTPS'].includes(h.httpGet.scheme)) {
+      c.add(`${at}.httpGet.scheme`, h.httpGet.scheme, 'is not a supported scheme', 'use HTTP or HTTPS');
+    }
+  }
+  if (h.tcpSocket) checkPortRef(c, `${at}.tcpSocket.port`, h.tcpSocket.port, portNames);
+  if (h.grpc && !isIntInRange(h.grpc.port, 1, 65535)) {
+    c.add(`${at}.grpc.port`, h.grpc.port, 'is not a valid port number', 'use a port between 1 and 65535');
+  }
+  if (h.sleep && !(Number.isInteger(h.sleep.seconds) && h.sleep.seconds >= 0)) {
+    c.add(`${at}.sleep.seconds`, h.sleep.seconds, 'must be a non-negative integer', 'use 0 or more seconds');
+  }
+}
+
+function checkProbe(c: Collector, at: string, p: Json, kind: 'liveness' | 'readiness' | 'startup', portNames: string[]): void {
+  checkHandler(c, at, p, HANDLERS, portNames);
+  for (const f of ['initialDelaySeconds', 'timeoutSeconds', 'periodSeconds', 'successThreshold', 'failureThreshold']) {
+    if (p[f] !== undefined && !(typeof p[f] === 'number' && p[f] >= 0)) {
+      c.add(`${at}.${f}`, p[f], 'must be non-negative', 'use 0 or more');
+    }
+  }
+  if (kind !== 'readiness' && p.successThreshold !== undefined && p.successThreshold !== 1) {
+    c.add(`${at}.successThreshold`, p.successThreshold, `must be 1 for a ${kind} probe`, 'remove it or set 1');
+  }
+  if (kind === 'readiness' && p.terminationGracePeriodSeconds !== undefined) {
+    c.add(`${at}.terminationGracePeriodSeconds`, p.terminationGracePeriodSeconds, 'is not allowed on a readiness probe', 'remove it');
+  } else if (p.terminationGracePeriodSeconds !== undefined && !(p.terminationGracePeriodSeconds > 0)) {
+    c.add(`${at}.terminationGracePeriodSeconds`, p.terminationGracePeriodSeconds, 'must be greater than 0', 'use a positive number of seconds or remove it');
+  }
+}
+
+function checkEnv(c: Collector, at: string, env: Json[]): void {
+  env.forEach((e, i) => {
+    const here = `${at}.env[${i}]`;
+    if (!e.name) c.add(`${here}.name`, e.name, 'is required', 'name the variable');
+    else for (const p of envVarNameProblems(e.name)) c.add(`${here}.name`, e.name, p, 'rename the variable, e.g. MY_VAR');
+    const vf = e.valueFrom;
+    if (!vf) return;
+    if (e.value !== undefined && e.value !== '') {
+      c.add(`${here}.valueFrom`, vf, 'may not be combined with a non-empty value', 'keep either value or valueFrom');
+    }
+    const sources = ['fieldRef', 'resourceFieldRef', 'configMapKeyRef', 'secretKeyRef'].filter(k => vf[k] !== undefined);
+    if (sources.length !== 1) {
+      c.add(`${here}.valueFrom`, sources, sources.length === 0 ? 'has no source' : 'sets more than one source',
+        'set exactly one of fieldRef, resourceFieldRef, configMapKeyRef, secretKeyRef');
+    }
+    if (vf.fieldRef) {
+      const path = String(vf.fieldRef.fieldPath ?? '');
+      const subscripted = /^metadata\.(labels|annotations)\['[^']+'\]$/.test(path);
+      if (!subscripted && !FIELD_REF_PATHS.includes(path)) {
+        c.add(`${here}.valueFrom.fieldRef.fieldPath`, vf.fieldRef.fieldPath, 'is not a supported field path',
+          `use one of ${FIELD_REF_PATHS.join(', ')}, metadata.labels['<key>'] or metadata.annotations['<key>']`);
+      }
+      if (vf.fieldRef.apiVersion !== undefined && vf.fieldRef.apiVersion !== 'v1') {
+        c.add(`${here}.valueFrom.fieldRef.apiVersion`, vf.fieldRef.apiVersion, 'is not supported', 'use v1 or leave it unset');
+      }
+    }
+    if (vf.resourceFieldRef) {
+      const r = String(vf.resourceFieldRef.resource ?? '');
+      if (!RESOURCE_FIELD_REFS.includes(r) && !/^(limits|requests)\.hugepages-/.test(r)) {
+        c.add(`${here}.valueFrom.resourceFieldRef.resource`, vf.resourceFieldRef.resource, 'is not a supported resource', `use one of ${RESOURCE_FIELD_REFS.join(', ')}`);
+      }
+    }
+    for (const k of ['configMapKeyRef', 'secretKeyRef']) {
+      const ref = vf[k];
+      if (!ref) continue;
+      if (!ref.name) c.add(`${here}.valueFrom.${k}.name`, ref.name, 'is required', `name the ${k === 'secretKeyRef' ? 'Secret' : 'ConfigMap'}`);
+      if (!ref.key || !CONFIG_KEY.test(ref.key) || ref.key.length > 253) {
+        c.add(`${here}.valueFrom.${k}.key`, ref.key, 'is not a valid key', 'use letters, digits, \'-\', \'_\' or \'.\' (at most 253 characters)');
+      }
+    }
+  });
+}
+
+function checkResources(c: Collector, at: string, r: Json): void {
+  const lists: Array<'limits' | 'requests'> = ['limits', 'requests'];
+  for (const l of lists) {
+    for (const [name, q] of Object.entries(r[l] ?? {})) {
+      const here = `${at}.resources.${l}[${JSON.stringify(name)}]`;
+      const standard = STANDARD_RESOURCES.includes(name) || name.startsWith('hugepages-');
+      if (!standard && (!name.includes('/') || qualifiedNameProblems(name).length > 0)) {
+        c.add(here, name, 'is not a valid resource name', 'use cpu, memory, ephemeral-storage, hugepages-<size> or a qualified extended resource name such as example.com/gpu');
+      }
+      const v = parseQuantity(q);
+      if (v === undefined) c.add(here, q, 'is not a valid quantity', 'use a quantity such as 500m, 1, 128Mi or 1Gi');
+      else if (v < 0) c.add(here, q, 'must be non-negative', 'use 0 or more');
+    }
+  }
+  for (const [name, q] of Object.entries(r.requests ?? {})) {
+    const lim = r.limits?.[name];
+    if (lim === undefined) continue;
+    const req = parseQuantity(q);
+    const max = parseQuantity(lim);
+    if (req !== undefined && max !== undefined && req > max) {
+      c.add(`${at}.resources.requests[${JSON.stringify(name)}]`, q, `is greater than the limit ${JSON.stringify(lim)}`, 'request at most the limit');
+    }
+  }
+}
+
+function checkContainerSecurity(c: Collector, at: string, sc: Json | undefined): void {
+  if (!sc) return;
+  for (const f of ['runAsUser', 'runAsGroup']) {
+    if (sc[f] !== undefined && !isIntInRange(sc[f], 0, MAX_INT32)) c.add(`${at}.securityContext.${f}`, sc[f], 'must be between 0 and 2147483647', 'use a valid id');
+  }
+  if (sc.privileged === true && sc.allowPrivilegeEscalation === false) {
+    c.add(`${at}.securityContext.allowPrivilegeEscalation`, false, 'cannot be false when privileged is true', 'drop one of the two settings');
+  }
+  if (sc.allowPrivilegeEscalation === false && (sc.capabilities?.add ?? []).includes('SYS_ADMIN')) {
+    c.add(`${at}.securityContext.allowPrivilegeEscalation`, false, 'cannot be false when the SYS_ADMIN capability is added', 'drop one of the two settings');
+  }
+}
+
+interface HostPortKey { hostPort: number; protocol: string; hostIP: string; at: string }
+
+function checkContainer(
+  c: Collector, at: string, k: Json, kind: 'regular' | 'init', volumes: Map<string, Json>, hostNetwork: boolean, hostPorts: HostPortKey[],
+): void {
+  const isSidecar = kind === 'init' && k.restartPolicy === 'Always';
+  if (!k.image || String(k.image).trim() === '') c.add(`${at}.image`, k.image, 'is required', 'set the container image');
+  if (k.imagePullPolicy !== undefined && !PULL_POLICIES.includes(k.imagePullPolicy)) {
+    c.add(`${at}.imagePullPolicy`, k.imagePullPolicy, 'is not supported', `use one of ${PULL_POLICIES.join(', ')}`);
+  }
+  if (k.terminationMessagePolicy !== undefined && !TERMINATION_MESSAGE_POLICIES.includes(k.terminationMessagePolicy)) {
+    c.add(`${at}.terminationMessagePolicy`, k.terminationMessagePolicy, 'is not supported', `use one of ${TERMINATION_MESSAGE_POLICIES.join(', ')}`);
+  }
+  if (k.restartPolicy !== undefined) {
+    if (kind === 'regular') c.add(`${at}.restartPolicy`, k.restartPolicy, 'is only allowed on init containers', 'remove it');
+    else if (k.restartPolicy !== 'Always') c.add(`${at}.restartPolicy`, k.restartPolicy, 'is not supported', 'use Always (a native sidecar) or remove it');
+  }
+  // ports
+  const names = new Set<string>();
+  const portNames: string[] = [];
+  (k.ports ?? []).forEach((p: Json, i: number) => {
+    const here = `${at}.ports[${i}]`;
+    if (!isIntInRange(p.containerPort, 1, 65535)) c.add(`${here}.containerPort`, p.containerPort, 'is not a valid port number', 'use a port between 1 and 65535');
+    if (p.hostPort !== undefined && !isIntInRange(p.hostPort, 0, 65535)) c.add(`${here}.hostPort`, p.hostPort, 'is not a valid port number', 'use 0 or a port between 1 and 65535');
+    if (hostNetwork && p.hostPort !== undefined && p.hostPort !== 0 && p.hostPort !== p.containerPort) {
+      c.add(`${here}.hostPort`, p.hostPort, `must equal containerPort (${p.containerPort}) with hostNetwork`, 'remove hostPort or set it to the container port');
+    }
+    if (p.protocol !== undefined && !PROTOCOLS.includes(p.protocol)) c.add(`${here}.protocol`, p.protocol, 'is not supported', `use one of ${PROTOCOLS.join(', ')}`);
+    if (p.name !== undefined) {
+      for (const prob of portNameProblems(p.name)) c.add(`${here}.name`, p.name, prob, 'use a short lowercase name such as http');
+      if (names.has(p.name)) c.add(`${here}.name`, p.name, 'is used by another port of this container', 'give every port its own name');
+      names.add(p.name);
+      portNames.push(p.name);
+    }
+    const hp = hostNetwork && (p.hostPort ?? 0) === 0 ? p.containerPort : p.hostPort;
+    if (hp) {
+      const key = { hostPort: hp, protocol: p.protocol ?? 'TCP', hostIP: p.hostIP ?? '', at: here };
+      const dup = hostPorts.find(h => h.hostPort === key.hostPort && h.protocol === key.protocol && h.hostIP === key.hostIP);
+      if (dup) c.add(`${here}.hostPort`, hp, `is already used by ${dup.at}`, 'use a different host port');
+      else hostPorts.push(key);
+    }
+  });
+  checkEnv(c, at, k.env ?? []);
+  (k.envFrom ?? []).forEach((e: Json, i: number) => {
+    const here = `${at}.envFrom[${i}]`;
+    const srcs = ['configMapRef', 'secretRef'].filter(s => e[s] !== undefined);
+    if (srcs.length !== 1) c.add(here, srcs, srcs.length === 0 ? 'has no source' : 'sets more than one source', 'set exactly one of configMapRef, secretRef');
+    if (e.prefix) for (const p of envVarNameProblems(e.prefix)) c.add(`${here}.prefix`, e.prefix, p, 'use a prefix that forms valid variable names');
+  });
+  // mounts
+  const mountPaths = new Set<string>();
+  const mounted = new Set<string>();
+  (k.volumeMounts ?? []).forEach((m: Json, i: number) => {
+    const here = `${at}.volumeMounts[${i}]`;
+    if (!m.name || !volumes.has(m.name)) {
+      c.add(`${here}.name`, m.name, 'names no volume of the pod', `add the volume, or use one of ${JSON.stringify([...volumes.keys()])}`);
+    }
+    mounted.add(m.name);
+    if (!m.mountPath) c.add(`${here}.mountPath`, m.mountPath, 'is required', 'give the path to mount at');
+    else if (mountPaths.has(m.mountPath)) c.add(`${here}.mountPath`, m.mountPath, 'is used by another mount of this container', 'mount each volume at its own path');
+    mountPaths.add(m.mountPath);
+    if (m.subPath !== undefined && m.subPathExpr !== undefined) c.add(`${here}.subPathExpr`, m.subPathExpr, 'may not be combined with subPath', 'keep one of them');
+    for (const f of ['subPath', 'subPathExpr']) {
+      const sp = m[f];
+      if (typeof sp !== 'string' || sp === '') continue;
+      if (sp.startsWith('/')) c.add(`${here}.${f}`, sp, 'must be a relative path', 'remove the leading \'/\'');
+      if (sp.split('/').includes('..')) c.add(`${here}.${f}`, sp, 'must not contain \'..\'', 'use a path inside the volume');
+    }
+  });
+  (k.volumeDevices ?? []).forEach((d: Json, i: number) => {
+    const here = `${at}.volumeDevices[${i}]`;
+    const v = volumes.get(d.name);
+    if (!v || (v.persistentVolumeClaim === undefined && v.ephemeral === undefined)) {
+      c.add(`${here}.name`, d.name, 'names no persistentVolumeClaim volume of the pod', 'use a PVC-backed volume (or a volumeClaimTemplate)');
+    }
+    if (mounted.has(d.name)) c.add(`${here}.name`, d.name, 'is also mounted as a filesystem by this container', 'use the volume either as a mount or as a device');
+    if (!d.devicePath) c.add(`${here}.devicePath`, d.devicePath, 'is required', 'give the device path');
+  });
+  if (k.resources) checkResources(c, at, k.resources);
+  // probes and lifecycle
+  const probes: Array<['livenessProbe' | 'readinessProbe' | 'startupProbe', 'liveness' | 'readiness' | 'startup']> = [
+    ['livenessProbe', 'liveness'], ['readinessProbe', 'readiness'], ['startupProbe', 'startup'],
+  ];
+  for (const [f, pk] of probes) {
+    if (!k[f]) continue;
+    if (kind === 'init' && !isSidecar) {
+      c.add(`${at}.${f}`, k[f], 'is not allowed on an init container', 'remove it, or make the init container a sidecar (restartPolicy Always)');
+    } else {
+      checkProbe(c, `${at}.${f}`, k[f], pk, portNames);
+    }
+  }
+  if (k.lifecycle) {
+    if (kind === 'init' && !isSidecar) {
+      c.add(`${at}.lifecycle`, k.lifecycle, 'is not allowed on an init container', 'remove it, or make the init container a sidecar (restartPolicy Always)');
+    } else {
+      for (const h of ['postStart', 'preStop']) if (k.lifecycle[h]) checkHandler(c, `${at}.lifecycle.${h}`, k.lifecycle[h], LIFECYCLE_HANDLERS, portNames);
+    }
+  }
+  checkContainerSecurity(c, at, k.securityContext);
+}
+
+function checkVolumes(c: Collector, at: string, volumes: Json[]): Map<string, Json> {
+  const byName = new Map<string, Json>();
+  volumes.forEach((v, i) => {
+    const here = `${at}.volumes[${i}]`;
+    if (!v.name) c.add(`${here}.name`, v.name, 'is required', 'name the volume');
+    else for (const p of dns1123LabelProblems(v.name)) c.add(`${here}.name`, v.name, p, 'rename the volume');
+    if (v.name && byName.has(v.name)) c.add(`${here}.name`, v.name, 'is used by another volume of the pod', 'give every volume its own name');
+    byName.set(v.name, v);
+    const sources = VOLUME_SOURCES.filter(s => v[s] !== undefined);
+    if (sources.length > 1) c.add(here, sources, 'sets more than one volume source', 'keep exactly one');
+    if (v.configMap && !v.configMap.name) c.add(`${here}.configMap.name`, v.configMap.name, 'is required', 'name the ConfigMap');
+    if (v.secret && !v.secret.secretName) c.add(`${here}.secret.secretName`, v.secret.secretName, 'is required', 'name the Secret');
+    if (v.persistentVolumeClaim && !v.persistentVolumeClaim.claimName) {
+      c.add(`${here}.persistentVolumeClaim.claimName`, v.persistentVolumeClaim.claimName, 'is required', 'name the claim');
+    }
+    if (v.hostPath && !v.hostPath.path) c.add(`${here}.hostPath.path`, v.hostPath.path, 'is required', 'give the host path');
+    if (v.emptyDir?.sizeLimit !== undefined) {
+      const q = parseQuantity(v.emptyDir.sizeLimit);
+      if (q === undefined || q < 0) c.add(`${here}.emptyDir.sizeLimit`, v.emptyDir.sizeLimit, 'is not a valid non-negative quantity', 'use a size such as 1Gi');
+    }
+    for (const s of ['secret', 'configMap', 'downwardAPI', 'projected']) {
+      const mode = v[s]?.defaultMode;
+      if (mode !== undefined && !isIntInRange(mode, 0, 0o777)) c.add(`${here}.${s}.defaultMode`, mode, 'is not a valid file mode', 'use a mode between 0 and 0777 (511)');
+    }
+  });
+  return byName;
+}
+
+function checkTolerations(c: Collector, at: string, tolerations: Json[]): void {
+  tolerations.forEach((t, i) => {
+    const here = `${at}.tolerations[${i}]`;
+    if (t.key) for (const p of qualifiedNameProblems(t.key)) c.add(`${here}.key`, t.key, p, 'use a valid taint key');
+    const op = t.operator ?? 'Equal';
+    if (!TOLERATION_OPERATORS.includes(op)) c.add(`${here}.operator`, t.operator, 'is not supported', 'use Exists or Equal');
+    if (!t.key && op !== 'Exists') c.add(`${here}.operator`, t.operator, 'must be Exists when key is empty', 'set operator Exists or give a key');
+    if (op === 'Exists' && t.value) c.add(`${here}.value`, t.value, 'must be empty when operator is Exists', 'remove the value');
+    if (op === 'Equal' && t.value) for (const p of labelValueProblems(t.value)) c.add(`${here}.value`, t.value, p, 'use a valid label value');
+    if (t.effect && !TAINT_EFFECTS.includes(t.effect)) c.add(`${here}.effect`, t.effect, 'is not supported', `use one of ${TAINT_EFFECTS.join(', ')}`);
+    if (t.tolerationSeconds !== undefined && t.effect !== 'NoExecute') {
+      c.add(`${here}.tolerationSeconds`, t.tolerationSeconds, 'only applies to the NoExecute effect', 'set effect NoExecute or remove tolerationSeconds');
+    }
+  });
+}
+
+function checkSpreadConstraints(c: Collector, at: string, list: Json[]): void {
+  const seen = new Set<string>();
+  list.forEach((t, i) => {
+    const here = `${at}.topologySpreadConstraints[${i}]`;
+    if (!(Number.isInteger(t.maxSkew) && t.maxSkew > 0)) c.add(`${here}.maxSkew`, t.maxSkew, 'must be greater than 0', 'use 1 or more');
+    if (!t.topologyKey) c.add(`${here}.topologyKey`, t.topologyKey, 'is required', 'use a node label key such as topology.kubernetes.io/zone');
+    else for (const p of qualifiedNameProblems(t.topologyKey)) c.add(`${here}.topologyKey`, t.topologyKey, p, 'use a valid node label key');
+    if (!WHEN_UNSATISFIABLE.includes(t.whenUnsatisfiable)) c.add(`${here}.whenUnsatisfiable`, t.whenUnsatisfiable, 'is not supported', `use one of ${WHEN_UNSATISFIABLE.join(', ')}`);
+    if (t.minDomains !== undefined) {
+      if (!(Number.isInteger(t.minDomains) && t.minDomains > 0)) c.add(`${here}.minDomains`, t.minDomains, 'must be greater than 0', 'use 1 or more');
+      else if (t.whenUnsatisfiable !== 'DoNotSchedule') c.add(`${here}.minDomains`, t.minDomains, 'only applies with whenUnsatisfiable DoNotSchedule', 'remove minDomains or use DoNotSchedule');
+    }
+    const key = `${t.topologyKey}/${t.whenUnsatisfiable}`;
+    if (seen.has(key)) c.add(here, { topologyKey: t.topologyKey, whenUnsatisfiable: t.whenUnsatisfiable }, 'repeats the topologyKey and whenUnsatisfiable of another constraint', 'merge the two constraints');
+    seen.add(key);
+  });
+}
+
+function checkPodSecurity(c: Collector, at: string, sc: Json | undefined): void {
+  if (!sc) return;
+  for (const f of ['runAsUser', 'runAsGroup', 'fsGroup']) {
+    if (sc[f] !== undefined && !isIntInRange(sc[f], 0, MAX_INT32)) c.add(`${at}.securityContext.${f}`, sc[f], 'must be between 0 and 2147483647', 'use a valid id');
+  }
+  (sc.supplementalGroups ?? []).forEach((g: unknown, i: number) => {
+    if (!isIntInRange(g, 0, MAX_INT32)) c.add(`${at}.securityContext.supplementalGroups[${i}]`, g, 'must be between 0 and 2147483647', 'use a valid group id');
+  });
+  (sc.sysctls ?? []).forEach((s: Json, i: number) => {
+    if (!s.name || !/^([a-z0-9]([-_a-z0-9]*[a-z0-9])?[./])*[a-z0-9]([-_a-z0-9]*[a-z0-9])?$/.test(s.name)) {
+      c.add(`${at}.securityContext.sysctls[${i}].name`, s.name, 'is not a valid sysctl name', 'use a name such as net.core.somaxconn');
+    }
+  });
+}
+
+const IPV4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
+const isIp = (s: string): boolean => IPV4.test(s) || (s.includes(':') && /^[0-9a-fA-F:.]+$/.test(s));
+
+/**
+ * POD-TEMPLATE-VALID: the upstream checks of a pod template (metadata and
+ * spec) that need no cluster state, on a template that already carries the
+ * TEMPLATE-DEFAULTS (see `defaultPodTemplate`).
+ */
+export function podTemplateProblems(template: Json | undefined, options: PodTemplateCheckOptions): TemplateProblem[] {
+  const c = new Collector();
+  const at = options.path;
+  const meta = template?.metadata ?? {};
+  for (const p of labelsProblems(meta.labels)) {
+    c.add(`${at}.metadata.labels[${JSON.stringify(p.key)}]`, p.key, p.problem, 'use a qualified key and a valid label value');
+  }
+  let size = 0;
+  for (const [k, v] of Object.entries<string>(meta.annotations ?? {})) {
+    size += k.length + String(v).length;
+    for (const p of qualifiedNameProblems(k)) c.add(`${at}.metadata.annotations[${JSON.stringify(k)}]`, k, `key ${p}`, 'use a qualified annotation key');
+  }
+  if (size > MAX_ANNOTATIONS_BYTES) c.add(`${at}.metadata.annotations`, `${size} bytes`, 'are larger than 262144 bytes in total', 'move large data into a ConfigMap');
+
+  const s: Json = template?.spec ?? {};
+  const sp = `${at}.spec`;
+  const volumes = checkVolumes(c, sp, s.volumes ?? []);
+  for (const name of options.claimVolumes ?? []) {
+    if (!volumes.has(name)) volumes.set(name, { name, persistentVolumeClaim: { claimName: name } });
+  }
+
+  const containers: Json[] = s.containers ?? [];
+  if (containers.length === 0) c.add(`${sp}.containers`, s.containers ?? [], 'must list at least one container', 'add a container');
+  const names = new Map<string, string>();
+  const hostPorts: HostPortKey[] = [];
+  const eachContainer = (list: Json[], f: 'containers' | 'initContainers', kind: 'regular' | 'init') => list.forEach((k, i) => {
+    const here = `${sp}.${f}[${i}]`;
+    if (!k.name) {c.add(`${here}.name`, k.name, 'is required', 'name the container');} else {
+      for (const p of dns1123LabelProblems(k.name)) c.add(`${here}.name`, k.name, p, 'rename the container');
+      const other = names.get(k.name);
+      if (other) c.add(`${here}.name`, k.name, `is also the name of ${other}`, 'give every container (init containers included) its own name');
+      names.set(k.name, here);
+    }
+    checkContainer(c, here, k, kind, volumes, s.hostNetwork === true, hostPorts);
+  });
+  eachContainer(s.initContainers ?? [], 'initContainers', 'init');
+  eachContainer(containers, 'containers', 'regular');
+  if ((s.ephemeralContainers ?? []).length > 0) {
+    c.add(`${sp}.ephemeralContainers`, s.ephemeralContainers.map((e: Json) => e.name), 'are not allowed in a pod template', 'remove them; add ephemeral containers to running pods instead');
+  }
+
+  if (s.restartPolicy !== undefined && !RESTART_POLICIES.includes(s.restartPolicy)) {
+    c.add(`${sp}.restartPolicy`, s.restartPolicy, 'is not supported', `use one of ${RESTART_POLICIES.join(', ')}`);
+  }
+  if (s.dnsPolicy !== undefined && !DNS_POLICIES.includes(s.dnsPolicy)) {
+    c.add(`${sp}.dnsPolicy`, s.dnsPolicy, 'is not supported', `use one of ${DNS_POLICIES.join(', ')}`);
+  }
+  if (s.dnsPolicy === 'None' && !s.dnsConfig) c.add(`${sp}.dnsConfig`, s.dnsConfig, 'is required when dnsPolicy is None', 'give nameservers in dnsConfig or use another dnsPolicy');
+  if ((s.dnsConfig?.nameservers ?? []).length > 3) c.add(`${sp}.dnsConfig.nameservers`, s.dnsConfig.nameservers, 'lists more than 3 nameservers', 'keep at most 3');
+  if (s.dnsPolicy === 'None' && s.dnsConfig && (s.dnsConfig.nameservers ?? []).length === 0) {
+    c.add(`${sp}.dnsConfig.nameservers`, s.dnsConfig.nameservers, 'must list at least one nameserver when dnsPolicy is None', 'add a nameserver');
+  }
+  if ((s.dnsConfig?.searches ?? []).length > 32) c.add(`${sp}.dnsConfig.searches`, s.dnsConfig.searches.length, 'lists more than 32 search domains', 'keep at most 32');
+  if (s.activeDeadlineSeconds !== undefined && !(Number.isInteger(s.activeDeadlineSeconds) && s.activeDeadlineSeconds >= 1)) {
+    c.add(`${sp}.activeDeadlineSeconds`, s.activeDeadlineSeconds, 'must be at least 1', 'use a positive number of seconds');
+  }
+  if (s.terminationGracePeriodSeconds !== undefined && !(typeof s.terminationGracePeriodSeconds === 'number' && s.terminationGracePeriodSeconds >= 0)) {
+    c.add(`${sp}.terminationGracePeriodSeconds`, s.terminationGracePeriodSeconds, 'must be non-negative', 'use 0 or more seconds');
+  }
+  for (const [f, check] of [
+    ['serviceAccountName', dns1123SubdomainProblems], ['priorityClassName', dns1123SubdomainProblems],
+    ['hostname', dns1123LabelProblems], ['subdomain', dns1123LabelProblems], ['nodeName', dns1123SubdomainProblems],
+  ] as Array<[string, (v: string) => string[]]>) {
+    if (s[f]) for (const p of check(s[f])) c.add(`${sp}.${f}`, s[f], p, `use a valid ${f}`);
+  }
+  (s.imagePullSecrets ?? []).forEach((r: Json, i: number) => {
+    if (!r.name) c.add(`${sp}.imagePullSecrets[${i}].name`, r.name, 'is required', 'name the Secret');
+  });
+  for (const p of labelsProblems(s.nodeSelector)) c.add(`${sp}.nodeSelector[${JSON.stringify(p.key)}]`, p.key, p.problem, 'use a qualified key and a valid label value');
+  checkTolerations(c, sp, s.tolerations ?? []);
+  checkSpreadConstraints(c, sp, s.topologySpreadConstraints ?? []);
+  (s.readinessGates ?? []).forEach((g: Json, i: number) => {
+    for (const p of qualifiedNameProblems(g.conditionType ?? '')) c.add(`${sp}.readinessGates[${i}].conditionType`, g.conditionType, p, 'use a qualified condition type');
+  });
+  (s.hostAliases ?? []).forEach((h: Json, i: number) => {
+    if (!h.ip || !isIp(h.ip)) c.add(`${sp}.hostAliases[${i}].ip`, h.ip, 'is not a valid IP address', 'use an IPv4 or IPv6 address');
+    (h.hostnames ?? []).forEach((n: string, j: number) => {
+      for (const p of dns1123SubdomainProblems(n)) c.add(`${sp}.hostAliases[${i}].hostnames[${j}]`, n, p, 'use a valid host name');
+    });
+  });
+  checkPodSecurity(c, sp, s.securityContext);
+  return c.out;
+}

@@ -1,0 +1,208 @@
+import { defaultPodTemplate, parseQuantity, podTemplateProblems } from '../../src/validation/pod-template';
+
+const check = (spec: any, metadata: any = {}, claimVolumes: string[] = []) =>
+  podTemplateProblems(defaultPodTemplate({ metadata, spec }), { path: 'spec.template', claimVolumes });
+const fields = (spec: any, metadata?: any, claims?: string[]) => check(spec, metadata, claims).map(p => `${p.field}: ${p.problem}`);
+const ok = { name: 'app', image: 'nginx:1.27' };
+
+describe('defaultPodTemplate (TEMPLATE-DEFAULTS)', () => {
+  test('applies the pod, container, probe and volume defaults to a copy', () => {
+    const input = {
+      spec: {
+        containers: [{ name: 'a', image: 'x:1', ports: [{ containerPort: 80 }], env: [{ name: 'N', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } }], livenessProbe: { httpGet: { port: 80 } }, lifecycle: { preStop: { httpGet: { port: 80 } } } }],
+        initContainers: [{ name: 'i1', image: 'busybox' }, { name: 'i2', image: 'busybox:1.36' }, { name: 'i3', image: 'busybox:latest' }],
+        volumes: [{ name: 'v' }, { name: 's', secret: { secretName: 's' } }, { name: 'h', hostPath: { path: '/x' } }, { name: 'p', projected: { sources: [{ serviceAccountToken: { path: 't' } }] } }],
+      },
+    };
+    const t = defaultPodTemplate(input);
+    expect(input.spec.containers[0]).not.toHaveProperty('imagePullPolicy');
+    expect(t.spec).toMatchObject({ dnsPolicy: 'ClusterFirst', restartPolicy: 'Always', securityContext: {}, terminationGracePeriodSeconds: 30, schedulerName: 'default-scheduler' });
+    const c = t.spec.containers[0];
+    expect(c.imagePullPolicy).toBe('Always');
+    expect(c.terminationMessagePath).toBe('/dev/termination-log');
+    expect(c.terminationMessagePolicy).toBe('File');
+    expect(c.ports[0].protocol).toBe('TCP');
+    expect(c.env[0].valueFrom.fieldRef.apiVersion).toBe('v1');
+    expect(c.livenessProbe).toEqual({ httpGet: { port: 80, path: '/', scheme: 'HTTP' }, timeoutSeconds: 1, periodSeconds: 10, successThreshold: 1, failureThreshold: 3 });
+    expect(c.lifecycle.preStop.httpGet).toEqual({ port: 80, path: '/', scheme: 'HTTP' });
+    expect(t.spec.initContainers.map((i: any) => i.imagePullPolicy)).toEqual(['Always', 'IfNotPresent', 'Always']);
+    expect(t.spec.volumes[0].emptyDir).toEqual({});
+    expect(t.spec.volumes[1].secret.defaultMode).toBe(420);
+    expect(t.spec.volumes[2].hostPath.type).toBe('');
+    expect(t.spec.volumes[3].projected).toEqual({ defaultMode: 420, sources: [{ serviceAccountToken: { path: 't', expirationSeconds: 3600 } }] });
+  });
+});
+
+describe('parseQuantity', () => {
+  test('reads Kubernetes quantities', () => {
+    expect(parseQuantity('500m')).toBe(0.5);
+    expect(parseQuantity('1Gi')).toBe(2 ** 30);
+    expect(parseQuantity('2k')).toBe(2000);
+    expect(parseQuantity('1e3')).toBe(1000);
+    expect(parseQuantity(3)).toBe(3);
+    expect(parseQuantity('1.0001')).toBe(1.001);
+    expect(parseQuantity('ten')).toBeUndefined();
+    expect(parseQuantity({})).toBeUndefined();
+  });
+});
+
+describe('podTemplateProblems (POD-TEMPLATE-VALID)', () => {
+  test('accepts a minimal template', () => {
+    expect(check({ containers: [ok] })).toEqual([]);
+  });
+
+  test('fails on template metadata', () => {
+    expect(fields({ containers: [ok] }, { labels: { 'a b': 'x' }, annotations: { 'x/y/z': 'v' } })).toEqual([
+      'spec.template.metadata.labels["a b"]: key name part must consist of letters, digits, \'-\', \'_\' or \'.\', starting and ending with a letter or digit',
+      'spec.template.metadata.annotations["x/y/z"]: key must be a name with at most one \'/\' (an optional DNS subdomain prefix and a name)',
+    ]);
+  });
+
+  test('fails on containers: names, images, policies, ports', () => {
+    const problems = fields({
+      hostNetwork: true,
+      containers: [
+        { name: 'a', image: '', imagePullPolicy: 'Sometimes', terminationMessagePolicy: 'X', restartPolicy: 'Always', ports: [{ containerPort: 0 }, { containerPort: 80, hostPort: 81, protocol: 'HTTP', name: 'web' }, { containerPort: 90, name: 'web' }] },
+        { name: 'a', image: 'x', ports: [{ containerPort: 90 }] },
+      ],
+      initContainers: [{ name: 'init', image: 'x', restartPolicy: 'OnFailure', livenessProbe: { exec: { command: ['true'] } }, lifecycle: { postStart: { exec: { command: ['x'] } } } }],
+      ephemeralContainers: [{ name: 'dbg', image: 'x' }],
+    });
+    expect(problems).toEqual(expect.arrayContaining([
+      'spec.template.spec.initContainers[0].restartPolicy: is not supported',
+      'spec.template.spec.initContainers[0].livenessProbe: is not allowed on an init container',
+      'spec.template.spec.initContainers[0].lifecycle: is not allowed on an init container',
+      'spec.template.spec.containers[0].image: is required',
+      'spec.template.spec.containers[0].imagePullPolicy: is not supported',
+      'spec.template.spec.containers[0].terminationMessagePolicy: is not supported',
+      'spec.template.spec.containers[0].restartPolicy: is only allowed on init containers',
+      'spec.template.spec.containers[0].ports[0].containerPort: is not a valid port number',
+      'spec.template.spec.containers[0].ports[1].hostPort: must equal containerPort (80) with hostNetwork',
+      'spec.template.spec.containers[0].ports[1].protocol: is not supported',
+      'spec.template.spec.containers[0].ports[2].name: is used by another port of this container',
+      'spec.template.spec.containers[1].name: is also the name of spec.template.spec.containers[0]',
+      'spec.template.spec.containers[1].ports[0].hostPort: is already used by spec.template.spec.containers[0].ports[2]',
+      'spec.template.spec.ephemeralContainers: are not allowed in a pod template',
+    ]));
+  });
+
+  test('fails on env, envFrom, mounts, devices and resources', () => {
+    const problems = fields({
+      volumes: [{ name: 'cfg', configMap: {} }, { name: 'cfg', emptyDir: {} }, { name: 'two', emptyDir: {}, hostPath: { path: '/' } }],
+      containers: [{
+        name: 'a',
+        image: 'x',
+        env: [
+          { name: '1X', value: 'v' },
+          { name: 'A', value: 'v', valueFrom: { fieldRef: { fieldPath: 'metadata.labels' } } },
+          { name: 'B', valueFrom: { configMapKeyRef: { key: 'bad key' }, secretKeyRef: { name: 's', key: 'k' } } },
+          { name: 'C', valueFrom: { resourceFieldRef: { resource: 'limits.gpu' } } },
+        ],
+        envFrom: [{ prefix: '9' }],
+        volumeMounts: [{ name: 'missing', mountPath: '/a' }, { name: 'cfg', mountPath: '/a', subPath: '../x' }, { name: 'data', mountPath: '/d', subPath: '/abs' }],
+        volumeDevices: [{ name: 'cfg', devicePath: '/dev/x' }],
+        resources: { requests: { cpu: '2', memory: 'lots', gpu: '1' }, limits: { cpu: '1' } },
+      }],
+    }, {}, ['data']);
+    expect(problems).toEqual(expect.arrayContaining([
+      'spec.template.spec.volumes[0].configMap.name: is required',
+      'spec.template.spec.volumes[1].name: is used by another volume of the pod',
+      'spec.template.spec.volumes[2]: sets more than one volume source',
+      'spec.template.spec.containers[0].env[0].name: must consist of letters, digits, \'_\', \'-\' or \'.\', and must not start with a digit',
+      'spec.template.spec.containers[0].env[1].valueFrom: may not be combined with a non-empty value',
+      'spec.template.spec.containers[0].env[1].valueFrom.fieldRef.fieldPath: is not a supported field path',
+      'spec.template.spec.containers[0].env[2].valueFrom: sets more than one source',
+      'spec.template.spec.containers[0].env[2].valueFrom.configMapKeyRef.name: is required',
+      'spec.template.spec.containers[0].env[2].valueFrom.configMapKeyRef.key: is not a valid key',
+      'spec.template.spec.containers[0].env[3].valueFrom.resourceFieldRef.resource: is not a supported resource',
+      'spec.template.spec.containers[0].envFrom[0]: has no source',
+      'spec.template.spec.containers[0].envFrom[0].prefix: must consist of letters, digits, \'_\', \'-\' or \'.\', and must not start with a digit',
+      'spec.template.spec.containers[0].volumeMounts[0].name: names no volume of the pod',
+      'spec.template.spec.containers[0].volumeMounts[1].mountPath: is used by another mount of this container',
+      'spec.template.spec.containers[0].volumeMounts[1].subPath: must not contain \'..\'',
+      'spec.template.spec.containers[0].volumeMounts[2].subPath: must be a relative path',
+      'spec.template.spec.containers[0].volumeDevices[0].name: names no persistentVolumeClaim volume of the pod',
+      'spec.template.spec.containers[0].volumeDevices[0].name: is also mounted as a filesystem by this container',
+      'spec.template.spec.containers[0].resources.requests["memory"]: is not a valid quantity',
+      'spec.template.spec.containers[0].resources.requests["gpu"]: is not a valid resource name',
+      'spec.template.spec.containers[0].resources.requests["cpu"]: is greater than the limit "1"',
+    ]));
+    // a mount of a claim template volume is fine
+    expect(problems.some(p => p.startsWith('spec.template.spec.containers[0].volumeMounts[2].name'))).toBe(false);
+  });
+
+  test('fails on probes and lifecycle handlers', () => {
+    const problems = fields({
+      containers: [{
+        name: 'a',
+        image: 'x',
+        ports: [{ containerPort: 80, name: 'http' }],
+        livenessProbe: { successThreshold: 2, periodSeconds: -1 },
+        readinessProbe: { httpGet: { port: 'metrics' }, tcpSocket: { port: 80 }, terminationGracePeriodSeconds: 5 },
+        startupProbe: { grpc: { port: 0 } },
+        lifecycle: { preStop: { sleep: { seconds: -1 } }, postStart: { exec: { command: [] } } },
+      }],
+    });
+    expect(problems).toEqual(expect.arrayContaining([
+      'spec.template.spec.containers[0].livenessProbe: has no handler',
+      'spec.template.spec.containers[0].livenessProbe.periodSeconds: must be non-negative',
+      'spec.template.spec.containers[0].livenessProbe.successThreshold: must be 1 for a liveness probe',
+      'spec.template.spec.containers[0].readinessProbe: sets more than one handler',
+      'spec.template.spec.containers[0].readinessProbe.httpGet.port: names no port of the container',
+      'spec.template.spec.containers[0].readinessProbe.terminationGracePeriodSeconds: is not allowed on a readiness probe',
+      'spec.template.spec.containers[0].startupProbe.grpc.port: is not a valid port number',
+      'spec.template.spec.containers[0].lifecycle.postStart.exec.command: is empty',
+      'spec.template.spec.containers[0].lifecycle.preStop.sleep.seconds: must be a non-negative integer',
+    ]));
+  });
+
+  test('fails on pod-level fields', () => {
+    const problems = fields({
+      containers: [{ ...ok, securityContext: { runAsUser: -1, privileged: true, allowPrivilegeEscalation: false } }],
+      restartPolicy: 'Sometimes',
+      dnsPolicy: 'None',
+      activeDeadlineSeconds: 0,
+      terminationGracePeriodSeconds: -1,
+      serviceAccountName: 'Bad_SA',
+      hostname: 'a.b',
+      imagePullSecrets: [{}],
+      nodeSelector: { 'k k': 'v' },
+      tolerations: [{ operator: 'Equal', value: 'x' }, { key: 'k', operator: 'Exists', value: 'v', tolerationSeconds: 5, effect: 'NoSchedule' }, { key: 'k', effect: 'Never' }],
+      topologySpreadConstraints: [{ maxSkew: 0, topologyKey: '', whenUnsatisfiable: 'Maybe', minDomains: 2 }],
+      readinessGates: [{ conditionType: '' }],
+      hostAliases: [{ ip: 'nope', hostnames: ['Bad_Host'] }],
+      securityContext: { fsGroup: -5, supplementalGroups: [-1], sysctls: [{ name: 'Bad Name' }] },
+    });
+    expect(problems).toEqual(expect.arrayContaining([
+      'spec.template.spec.containers[0].securityContext.runAsUser: must be between 0 and 2147483647',
+      'spec.template.spec.containers[0].securityContext.allowPrivilegeEscalation: cannot be false when privileged is true',
+      'spec.template.spec.restartPolicy: is not supported',
+      'spec.template.spec.dnsConfig: is required when dnsPolicy is None',
+      'spec.template.spec.activeDeadlineSeconds: must be at least 1',
+      'spec.template.spec.terminationGracePeriodSeconds: must be non-negative',
+      'spec.template.spec.serviceAccountName: must consist of lowercase letters, digits, \'-\' and \'.\', starting and ending with a letter or digit',
+      'spec.template.spec.hostname: must consist of lowercase letters, digits and \'-\', starting and ending with a letter or digit',
+      'spec.template.spec.imagePullSecrets[0].name: is required',
+      'spec.template.spec.nodeSelector["k k"]: key name part must consist of letters, digits, \'-\', \'_\' or \'.\', starting and ending with a letter or digit',
+      'spec.template.spec.tolerations[0].operator: must be Exists when key is empty',
+      'spec.template.spec.tolerations[1].value: must be empty when operator is Exists',
+      'spec.template.spec.tolerations[1].tolerationSeconds: only applies to the NoExecute effect',
+      'spec.template.spec.tolerations[2].effect: is not supported',
+      'spec.template.spec.topologySpreadConstraints[0].maxSkew: must be greater than 0',
+      'spec.template.spec.topologySpreadConstraints[0].topologyKey: is required',
+      'spec.template.spec.topologySpreadConstraints[0].whenUnsatisfiable: is not supported',
+      'spec.template.spec.topologySpreadConstraints[0].minDomains: only applies with whenUnsatisfiable DoNotSchedule',
+      'spec.template.spec.readinessGates[0].conditionType: has an empty name',
+      'spec.template.spec.hostAliases[0].ip: is not a valid IP address',
+      'spec.template.spec.hostAliases[0].hostnames[0]: must consist of lowercase letters, digits, \'-\' and \'.\', starting and ending with a letter or digit',
+      'spec.template.spec.securityContext.fsGroup: must be between 0 and 2147483647',
+      'spec.template.spec.securityContext.supplementalGroups[0]: must be between 0 and 2147483647',
+      'spec.template.spec.securityContext.sysctls[0].name: is not a valid sysctl name',
+    ]));
+  });
+
+  test('every problem carries the value and a fix', () => {
+    const [p] = check({ containers: [{ name: 'a', image: 'x', ports: [{ containerPort: 99999 }] }] });
+    expect(p).toEqual({ field: 'spec.template.spec.containers[0].ports[0].containerPort', value: 99999, problem: 'is not a valid port number', fix: 'use a port between 1 and 65535' });
+  });
+});
