@@ -1,0 +1,265 @@
+/**
+ * SidecarSet admission rules (webhook-rules §4) on the wire form: the
+ * mutating webhook's defaults applied in memory, then every rule that needs
+ * no cluster state. Used by the SidecarSet construct and by the app-wide
+ * checks, so L1 objects and JSON patches are judged the same way.
+ */
+import { dns1123LabelProblems, envVarNameProblems, portNameProblems, qualifiedNameProblems } from '../validation/names';
+import { parseStrictPercent } from '../validation/percent';
+import { fieldError } from '../validation/report';
+import { LabelSelectorJson, isEmptySelector, selectorProblems } from '../validation/selectors';
+
+/** The v1beta1 spec of a SidecarSet in wire form; a v1alpha1 object is converted first (rule 30). */
+export function sidecarSetSpecOf(json: any): any {
+  const spec = json?.spec ?? {};
+  if (json?.apiVersion !== 'apps.kruise.io/v1alpha1') return spec;
+  const { namespace, ...rest } = spec;
+  if (namespace) return { ...rest, namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': namespace } } };
+  return rest;
+}
+
+const clone = <T>(x: T): T => (x === undefined ? x : JSON.parse(JSON.stringify(x)));
+
+/** D1-D8: the SidecarSet spec as the mutating webhook stores it (a copy; the input is not changed). */
+export function defaultedSidecarSetSpec(input: any): any {
+  const spec = clone(input ?? {});
+  spec.updateStrategy = { type: 'RollingUpdate', maxUnavailable: 1, partition: 0, ...(spec.updateStrategy ?? {}) };
+  if (!spec.updateStrategy.type) spec.updateStrategy.type = 'RollingUpdate';
+  const sidecar = (c: any, policy: string) => {
+    c.podInjectPolicy = c.podInjectPolicy || policy;
+    c.upgradeStrategy = { ...(c.upgradeStrategy ?? {}) };
+    c.upgradeStrategy.upgradeType = c.upgradeStrategy.upgradeType || 'ColdUpgrade';
+    c.shareVolumePolicy = { ...(c.shareVolumePolicy ?? {}) };
+    c.shareVolumePolicy.type = c.shareVolumePolicy.type || 'disabled';
+    for (const t of c.transferEnv ?? []) {
+      if (t.sourceContainerNameFrom?.fieldRef && !t.sourceContainerNameFrom.fieldRef.apiVersion) t.sourceContainerNameFrom.fieldRef.apiVersion = 'v1';
+    }
+  };
+  (spec.initContainers ?? []).forEach((c: any) => sidecar(c, 'AfterAppContainer'));
+  (spec.containers ?? []).forEach((c: any) => sidecar(c, 'BeforeAppContainer'));
+  if (spec.revisionHistoryLimit === undefined) spec.revisionHistoryLimit = 10;
+  for (const p of spec.patchPodMetadata ?? []) p.patchPolicy = p.patchPolicy || 'Retain';
+  if (spec.injectionStrategy?.revision && !spec.injectionStrategy.revision.policy) spec.injectionStrategy.revision.policy = 'Always';
+  return spec;
+}
+
+function selectorErrors(field: string, sel: LabelSelectorJson | undefined, what: string): string[] {
+  const out = selectorProblems(sel).map(p => fieldError(`${field}.${p.field}`, p.value, p.problem, `fix the ${what}`));
+  if (isEmptySelector(sel)) out.push(fieldError(field, sel, 'is empty and would select everything, which OpenKruise refuses', `add matchLabels or matchExpressions to the ${what}`));
+  return out;
+}
+
+const ALNUM_DASH = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+const SUBSCRIPTED = /^metadata\.(labels|annotations)\['(.*)'\]$/;
+
+/** §4 rules 1-27 on a SidecarSet in wire form (v1beta1 or v1alpha1). */
+export function sidecarSetErrors(json: any): string[] {
+  const errors: string[] = [];
+  const name = json?.metadata?.name ?? '';
+  if (!ALNUM_DASH.test(name) || name.length > 63) {
+    errors.push(fieldError('metadata.name', name, 'is not a valid SidecarSet name', 'use at most 63 lowercase letters, digits and \'-\', starting and ending with a letter or digit'));
+  }
+  if (json?.metadata?.namespace) {
+    errors.push(fieldError('metadata.namespace', json.metadata.namespace, 'is set, but SidecarSet is cluster-scoped', 'leave the namespace out (use the namespace or namespaceSelector prop to choose namespaces)'));
+  }
+  const spec = defaultedSidecarSetSpec(sidecarSetSpecOf(json));
+  const us = spec.updateStrategy;
+  const inits: any[] = spec.initContainers ?? [];
+  const mains: any[] = spec.containers ?? [];
+
+  // rule 2
+  inits.forEach((c, i) => {
+    if (c.restartPolicy === 'Always' && us.type === 'RollingUpdate') {
+      errors.push(fieldError(`spec.initContainers[${i}].restartPolicy`, 'Always', `makes "${c.name}" a native sidecar, which OpenKruise cannot upgrade in place while spec.updateStrategy.type is RollingUpdate (the default)`, 'use SidecarSetUpdateStrategy.notUpdate()'));
+    }
+  });
+  // rules 3-5
+  if (!spec.selector) errors.push(fieldError('spec.selector', undefined, 'is required', 'set a pod selector'));
+  else errors.push(...selectorErrors('spec.selector', spec.selector, 'pod selector'));
+  if (spec.namespaceSelector) errors.push(...selectorErrors('spec.namespaceSelector', spec.namespaceSelector, 'namespace selector'));
+  // rules 6, 8
+  const rev = spec.injectionStrategy?.revision;
+  if (rev) {
+    if (!rev.revisionName && !rev.customVersion) {
+      errors.push(fieldError('spec.injectionStrategy.revision', rev, 'names neither a revisionName nor a customVersion', 'use SidecarSetInjectionRevision.fromRevisionName() or fromCustomVersion()'));
+    }
+    if (!['Always', 'Partial'].includes(rev.policy)) {
+      errors.push(fieldError('spec.injectionStrategy.revision.policy', rev.policy, 'is not a revision policy', 'use Always or Partial'));
+    }
+  }
+  // rules 9-14 (RollingUpdate only)
+  if (us.type === 'RollingUpdate') {
+    const partitionSet = typeof us.partition === 'string' || (typeof us.partition === 'number' && us.partition !== 0);
+    if (partitionSet && us.selector) {
+      errors.push(fieldError('spec.updateStrategy.partition', us.partition, 'is combined with spec.updateStrategy.selector, which OpenKruise refuses', 'use either a partition or an update selector'));
+    }
+    if (us.selector) errors.push(...selectorErrors('spec.updateStrategy.selector', us.selector, 'update selector'));
+    for (const f of ['partition', 'maxUnavailable']) {
+      if (us[f] !== undefined && !parseStrictPercent(us[f])) {
+        errors.push(fieldError(`spec.updateStrategy.${f}`, us[f], 'is not a non-negative integer or an integer percentage', 'use PercentOrAbsolute.absolute(n) or PercentOrAbsolute.percent(n) with n >= 0'));
+      }
+    }
+    const ps = us.priorityStrategy;
+    if (ps) {
+      if ((ps.weightPriority ?? []).length > 0 && (ps.orderPriority ?? []).length > 0) {
+        errors.push(fieldError('spec.updateStrategy.priorityStrategy', ps, 'sets both weightPriority and orderPriority', 'use only one of them'));
+      }
+      (ps.weightPriority ?? []).forEach((w: any, i: number) => {
+        if (typeof w.weight !== 'number' || w.weight < 0 || w.weight > 100) errors.push(fieldError(`spec.updateStrategy.priorityStrategy.weightPriority[${i}].weight`, w.weight, 'is out of range', 'use 0 to 100'));
+        errors.push(...selectorErrors(`spec.updateStrategy.priorityStrategy.weightPriority[${i}].matchSelector`, w.matchSelector ?? {}, 'priority selector'));
+      });
+      (ps.orderPriority ?? []).forEach((o: any, i: number) => {
+        if (!o.orderedKey) errors.push(fieldError(`spec.updateStrategy.priorityStrategy.orderPriority[${i}].orderedKey`, o.orderedKey, 'is empty', 'name a pod label key'));
+      });
+    }
+    const seen = new Set<string>();
+    (us.scatterStrategy ?? []).forEach((t: any, i: number) => {
+      if (!t.key) errors.push(fieldError(`spec.updateStrategy.scatterStrategy[${i}].key`, t.key, 'is empty', 'name a pod label key'));
+      const k = `${t.key}=${t.value}`;
+      if (seen.has(k)) errors.push(fieldError(`spec.updateStrategy.scatterStrategy[${i}]`, t, 'repeats a key and value', 'list each key/value pair once'));
+      seen.add(k);
+    });
+  }
+  // rule 15 is a node validation on the construct (nothing added); for raw objects:
+  if (inits.length === 0 && mains.length === 0) {
+    errors.push(fieldError('spec.containers', undefined, 'and spec.initContainers are both empty', 'add at least one sidecar container'));
+  }
+  // rules 16-22 per sidecar
+  const perSidecar = (c: any, field: string, isInit: boolean) => {
+    const rp = c.resourcesPolicy;
+    if (rp) {
+      if (isInit && c.restartPolicy !== 'Always') errors.push(fieldError(`${field}.resourcesPolicy`, rp, 'is set on an init container that is not a native sidecar', 'set restartPolicy Always on the init container or drop resourcesPolicy'));
+      if (c.resources?.limits || c.resources?.requests) errors.push(fieldError(`${field}.resourcesPolicy`, rp, 'is combined with resources on the same container', 'use either resources or resourcesPolicy'));
+      const regex = rp.targetContainersNameRegex ?? '.*';
+      let compiles = regex !== '';
+      try { new RegExp(regex); } catch { compiles = false; }
+      if (!compiles) errors.push(fieldError(`${field}.resourcesPolicy.targetContainersNameRegex`, regex, 'is not a valid regular expression', 'use a non-empty RE2 expression such as ".*"'));
+      if (!rp.resourcesExpr?.limits && !rp.resourcesExpr?.requests) errors.push(fieldError(`${field}.resourcesPolicy.resourcesExpr`, rp.resourcesExpr, 'has neither limits nor requests', 'give at least one expression'));
+    }
+    if (!['BeforeAppContainer', 'AfterAppContainer'].includes(c.podInjectPolicy)) {
+      errors.push(fieldError(`${field}.podInjectPolicy`, c.podInjectPolicy, 'is not an inject policy', 'use BeforeAppContainer or AfterAppContainer'));
+    }
+    if (!['enabled', 'disabled'].includes(c.shareVolumePolicy.type)) {
+      errors.push(fieldError(`${field}.shareVolumePolicy.type`, c.shareVolumePolicy.type, 'is not a share-volume policy', 'use enabled or disabled (lower case)'));
+    }
+    if (c.upgradeStrategy.upgradeType === 'HotUpgrade' && !c.upgradeStrategy.hotUpgradeEmptyImage) {
+      errors.push(fieldError(`${field}.upgradeStrategy.hotUpgradeEmptyImage`, undefined, 'is missing for a HotUpgrade sidecar (OpenKruise accepts it, but every injected pod then has a container without an image and is refused)', 'use SidecarUpgradeStrategy.hot(emptyImage)'));
+    }
+    (c.transferEnv ?? []).forEach((t: any, j: number) => {
+      const at = `${field}.transferEnv[${j}]`;
+      if (t.sourceContainerNameFrom && !t.sourceContainerNameFrom.fieldRef) {
+        errors.push(fieldError(`${at}.sourceContainerNameFrom`, t.sourceContainerNameFrom, 'has no fieldRef (the OpenKruise defaulter fails on it)', 'give a fieldRef to a pod label or annotation'));
+        return;
+      }
+      const ref = t.sourceContainerNameFrom?.fieldRef;
+      if (!ref) return;
+      if (ref.apiVersion !== 'v1') errors.push(fieldError(`${at}.sourceContainerNameFrom.fieldRef.apiVersion`, ref.apiVersion, 'is not supported', 'use v1'));
+      const m = SUBSCRIPTED.exec(ref.fieldPath ?? '');
+      if (!m) {
+        errors.push(fieldError(`${at}.sourceContainerNameFrom.fieldRef.fieldPath`, ref.fieldPath, 'is not a pod label or annotation reference (OpenKruise refuses metadata.name and every other path)', "use metadata.labels['<key>'] or metadata.annotations['<key>'] (SidecarEnvTransfer.fromContainerInLabel / fromContainerInAnnotation)"));
+      } else {
+        const key = m[1] === 'annotations' ? m[2].toLowerCase() : m[2];
+        for (const p of qualifiedNameProblems(key)) errors.push(fieldError(`${at}.sourceContainerNameFrom.fieldRef.fieldPath`, ref.fieldPath, `has a key that ${p}`, 'use a valid label or annotation key'));
+      }
+    });
+  };
+  inits.forEach((c, i) => perSidecar(c, `spec.initContainers[${i}]`, true));
+  mains.forEach((c, i) => perSidecar(c, `spec.containers[${i}]`, false));
+  // rule 23: the sidecars as a pod
+  errors.push(...sidecarPodErrors(spec));
+  // rules 25-27
+  const patchedBy = new Map<string, number>();
+  (spec.patchPodMetadata ?? []).forEach((p: any, i: number) => {
+    const at = `spec.patchPodMetadata[${i}]`;
+    const keys = Object.keys(p.annotations ?? {});
+    if (keys.length === 0) errors.push(fieldError(`${at}.annotations`, p.annotations, 'is empty', 'give at least one annotation or drop the entry'));
+    for (const k of keys) {
+      for (const q of qualifiedNameProblems(k)) errors.push(fieldError(`${at}.annotations[${JSON.stringify(k)}]`, k, `key ${q}`, 'use a valid annotation key'));
+      const prev = patchedBy.get(k);
+      if (prev !== undefined) errors.push(fieldError(`${at}.annotations[${JSON.stringify(k)}]`, k, `is already patched by spec.patchPodMetadata[${prev}]`, 'patch each annotation key in one entry only'));
+      else patchedBy.set(k, i);
+    }
+  });
+  return errors;
+}
+
+/** Rule 23: containers, init containers and volumes checked together as one pod. */
+function sidecarPodErrors(spec: any): string[] {
+  const errors: string[] = [];
+  const volumes: any[] = spec.volumes ?? [];
+  const volumeNames = new Set<string>();
+  volumes.forEach((v, i) => {
+    for (const p of dns1123LabelProblems(v.name ?? '')) errors.push(fieldError(`spec.volumes[${i}].name`, v.name, p, 'use a DNS-1123 label'));
+    if (volumeNames.has(v.name)) errors.push(fieldError(`spec.volumes[${i}].name`, v.name, 'is declared twice', 'give each volume a unique name'));
+    volumeNames.add(v.name);
+  });
+  const names = new Set<string>();
+  const all: Array<[any, string]> = [
+    ...(spec.initContainers ?? []).map((c: any, i: number) => [c, `spec.initContainers[${i}]`] as [any, string]),
+    ...(spec.containers ?? []).map((c: any, i: number) => [c, `spec.containers[${i}]`] as [any, string]),
+  ];
+  if ((spec.containers ?? []).length === 0) names.add('test');
+  for (const [c, at] of all) {
+    for (const p of dns1123LabelProblems(c.name ?? '')) errors.push(fieldError(`${at}.name`, c.name, p, 'use a DNS-1123 label'));
+    if (names.has(c.name)) {
+      const why = c.name === 'test' && (spec.containers ?? []).length === 0
+        ? 'collides with the placeholder container "test" OpenKruise validates init-only SidecarSets with' : 'is used by another sidecar of this SidecarSet';
+      errors.push(fieldError(`${at}.name`, c.name, why, 'rename the container'));
+    }
+    names.add(c.name);
+    if (!c.image) errors.push(fieldError(`${at}.image`, c.image, 'is empty', 'give an image'));
+    else if (c.image !== c.image.trim()) errors.push(fieldError(`${at}.image`, c.image, 'has leading or trailing whitespace', 'trim the image'));
+    (c.volumeMounts ?? []).forEach((m: any, j: number) => {
+      if (!volumeNames.has(m.name)) {
+        errors.push(fieldError(`${at}.volumeMounts[${j}].name`, m.name, 'is not a volume of this SidecarSet (the pod\'s own volumes are not visible to the SidecarSet webhook)', 'declare the volume in the SidecarSet, or enable shareVolumes to receive the app containers\' mounts'));
+      }
+    });
+    const mountPaths = new Set<string>();
+    (c.volumeMounts ?? []).forEach((m: any, j: number) => {
+      if (mountPaths.has(m.mountPath)) errors.push(fieldError(`${at}.volumeMounts[${j}].mountPath`, m.mountPath, 'is mounted twice in this container', 'use distinct mount paths'));
+      mountPaths.add(m.mountPath);
+    });
+    (c.volumeDevices ?? []).forEach((d: any, j: number) => {
+      if (!volumeNames.has(d.name)) errors.push(fieldError(`${at}.volumeDevices[${j}].name`, d.name, 'is not a volume of this SidecarSet', 'declare the volume in the SidecarSet'));
+    });
+    const portNames = new Set<string>();
+    (c.ports ?? []).forEach((p: any, j: number) => {
+      if (!(Number.isInteger(p.containerPort) && p.containerPort >= 1 && p.containerPort <= 65535)) {
+        errors.push(fieldError(`${at}.ports[${j}].containerPort`, p.containerPort, 'is not a port number', 'use 1 to 65535'));
+      }
+      if (p.name !== undefined) {
+        for (const q of portNameProblems(p.name)) errors.push(fieldError(`${at}.ports[${j}].name`, p.name, q, 'use an IANA service name'));
+        if (portNames.has(p.name)) errors.push(fieldError(`${at}.ports[${j}].name`, p.name, 'is used twice in this container', 'give each port a unique name'));
+        portNames.add(p.name);
+      }
+    });
+    (c.env ?? []).forEach((e: any, j: number) => {
+      for (const q of envVarNameProblems(e.name ?? '')) errors.push(fieldError(`${at}.env[${j}].name`, e.name, q, 'rename the variable'));
+    });
+  }
+  return errors;
+}
+
+/** Warnings about what OpenKruise silently does differently for this SidecarSet. */
+export function sidecarSetWarnings(json: any): string[] {
+  const out: string[] = [];
+  const spec = defaultedSidecarSetSpec(sidecarSetSpecOf(json));
+  if ((spec.patchPodMetadata ?? []).length > 0) {
+    out.push('spec.patchPodMetadata is refused unless the ConfigMap kruise-system/kruise-configuration has a SidecarSet_PatchPodMetadata_WhiteList rule allowing its annotation keys (or the feature gate SidecarSetPatchPodMetadataDefaultsAllowed is on); add the whitelist to your control plane');
+  }
+  const ns = spec.namespaceSelector as LabelSelectorJson | undefined;
+  const named = [
+    ns?.matchLabels?.['kubernetes.io/metadata.name'],
+    ...((ns?.matchExpressions ?? []).filter(e => e.key === 'kubernetes.io/metadata.name' && e.operator === 'In').flatMap(e => e.values ?? [])),
+  ];
+  if (named.includes('kube-system')) {
+    out.push('selects namespace kube-system, but the OpenKruise pod webhook (Helm chart) never sees pods there, so nothing is injected; run the sidecar another way in kube-system');
+  }
+  if (spec.updateStrategy.type === 'NotUpdate' || spec.updateStrategy.paused) {
+    out.push(`spec.updateStrategy ${spec.updateStrategy.paused ? 'is paused' : 'is NotUpdate'}: changes to this SidecarSet reach only pods created from now on`);
+  }
+  if (spec.injectionStrategy?.paused) {
+    out.push('spec.injectionStrategy.paused is true: new pods get none of these sidecars');
+  }
+  return out;
+}

@@ -1,0 +1,200 @@
+import { ApiObject, ApiObjectMetadata, Lazy } from 'cdk8s';
+import * as kplus from 'cdk8s-plus-28';
+import { Construct } from 'constructs';
+import * as kruise from '../imports/kruise';
+import { appObjects, groupOf, namespaceOf } from './fleet/objects';
+import { ResolvedTarget, resolveTarget, targetNamespace } from './fleet/targets';
+import { _requireGates } from './validation/gates';
+import { parseStrictPercent } from './validation/percent';
+import { fieldError, Warnings } from './validation/report';
+import { LabelSelectorJson, isEmptySelector, selectorProblems, selectorsLooselyOverlap } from './validation/selectors';
+import { WorkloadRef } from './workload-ref';
+
+/** Pod operations a PodUnavailableBudget guards. */
+export enum PodUnavailableBudgetOperation {
+  /** In-place updates of the pods. */
+  UPDATE = 'UPDATE',
+  /** Pod deletion. */
+  DELETE = 'DELETE',
+  /** Pod eviction. */
+  EVICT = 'EVICT',
+  /** In-place resource resizing. */
+  RESIZE = 'RESIZE',
+}
+
+/** Properties of a PodUnavailableBudget. */
+export interface PodUnavailableBudgetProps {
+  /**
+   * Metadata.
+   * @default - a generated name, in the target's namespace
+   */
+  readonly metadata?: ApiObjectMetadata;
+  /**
+   * The workload whose pods are protected (a Kruise workload or a cdk8s-plus workload).
+   * @default - use targetRef or selector
+   */
+  readonly target?: kplus.Workload;
+  /**
+   * The workload whose pods are protected, by reference.
+   * @default - use target or selector
+   */
+  readonly targetRef?: WorkloadRef;
+  /**
+   * The pods protected, by label.
+   * @default - use target or targetRef
+   */
+  readonly selector?: kplus.LabelSelector;
+  /**
+   * At most this many (or percent of) pods unavailable at once.
+   * @default - use minAvailable
+   */
+  readonly maxUnavailable?: kplus.PercentOrAbsolute;
+  /**
+   * At least this many (or percent of) pods available.
+   * @default - use maxUnavailable
+   */
+  readonly minAvailable?: kplus.PercentOrAbsolute;
+  /**
+   * The operations guarded (annotation `kruise.io/pub-protect-operations`).
+   * @default - every operation the enabled feature gates cover
+   */
+  readonly protectOperations?: PodUnavailableBudgetOperation[];
+  /**
+   * Replica count to compute percentages against, instead of the workload's
+   * (annotation `pub.kruise.io/protect-total-replicas`).
+   * @default - the workload's replicas
+   */
+  readonly protectTotalReplicas?: number;
+}
+
+/** Kinds OpenKruise can find the pods and replicas of (they have a scale subresource). */
+const PROTECTABLE = new Set(['apps/Deployment', 'apps/ReplicaSet', 'apps/StatefulSet', '/ReplicationController', 'apps.kruise.io/CloneSet', 'apps.kruise.io/StatefulSet', 'apps.kruise.io/UnitedDeployment']);
+
+/**
+ * A PodUnavailableBudget (policy.kruise.io/v1alpha1): limits how many pods of
+ * a workload may be unavailable because of deletion, eviction or in-place
+ * update, at once.
+ */
+export class PodUnavailableBudget extends Construct {
+  /** The L1 object. */
+  public readonly apiObject: ApiObject;
+  /** maxUnavailable. */
+  public readonly maxUnavailable?: kplus.PercentOrAbsolute;
+  /** minAvailable. */
+  public readonly minAvailable?: kplus.PercentOrAbsolute;
+
+  private readonly props: PodUnavailableBudgetProps;
+
+  constructor(scope: Construct, id: string, props: PodUnavailableBudgetProps) {
+    super(scope, id);
+    this.props = props;
+    this.maxUnavailable = props.maxUnavailable;
+    this.minAvailable = props.minAvailable;
+    const annotations: Record<string, string> = { ...(props.metadata?.annotations ?? {}) };
+    if (props.protectOperations) annotations['kruise.io/pub-protect-operations'] = props.protectOperations.join(',');
+    if (props.protectTotalReplicas !== undefined) annotations['pub.kruise.io/protect-total-replicas'] = String(props.protectTotalReplicas);
+    this.apiObject = new kruise.KubePodUnavailableBudget(this, 'Resource', {
+      metadata: {
+        ...props.metadata,
+        namespace: props.metadata?.namespace ?? targetNamespace(props.target),
+        annotations: Object.keys(annotations).length > 0 ? annotations : undefined,
+      },
+      spec: Lazy.any({ produce: () => this._toKube() }),
+    });
+    _requireGates(this, 'PodUnavailableBudget', [], ['PodUnavailableBudgetDeleteGate', 'PodUnavailableBudgetUpdateGate']);
+    this.node.addValidation({ validate: () => this.validateSelf() });
+    Warnings._addProducer(this, () => this.warnings());
+  }
+
+  private target(): ResolvedTarget | undefined {
+    return resolveTarget(this.props.target, this.props.targetRef);
+  }
+
+  /** @internal */
+  public _toKube(): kruise.PodUnavailableBudgetSpec {
+    const t = this.target();
+    const pct = <T>(p: kplus.PercentOrAbsolute | undefined, cls: { fromNumber(n: number): T; fromString(s: string): T }) =>
+      (p === undefined ? undefined : typeof p.value === 'number' ? cls.fromNumber(p.value) : cls.fromString(String(p.value)));
+    return {
+      targetRef: t ? { ...t.ref } : undefined,
+      selector: this.props.selector?._toKube(),
+      maxUnavailable: pct(this.props.maxUnavailable, kruise.PodUnavailableBudgetSpecMaxUnavailable),
+      minAvailable: pct(this.props.minAvailable, kruise.PodUnavailableBudgetSpecMinAvailable),
+    };
+  }
+
+  private validateSelf(): string[] {
+    const json = this.apiObject.toJson();
+    const errors = podUnavailableBudgetErrors(json);
+    if (errors.length > 0) return errors;
+    const t = this.target();
+    if (t?.namespace !== undefined && t.namespace !== namespaceOf(json)) {
+      errors.push(fieldError('metadata.namespace', namespaceOf(json), `differs from the namespace of the target ${t.ref.kind} "${t.ref.name}" (${t.namespace}), so the budget protects nothing`, 'create the PodUnavailableBudget in the target\'s namespace'));
+    }
+    // rule 10, across the app
+    for (const other of appObjects(this, 'policy.kruise.io', 'PodUnavailableBudget')) {
+      if (other.apiObject === this.apiObject || namespaceOf(other.json) !== namespaceOf(json)) continue;
+      if (other.json.metadata?.name === json.metadata?.name) continue;
+      if (other.owner.node.path < this.node.path && other.owner instanceof PodUnavailableBudget) continue;
+      const a = json.spec ?? {};
+      const b = other.json.spec ?? {};
+      const sameTarget = a.targetRef && b.targetRef && groupOf(a.targetRef.apiVersion) === groupOf(b.targetRef.apiVersion)
+        && a.targetRef.kind === b.targetRef.kind && a.targetRef.name === b.targetRef.name;
+      if (sameTarget) {
+        errors.push(fieldError('spec.targetRef', a.targetRef, `is also the target of PodUnavailableBudget "${other.json.metadata?.name}" at '${other.owner.node.path}', which OpenKruise refuses`, 'keep one budget per workload'));
+      }
+      if (a.selector && b.selector && selectorsLooselyOverlap(a.selector, b.selector)) {
+        errors.push(fieldError('spec.selector', a.selector, `overlaps the selector of PodUnavailableBudget "${other.json.metadata?.name}" at '${other.owner.node.path}', which OpenKruise refuses`, 'make the selectors use different keys or disjoint values'));
+      }
+    }
+    return errors;
+  }
+
+  private warnings(): string[] {
+    const t = this.target();
+    if (!t) return [];
+    const key = `${groupOf(t.ref.apiVersion)}/${t.ref.kind}`;
+    if (PROTECTABLE.has(key)) return [];
+    return [`spec.targetRef is a ${t.ref.kind} (${t.ref.apiVersion}), which has no scale subresource OpenKruise can read, so the budget protects no pod; use a selector on its pod labels instead`];
+  }
+}
+
+/** §6 rules 2-8 on a PodUnavailableBudget in wire form. */
+export function podUnavailableBudgetErrors(json: any): string[] {
+  const errors: string[] = [];
+  const ann = json?.metadata?.annotations ?? {};
+  const ops = ann['kruise.io/pub-protect-operations'];
+  if (ops !== undefined) {
+    for (const item of String(ops).split(',')) {
+      if (!['UPDATE', 'DELETE', 'EVICT', 'RESIZE'].includes(item)) {
+        errors.push(fieldError('metadata.annotations["kruise.io/pub-protect-operations"]', ops, `has the item ${JSON.stringify(item)}, which is not an operation`, 'list UPDATE, DELETE, EVICT or RESIZE separated by commas without spaces'));
+      }
+    }
+  }
+  const total = ann['pub.kruise.io/protect-total-replicas'];
+  if (total !== undefined && (!/^[+-]?\d+$/.test(total) || Math.abs(Number(total)) > 2147483647)) {
+    errors.push(fieldError('metadata.annotations["pub.kruise.io/protect-total-replicas"]', total, 'is not a 32-bit integer', 'use a whole number'));
+  }
+  const spec = json?.spec ?? {};
+  if (!spec.selector && !spec.targetRef) errors.push(fieldError('spec', spec, 'has neither a selector nor a targetRef', 'set target, targetRef or selector'));
+  if (spec.selector && spec.targetRef) errors.push(fieldError('spec.selector', spec.selector, 'is set together with spec.targetRef', 'use either a target or a selector'));
+  if (spec.targetRef) {
+    const r = spec.targetRef;
+    for (const f of ['apiVersion', 'kind', 'name']) if (!r[f]) errors.push(fieldError(`spec.targetRef.${f}`, r[f], 'is empty', 'name the target completely'));
+    if (r.apiVersion && r.apiVersion.split('/').length > 2) errors.push(fieldError('spec.targetRef.apiVersion', r.apiVersion, 'is not group/version', 'use e.g. apps/v1'));
+  }
+  if (spec.selector) {
+    const sel = spec.selector as LabelSelectorJson;
+    for (const p of selectorProblems(sel)) errors.push(fieldError(`spec.selector.${p.field}`, p.value, p.problem, 'fix the selector'));
+    if (isEmptySelector(sel)) errors.push(fieldError('spec.selector', sel, 'is empty and would select every pod of the namespace', 'add matchLabels or matchExpressions'));
+  }
+  const set = ['maxUnavailable', 'minAvailable'].filter(f => spec[f] !== undefined);
+  if (set.length === 0) errors.push(fieldError('spec.maxUnavailable', undefined, 'and spec.minAvailable are both unset', 'set exactly one of maxUnavailable or minAvailable'));
+  if (set.length === 2) errors.push(fieldError('spec.minAvailable', spec.minAvailable, 'is set together with spec.maxUnavailable', 'set exactly one of maxUnavailable or minAvailable'));
+  for (const f of set) {
+    const p = parseStrictPercent(spec[f]);
+    if (!p) errors.push(fieldError(`spec.${f}`, spec[f], 'is not a non-negative integer or an integer percentage', 'use PercentOrAbsolute.absolute(n) or PercentOrAbsolute.percent(n) with n >= 0'));
+    else if (p.isPercent && p.value > 100) errors.push(fieldError(`spec.${f}`, spec[f], 'is more than 100%', 'use at most 100%'));
+  }
+  return errors;
+}

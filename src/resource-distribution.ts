@@ -1,0 +1,168 @@
+import { ApiObject, ApiObjectMetadata, JsonPatch, Lazy } from 'cdk8s';
+import * as kplus from 'cdk8s-plus-28';
+import { Construct } from 'constructs';
+import * as kruise from '../imports/kruise';
+import { _requireGates } from './validation/gates';
+import { dns1123LabelProblems, dns1123SubdomainProblems } from './validation/names';
+import { fieldError } from './validation/report';
+import { selectorProblems } from './validation/selectors';
+
+/**
+ * The object a ResourceDistribution copies. The source construct is moved
+ * into the distribution: it is no longer emitted on its own.
+ */
+export class DistributedResource {
+  /**
+   * Distribute a cdk8s-plus ConfigMap.
+   * @param configMap the ConfigMap
+   */
+  public static fromConfigMap(configMap: kplus.ConfigMap): DistributedResource {
+    return new DistributedResource(ApiObject.of(configMap));
+  }
+
+  /**
+   * Distribute a cdk8s-plus Secret.
+   * @param secret the Secret
+   */
+  public static fromSecret(secret: kplus.Secret): DistributedResource {
+    return new DistributedResource(ApiObject.of(secret));
+  }
+
+  /**
+   * Distribute any API object (OpenKruise accepts only v1 Secret and ConfigMap).
+   * @param apiObject the object
+   */
+  public static fromApiObject(apiObject: ApiObject): DistributedResource {
+    return new DistributedResource(apiObject);
+  }
+
+  private constructor(
+    /** The source object. */
+    public readonly apiObject: ApiObject) {}
+
+  /** @internal */
+  public _detach(): void {
+    const scope = this.apiObject.node.scope;
+    if (scope && scope.node.tryFindChild(this.apiObject.node.id) === this.apiObject) scope.node.tryRemoveChild(this.apiObject.node.id);
+  }
+
+  /** @internal */
+  public _toJson(): any {
+    const json = this.apiObject.toJson();
+    const { namespace, ...metadata } = json.metadata ?? {};
+    void namespace;
+    return { ...json, metadata };
+  }
+}
+
+/** Properties of a ResourceDistribution. */
+export interface ResourceDistributionProps {
+  /**
+   * Metadata (cluster-scoped: no namespace).
+   * @default - a generated name
+   */
+  readonly metadata?: ApiObjectMetadata;
+  /** The object copied into the target namespaces. */
+  readonly resource: DistributedResource;
+  /**
+   * Copy into every namespace (OpenKruise skips kube-system and kube-public).
+   * @default false
+   */
+  readonly allNamespaces?: boolean;
+  /**
+   * Copy into these namespaces.
+   * @default - none
+   */
+  readonly includedNamespaces?: string[];
+  /**
+   * Never copy into these namespaces.
+   * @default - none
+   */
+  readonly excludedNamespaces?: string[];
+  /**
+   * Copy into namespaces with these labels.
+   * @default - none
+   */
+  readonly namespaceLabelSelector?: kplus.LabelSelector;
+}
+
+/**
+ * A ResourceDistribution (apps.kruise.io/v1alpha1, cluster-scoped): OpenKruise
+ * copies a Secret or ConfigMap into many namespaces and keeps the copies in
+ * sync.
+ */
+export class ResourceDistribution extends Construct {
+  /** The L1 object. */
+  public readonly apiObject: ApiObject;
+  /** The distributed resource. */
+  public readonly resource: DistributedResource;
+
+  private readonly props: ResourceDistributionProps;
+
+  constructor(scope: Construct, id: string, props: ResourceDistributionProps) {
+    super(scope, id);
+    this.props = props;
+    this.resource = props.resource;
+    props.resource._detach();
+    const l1 = new kruise.KubeResourceDistribution(this, 'Resource', {
+      metadata: { ...props.metadata, namespace: undefined },
+      spec: Lazy.any({ produce: () => this._toKube() }),
+    });
+    if (l1.metadata.namespace !== undefined) l1.addJsonPatch(JsonPatch.remove('/metadata/namespace'));
+    this.apiObject = l1;
+    _requireGates(this, 'ResourceDistribution', ['ResourceDistributionGate']);
+    this.node.addValidation({ validate: () => resourceDistributionErrors(this.apiObject.toJson()) });
+  }
+
+  /** @internal */
+  public _toKube(): kruise.ResourceDistributionSpec {
+    const p = this.props;
+    const list = (names?: string[]) => (names && names.length > 0 ? { list: names.map(name => ({ name })) } : undefined);
+    return {
+      resource: this.resource._toJson(),
+      targets: {
+        allNamespaces: p.allNamespaces,
+        includedNamespaces: list(p.includedNamespaces),
+        excludedNamespaces: list(p.excludedNamespaces),
+        namespaceLabelSelector: p.namespaceLabelSelector?._toKube(),
+      },
+    };
+  }
+}
+
+const DATA_KEY = /^[-._a-zA-Z0-9]+$/;
+
+/** §13 rules 2-5 and 8-11, plus the parts of rule 7 (the resource's own validation) that need no cluster. */
+export function resourceDistributionErrors(json: any): string[] {
+  const errors: string[] = [];
+  for (const p of dns1123SubdomainProblems(json?.metadata?.name ?? '')) errors.push(fieldError('metadata.name', json?.metadata?.name, p, 'use a DNS-1123 subdomain'));
+  if (json?.metadata?.namespace) errors.push(fieldError('metadata.namespace', json.metadata.namespace, 'is set, but ResourceDistribution is cluster-scoped', 'leave the namespace out'));
+  const spec = json?.spec ?? {};
+  const r = spec.resource;
+  if (!r || Object.keys(r).length === 0) {
+    errors.push(fieldError('spec.resource', r, 'is empty', 'give a Secret or ConfigMap'));
+  } else if (!r.kind) {
+    errors.push(fieldError('spec.resource.kind', r.kind, 'is missing', 'give a Secret or ConfigMap'));
+  } else {
+    if (r.apiVersion !== 'v1' || !['Secret', 'ConfigMap'].includes(r.kind)) {
+      errors.push(fieldError('spec.resource', `${r.apiVersion}/${r.kind}`, 'is not a kind OpenKruise distributes', 'distribute a v1 Secret or ConfigMap'));
+    }
+    for (const p of dns1123SubdomainProblems(r.metadata?.name ?? '')) errors.push(fieldError('spec.resource.metadata.name', r.metadata?.name, p, 'use a DNS-1123 subdomain'));
+    for (const f of ['data', 'binaryData', 'stringData']) {
+      for (const k of Object.keys(r[f] ?? {})) {
+        if (!DATA_KEY.test(k) || k.length > 253) errors.push(fieldError(`spec.resource.${f}[${JSON.stringify(k)}]`, k, 'is not a valid data key', "use letters, digits, '-', '_' or '.'"));
+      }
+    }
+  }
+  const t = spec.targets ?? {};
+  const included: string[] = (t.includedNamespaces?.list ?? []).map((n: any) => n.name);
+  const excluded: string[] = (t.excludedNamespaces?.list ?? []).map((n: any) => n.name);
+  included.forEach((n, i) => { for (const p of dns1123LabelProblems(n ?? '')) errors.push(fieldError(`spec.targets.includedNamespaces.list[${i}].name`, n, p, 'use a namespace name')); });
+  excluded.forEach((n, i) => { for (const p of dns1123LabelProblems(n ?? '')) errors.push(fieldError(`spec.targets.excludedNamespaces.list[${i}].name`, n, p, 'use a namespace name')); });
+  for (const n of included) if (excluded.includes(n)) errors.push(fieldError('spec.targets.excludedNamespaces', n, 'is also an included namespace', 'list the namespace in one list only'));
+  if (t.namespaceLabelSelector) for (const p of selectorProblems(t.namespaceLabelSelector)) errors.push(fieldError(`spec.targets.namespaceLabelSelector.${p.field}`, p.value, p.problem, 'fix the selector'));
+  if (!t.allNamespaces && included.length === 0 && !t.namespaceLabelSelector) {
+    errors.push(fieldError('spec.targets', t, 'selects no namespace', 'set allNamespaces, includedNamespaces or namespaceLabelSelector'));
+  }
+  return errors;
+}
