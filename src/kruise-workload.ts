@@ -11,10 +11,12 @@ import { ApiObjectMetadata, Size, SizeRoundingBehavior } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
+import { PodUnavailableBudget, PodUnavailableBudgetOptions } from './pod-unavailable-budget';
 import { ImagePreDownload, Lifecycle, _imagePreDownloadAnnotations, _renderLifecycle } from './strategies';
 import { _gateSources } from './validation/gates';
 import { Warnings, fieldError } from './validation/report';
 import { RuleProblem } from './validation/workloads';
+import { WorkloadSpread, WorkloadSpreadOptions } from './workload-spread';
 
 /** Props every OpenKruise workload construct takes. */
 export interface KruiseWorkloadProps extends kplus.WorkloadProps {
@@ -226,6 +228,30 @@ export abstract class KruiseReplicatedWorkload extends KruiseWorkload implements
     const volume = kplus.Volume.fromPersistentVolumeClaim(this, `ClaimVolume-${name}`, claim, { name });
     this.claims.set(name, { template: options, volume });
     return volume;
+  }
+
+  /**
+   * Spread the pods of this workload over subsets of nodes (zones, node
+   * pools, elastic capacity) with a WorkloadSpread targeting it. (Named
+   * `spreadOver` because cdk8s-plus `Workload` reserves `spread` internally.)
+   *
+   * @param options subsets and schedule strategy
+   * @returns the WorkloadSpread, a child of this workload with id 'Spread'
+   */
+  public spreadOver(options: WorkloadSpreadOptions = {}): WorkloadSpread {
+    return new WorkloadSpread(this, 'Spread', { ...options, target: this });
+  }
+
+  /**
+   * Limit how many pods of this workload may be unavailable at once because
+   * of deletion, eviction or in-place update, with a PodUnavailableBudget
+   * targeting it.
+   *
+   * @param options maxUnavailable or minAvailable, and what is protected
+   * @returns the PodUnavailableBudget, a child of this workload with id 'Budget'
+   */
+  public protect(options: PodUnavailableBudgetOptions): PodUnavailableBudget {
+    return new PodUnavailableBudget(this, 'Budget', { ...options, target: this });
   }
 
   /**

@@ -22,28 +22,13 @@ export enum PodUnavailableBudgetOperation {
   RESIZE = 'RESIZE',
 }
 
-/** Properties of a PodUnavailableBudget. */
-export interface PodUnavailableBudgetProps {
+/** Options of a PodUnavailableBudget, whatever it protects (see `CloneSet.protect()`). */
+export interface PodUnavailableBudgetOptions {
   /**
    * Metadata.
    * @default - a generated name, in the target's namespace
    */
   readonly metadata?: ApiObjectMetadata;
-  /**
-   * The workload whose pods are protected (a Kruise workload or a cdk8s-plus workload).
-   * @default - use targetRef or selector
-   */
-  readonly target?: kplus.Workload;
-  /**
-   * The workload whose pods are protected, by reference.
-   * @default - use target or selector
-   */
-  readonly targetRef?: WorkloadRef;
-  /**
-   * The pods protected, by label.
-   * @default - use target or targetRef
-   */
-  readonly selector?: kplus.LabelSelector;
   /**
    * At most this many (or percent of) pods unavailable at once.
    * @default - use minAvailable
@@ -65,6 +50,25 @@ export interface PodUnavailableBudgetProps {
    * @default - the workload's replicas
    */
   readonly protectTotalReplicas?: number;
+}
+
+/** Properties of a PodUnavailableBudget. */
+export interface PodUnavailableBudgetProps extends PodUnavailableBudgetOptions {
+  /**
+   * The workload whose pods are protected (a Kruise workload or a cdk8s-plus workload).
+   * @default - use targetRef or selector
+   */
+  readonly target?: kplus.Workload;
+  /**
+   * The workload whose pods are protected, by reference.
+   * @default - use target or selector
+   */
+  readonly targetRef?: WorkloadRef;
+  /**
+   * The pods protected, by label.
+   * @default - use target or targetRef
+   */
+  readonly selector?: kplus.LabelSelector;
 }
 
 /** Kinds OpenKruise can find the pods and replicas of (they have a scale subresource). */

@@ -90,23 +90,13 @@ export class WorkloadSpreadScheduleStrategy {
   }
 }
 
-/** Properties of a WorkloadSpread. */
-export interface WorkloadSpreadProps {
+/** Options of a WorkloadSpread, whatever its target (see `CloneSet.spread()`). */
+export interface WorkloadSpreadOptions {
   /**
    * Metadata.
    * @default - a generated name, in the target's namespace
    */
   readonly metadata?: ApiObjectMetadata;
-  /**
-   * The workload spread (a Kruise CloneSet or Advanced StatefulSet, a cdk8s-plus Deployment, StatefulSet or Job).
-   * @default - use targetRef
-   */
-  readonly target?: kplus.Workload;
-  /**
-   * The workload spread, by reference (e.g. a ReplicaSet).
-   * @default - use target
-   */
-  readonly targetRef?: WorkloadRef;
   /**
    * The subsets, in order of preference.
    * @default - none; add with addSubset()
@@ -117,6 +107,20 @@ export interface WorkloadSpreadProps {
    * @default WorkloadSpreadScheduleStrategy.fixed()
    */
   readonly scheduleStrategy?: WorkloadSpreadScheduleStrategy;
+}
+
+/** Properties of a WorkloadSpread. */
+export interface WorkloadSpreadProps extends WorkloadSpreadOptions {
+  /**
+   * The workload spread (a Kruise CloneSet or Advanced StatefulSet, a cdk8s-plus Deployment, StatefulSet or Job).
+   * @default - use targetRef
+   */
+  readonly target?: kplus.Workload;
+  /**
+   * The workload spread, by reference (e.g. a ReplicaSet).
+   * @default - use target
+   */
+  readonly targetRef?: WorkloadRef;
 }
 
 /**

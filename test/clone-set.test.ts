@@ -374,3 +374,32 @@ describe('CloneSet warnings', () => {
     expect(Warnings.of(chart)).toEqual(['[test/web] image pre-download is skipped for 3 replica(s); OpenKruise only pre-downloads for more than 3']);
   });
 });
+
+describe('fleet helpers', () => {
+  test('spreadOver() creates a WorkloadSpread targeting the CloneSet', () => {
+    const chart = Testing.chart();
+    const web = new CloneSet(chart, 'web', { metadata: { name: 'web' }, containers: [{ image: 'nginx:1.27' }] });
+    const spread = web.spreadOver({
+      subsets: [
+        { name: 'zone-a', requiredNodeLabels: [kplus.NodeLabelQuery.is('topology.kubernetes.io/zone', 'a')], maxReplicas: kplus.PercentOrAbsolute.absolute(2) },
+        { name: 'rest' },
+      ],
+    });
+    expect(spread.node.path).toBe('test/web/Spread');
+    const ws = Testing.synth(chart).find(m => m.kind === 'WorkloadSpread');
+    expect(ws.spec.targetRef).toEqual({ apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', name: 'web' });
+    expect(ws.spec.subsets.map((s: any) => s.name)).toEqual(['zone-a', 'rest']);
+    expect(ws.spec.subsets[0].maxReplicas).toBe(2);
+  });
+
+  test('protect() creates a PodUnavailableBudget targeting the CloneSet', () => {
+    const chart = Testing.chart();
+    const web = new CloneSet(chart, 'web', { metadata: { name: 'web' }, containers: [{ image: 'nginx:1.27' }] });
+    const pub = web.protect({ maxUnavailable: kplus.PercentOrAbsolute.percent(25) });
+    expect(pub.node.path).toBe('test/web/Budget');
+    const m = Testing.synth(chart).find(x => x.kind === 'PodUnavailableBudget');
+    expect(m.spec.targetRef).toEqual({ apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', name: 'web' });
+    expect(m.spec.maxUnavailable).toBe('25%');
+    expect(m.spec.minAvailable).toBeUndefined();
+  });
+});

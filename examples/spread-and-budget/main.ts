@@ -5,7 +5,7 @@
 import { App, Chart, Duration } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
-import { CloneSet, PodUnavailableBudget, PodUnavailableBudgetOperation, WorkloadSpread, WorkloadSpreadScheduleStrategy } from '../../src';
+import { CloneSet, PodUnavailableBudgetOperation, WorkloadSpreadScheduleStrategy } from '../../src';
 
 const zone = (z: string) => [kplus.NodeLabelQuery.is('topology.kubernetes.io/zone', z)];
 
@@ -17,9 +17,8 @@ export class SpreadChart extends Chart {
       replicas: 10,
       containers: [{ name: 'checkout', image: 'checkout:3.2', portNumber: 8080 }],
     });
-    new WorkloadSpread(this, 'spread', {
+    web.spreadOver({
       metadata: { name: 'checkout' },
-      target: web,
       subsets: [
         { name: 'zone-a', requiredNodeLabels: zone('eu-west-1a'), maxReplicas: kplus.PercentOrAbsolute.absolute(4), patch: { metadata: { labels: { 'checkout.io/subset': 'zone-a' } } } },
         { name: 'zone-b', requiredNodeLabels: zone('eu-west-1b'), maxReplicas: kplus.PercentOrAbsolute.absolute(4), patch: { metadata: { labels: { 'checkout.io/subset': 'zone-b' } } } },
@@ -32,9 +31,8 @@ export class SpreadChart extends Chart {
       ],
       scheduleStrategy: WorkloadSpreadScheduleStrategy.adaptive({ rescheduleCritical: Duration.seconds(30) }),
     });
-    new PodUnavailableBudget(this, 'budget', {
+    web.protect({
       metadata: { name: 'checkout' },
-      target: web,
       maxUnavailable: kplus.PercentOrAbsolute.percent(20),
       protectOperations: [PodUnavailableBudgetOperation.DELETE, PodUnavailableBudgetOperation.EVICT, PodUnavailableBudgetOperation.UPDATE],
     });
