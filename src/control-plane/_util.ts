@@ -45,3 +45,13 @@ export function sortedMap(m: Record<string, string> | undefined): Record<string,
   for (const k of Object.keys(m).sort()) out[k] = m[k];
   return out;
 }
+
+/** What the manager and the daemon both render from: resolved install-wide settings. */
+export interface ComponentRender {
+  readonly namespace: string;
+  readonly image: string;
+  readonly imagePullPolicy: string;
+  readonly imagePullSecrets: string[];
+  readonly featureGates: string;
+  readonly cacheMutationDetector: boolean;
+}

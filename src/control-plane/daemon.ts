@@ -6,7 +6,7 @@ import { ApiObject, Size } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
-import { renderResources } from './_util';
+import { ComponentRender, renderResources } from './_util';
 import { hardenedSecurityContext } from './manager';
 import { KruiseDaemonOptions } from './options';
 import { NAMES } from './rbac';
@@ -37,13 +37,7 @@ export function daemonAffinity(o: KruiseDaemonOptions): k8s.Affinity | undefined
 }
 
 /** Resolved options for rendering. */
-export interface DaemonRender {
-  readonly namespace: string;
-  readonly image: string;
-  readonly imagePullPolicy: string;
-  readonly imagePullSecrets: string[];
-  readonly featureGates: string;
-  readonly cacheMutationDetector: boolean;
+export interface DaemonRender extends ComponentRender {
   readonly options: KruiseDaemonOptions;
 }
 

@@ -6,7 +6,7 @@ import { ApiObject, Duration, Size } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
-import { goDuration, renderResources } from './_util';
+import { ComponentRender, goDuration, renderResources } from './_util';
 import { KruiseManagerOptions } from './options';
 import { NAMES } from './rbac';
 
@@ -14,13 +14,7 @@ import { NAMES } from './rbac';
 export const MANAGER_LABELS = { 'control-plane': 'controller-manager' };
 
 /** Resolved options for rendering. */
-export interface ManagerRender {
-  readonly namespace: string;
-  readonly image: string;
-  readonly imagePullPolicy: string;
-  readonly imagePullSecrets: string[];
-  readonly featureGates: string;
-  readonly cacheMutationDetector: boolean;
+export interface ManagerRender extends ComponentRender {
   readonly options: KruiseManagerOptions;
 }
 
