@@ -276,7 +276,11 @@ export class KruiseControlPlane extends Construct {
       new k8s.KubeNamespace(this, 'Namespace', { metadata: { labels, name: ns } });
     }
     if (props.createDaemonConfigNamespace ?? true) {
-      new k8s.KubeNamespace(this, 'DaemonConfigNamespace', { metadata: { name: DAEMON_CONFIG_NAMESPACE } });
+      // The label gives server-side apply a field we own: an object applied with
+      // a name only is re-written by the API server on the next apply.
+      new k8s.KubeNamespace(this, 'DaemonConfigNamespace', {
+        metadata: { name: DAEMON_CONFIG_NAMESPACE, labels: { 'app.kubernetes.io/part-of': 'openkruise' } },
+      });
     }
     if (props.installCrds ?? true) {
       addCrds(this, {

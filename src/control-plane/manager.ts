@@ -151,5 +151,7 @@ export function addWebhookService(scope: Construct, namespace: string, webhookPo
  * does), so anything written here besides the name would be reset at runtime.
  */
 export function addWebhookSecret(scope: Construct, namespace: string): ApiObject {
-  return new k8s.KubeSecret(scope, 'WebhookSecret', { metadata: { name: NAMES.webhookSecret, namespace } });
+  // `type` (the default, Opaque) gives server-side apply a field we own; the
+  // data is kruise-manager's and is never emitted.
+  return new k8s.KubeSecret(scope, 'WebhookSecret', { metadata: { name: NAMES.webhookSecret, namespace }, type: 'Opaque' });
 }

@@ -34,7 +34,8 @@ test('namespaces', () => {
     name: 'kruise-system',
     labels: { 'control-plane': 'openkruise', 'policy.kruise.io/delete-protection': 'Cascading' },
   });
-  expect(find(all, 'Namespace', 'kruise-daemon-config').metadata).toEqual({ name: 'kruise-daemon-config' });
+  // chart: name only; a label of ours keeps server-side re-applies a no-op (test/cluster proves it)
+  expect(find(all, 'Namespace', 'kruise-daemon-config').metadata).toEqual({ name: 'kruise-daemon-config', labels: { 'app.kubernetes.io/part-of': 'openkruise' } });
 });
 
 test('CRDs come from the API model; the three conversion CRDs point at the webhook service of the install namespace', () => {
@@ -99,8 +100,9 @@ test('webhook service and certificate secret', () => {
     spec: { ports: [{ port: 443, targetPort: 9876 }], selector: { 'control-plane': 'controller-manager' } },
   });
   // the chart copies the live data back through a Helm lookup; we write none (kruise-manager owns it)
+  // `type: Opaque` (the default) is ours: it keeps server-side re-applies a no-op
   expect(find(all, 'Secret', 'kruise-webhook-certs')).toEqual({
-    apiVersion: 'v1', kind: 'Secret', metadata: { name: 'kruise-webhook-certs', namespace: 'kruise-system' },
+    apiVersion: 'v1', kind: 'Secret', metadata: { name: 'kruise-webhook-certs', namespace: 'kruise-system' }, type: 'Opaque',
   });
 });
 
