@@ -20,6 +20,23 @@ const project = new cdk8s.ConstructLibraryCdk8s({
   bundledDeps: ['ajv@^8.17.1'],
   devDeps: ['json2jsii@^0.5.19', 'yaml@^2.8.1'],
 
+  // jsii targets: every package is built by `npx projen package-all` into
+  // dist/<language>/ and proven by the smoke tests under test/<language>/.
+  // .NET is not configured: this machine has no dotnet toolchain to build it.
+  publishToPypi: {
+    distName: 'cdk8s-kruise',
+    module: 'cdk8s_kruise',
+  },
+  publishToMaven: {
+    mavenGroupId: 'io.github.cdk8skruise',
+    mavenArtifactId: 'cdk8s-kruise',
+    javaPackage: 'io.github.cdk8skruise',
+  },
+  publishToGo: {
+    moduleName: 'github.com/cdk8s-kruise/cdk8s-kruise-go',
+    packageName: 'cdk8skruise',
+  },
+
   // No hosted CI or release automation: `.ci/run` is the pipeline.
   github: false,
   release: false,
@@ -44,7 +61,8 @@ const project = new cdk8s.ConstructLibraryCdk8s({
     // Snapshots are never rewritten by a test run; use `npx projen test:update`.
     updateSnapshot: UpdateSnapshot.NEVER,
     jestConfig: {
-      testPathIgnorePatterns: ['/node_modules/', '/dist/', '/lib/'],
+      // test/cluster/ is the cluster tier: its own jest config, run by `test:cluster`.
+      testPathIgnorePatterns: ['/node_modules/', '/dist/', '/lib/', '/test/cluster/'],
       coveragePathIgnorePatterns: ['/node_modules/', '/imports/'],
     },
   },
@@ -64,10 +82,48 @@ project.addTask('gen', {
   exec: 'ts-node --project test/tsconfig.json build-tools/generate.ts',
 });
 
+// --- benchmarks: synth cost as a ratio to cdk8s-plus-28, measured in one run
+project.addTask('bench', {
+  description: 'Benchmark synth of our workloads against the cdk8s-plus-28 equivalents (ratios)',
+  exec: 'ts-node --project test/tsconfig.json build-tools/bench.ts',
+});
+
 // --- the main job: synthesize every app under examples/ into YAML
 project.addTask('examples', {
   description: 'Synthesize every cdk8s app in examples/ into dist/examples/<app>/',
   exec: 'ts-node --project test/tsconfig.json build-tools/synth-examples.ts',
+});
+
+// --- the cluster tier: everything the library produces, applied to a real
+// kube-apiserver + etcd on loopback (test/cluster/README.md)
+project.addTask('test:cluster', {
+  description: 'Build (first use) and start etcd + kube-apiserver on 127.0.0.1, apply every synth with the cluster tier tests, stop them (SKIP_CLUSTER=1 skips)',
+  exec: 'bash test/cluster/cluster.sh run -- jest --config test/cluster/jest.config.js --runInBand',
+});
+
+// --- jsii packages for Python, Java and Go, and their smoke tests
+// The Maven and Go registries this project reaches do not serve the cdk8s and
+// cdk8s-plus-28 versions we build against (nor constructs 10.3.0 for Go), so
+// package-all first generates their Java and Go bindings from the very npm
+// packages in node_modules into dist/java and dist/go, next to ours (no
+// javadoc: they are build inputs, not something we publish).
+const mavenCache = '--maven-local-repository=.cache/m2';
+// The wheel is built with exactly the setuptools/build/twine versions pinned here.
+const pipConstraint = 'PIP_CONSTRAINT=$PWD/test/python/build-constraints.txt';
+const packageDeps = project.addTask('package:deps', {
+  description: 'Build the Java and Go bindings of constructs, cdk8s and cdk8s-plus-28 from node_modules into dist/',
+  exec: `jsii-pacmak -v --target java --target go --outdir dist ${mavenCache} --mvn-define=maven.javadoc.skip=true node_modules/constructs node_modules/cdk8s node_modules/cdk8s-plus-28`,
+});
+// One jsii-pacmak run for all four targets (one npm pack, targets in parallel).
+project.tasks.tryFind('package-all')!.reset();
+project.tasks.tryFind('package-all')!.spawn(packageDeps);
+project.tasks.tryFind('package-all')!.exec(`${pipConstraint} jsii-pacmak -v --target js --target java --target python --target go ${mavenCache}`);
+project.tasks.tryFind('package:java')!.reset(`jsii-pacmak -v --target java ${mavenCache}`);
+project.tasks.tryFind('package:python')!.reset(`${pipConstraint} jsii-pacmak -v --target python`);
+project.gitignore.addPatterns('/test/java/target/');
+project.addTask('test:languages', {
+  description: 'Package every jsii target, then prove the Python, Java and Go packages synthesize the reference app byte-identically to TypeScript',
+  exec: 'bash test/smoke/run.sh',
 });
 
 // The test command also proves the jsii build (every public type usable from

@@ -7,7 +7,8 @@ test('the README quick start synthesizes', () => {
   const app: App = Testing.app();
   new KruiseControlPlane(new Chart(app, 'kruise'), 'kruise');
   const web = new CloneSet(new Chart(app, 'web'), 'web', {
-    replicas: 4, containers: [{ image: 'nginx:1.27', portNumber: 80 }],
+    replicas: 4,
+    containers: [{ image: 'nginx:1.27', portNumber: 80 }],
     updateStrategy: CloneSetUpdateStrategy.inPlaceIfPossible({ partition: kplus.PercentOrAbsolute.percent(50) }),
   });
   web.protect({ maxUnavailable: kplus.PercentOrAbsolute.absolute(1) });

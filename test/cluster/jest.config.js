@@ -1,0 +1,15 @@
+// The cluster tier's jest configuration: only test/cluster/*.cluster.test.ts,
+// one file at a time in a fixed order (they share one API server), and long
+// timeouts (a test applies hundreds of objects). Run through
+// `npx projen test:cluster`, which starts the cluster first.
+module.exports = {
+  rootDir: '../..',
+  testMatch: ['<rootDir>/test/cluster/**/*.cluster.test.ts'],
+  testPathIgnorePatterns: ['/node_modules/'],
+  transform: { '^.+\\.[t]sx?$': ['ts-jest', { tsconfig: 'test/tsconfig.json' }] },
+  testSequencer: '<rootDir>/test/cluster/sequencer.js',
+  testTimeout: 300000,
+  collectCoverage: false,
+  maxWorkers: 1,
+  verbose: true,
+};
