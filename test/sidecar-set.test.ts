@@ -261,6 +261,20 @@ describe('SidecarSet rules (webhook-rules §4)', () => {
     expect(err).toThrow('spec.initContainers[0].resourcesPolicy.resourcesExpr: {} has neither limits nor requests');
   });
 
+  test('fails on resource expressions OpenKruise cannot evaluate (rule 19)', () => {
+    const chart = Testing.chart();
+    minimal(chart, 'x', { containers: [{ name: 'agent', image: 'a:1' }] })
+      .apiObject.addJsonPatch(JsonPatch.add('/spec/containers/0/resourcesPolicy', {
+        targetContainersMode: 'sum',
+        resourcesExpr: { limits: { cpu: 'cpu - 2', memory: 'max(memory*50%, 128Mi)' }, requests: { cpu: 'max(cpu, 50m, 1)', memory: 'memory * 1Gi / 0' } },
+      }));
+    const err = () => Testing.synth(chart);
+    expect(err).toThrow('spec.containers[0].resourcesPolicy.resourcesExpr.limits.cpu: "cpu - 2" is negative (-1) when cpu is 1; write it with cpu, numbers, percentages, quantities (50m, 128Mi), + - * /, parentheses and max(a, b) / min(a, b)');
+    expect(err).toThrow('spec.containers[0].resourcesPolicy.resourcesExpr.requests.cpu: "max(cpu, 50m, 1)" calls max() with 3 argument(s); it takes exactly 2');
+    expect(err).toThrow('spec.containers[0].resourcesPolicy.resourcesExpr.requests.memory: "memory * 1Gi / 0" divides by zero');
+    expect(err).not.toThrow('resourcesExpr.limits.memory');
+  });
+
   test('fails on a bad inject policy, share-volume type, or hot upgrade without image (rules 20-21)', () => {
     const chart = Testing.chart();
     minimal(chart).apiObject.addJsonPatch(

@@ -7,6 +7,7 @@
 import { dns1123LabelProblems, envVarNameProblems, portNameProblems, qualifiedNameProblems } from '../validation/names';
 import { parseStrictPercent } from '../validation/percent';
 import { fieldError } from '../validation/report';
+import { resourceExpressionProblem } from '../validation/resource-expression';
 import { LabelSelectorJson, isEmptySelector, selectorProblems } from '../validation/selectors';
 
 /** The v1beta1 spec of a SidecarSet in wire form; a v1alpha1 object is converted first (rule 30). */
@@ -135,6 +136,17 @@ export function sidecarSetErrors(json: any): string[] {
       try { new RegExp(regex); } catch { compiles = false; }
       if (!compiles) errors.push(fieldError(`${field}.resourcesPolicy.targetContainersNameRegex`, regex, 'is not a valid regular expression', 'use a non-empty RE2 expression such as ".*"'));
       if (!rp.resourcesExpr?.limits && !rp.resourcesExpr?.requests) errors.push(fieldError(`${field}.resourcesPolicy.resourcesExpr`, rp.resourcesExpr, 'has neither limits nor requests', 'give at least one expression'));
+      for (const bound of ['limits', 'requests']) {
+        for (const resource of ['cpu', 'memory'] as const) {
+          const expression = rp.resourcesExpr?.[bound]?.[resource];
+          if (typeof expression !== 'string' || expression === '') continue;
+          const problem = resourceExpressionProblem(expression, resource);
+          if (problem) {
+            errors.push(fieldError(`${field}.resourcesPolicy.resourcesExpr.${bound}.${resource}`, expression, problem,
+              `write it with ${resource}, numbers, percentages, quantities (50m, 128Mi), + - * /, parentheses and max(a, b) / min(a, b)`));
+          }
+        }
+      }
     }
     if (!['BeforeAppContainer', 'AfterAppContainer'].includes(c.podInjectPolicy)) {
       errors.push(fieldError(`${field}.podInjectPolicy`, c.podInjectPolicy, 'is not an inject policy', 'use BeforeAppContainer or AfterAppContainer'));
