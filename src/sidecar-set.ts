@@ -6,6 +6,7 @@ import { describe } from './fleet/objects';
 import { InjectionPreview } from './fleet/preview';
 import { AppSidecarSet, appSidecarSets, appWorkloads, injectInto, sidecarSetConflicts } from './fleet/sidecar-fleet';
 import { sidecarSetErrors, sidecarSetWarnings } from './fleet/sidecar-rules';
+import { ScatterTerm } from './strategies';
 import { Warnings } from './validation/report';
 
 /** Where a sidecar goes relative to the pod's own containers. */
@@ -214,14 +215,6 @@ export class SidecarSetInjectionRevision {
   }
 }
 
-/** One term of a scatter strategy: spread updated pods carrying this label evenly. */
-export interface SidecarSetScatterTerm {
-  /** Pod label key. */
-  readonly key: string;
-  /** Pod label value. */
-  readonly value: string;
-}
-
 /** Options of a rolling sidecar update. */
 export interface SidecarSetRollingUpdateOptions {
   /**
@@ -248,7 +241,7 @@ export interface SidecarSetRollingUpdateOptions {
    * Spread updated pods evenly across these labels.
    * @default - no scattering
    */
-  readonly scatter?: SidecarSetScatterTerm[];
+  readonly scatter?: ScatterTerm[];
 }
 
 /** How running pods follow a changed SidecarSet (only image changes reach them). */
