@@ -203,27 +203,43 @@ describe.each([
   });
 });
 
-describe('GitOps safety: re-applying the control plane keeps what kruise-manager writes at runtime', () => {
+/** The control plane with cert-manager certificates: cainjector writes the caBundles, cert-manager the Secret. */
+function certManagerSynth(): Synth {
+  return synthApp('KruiseControlPlane (cert-manager)', (app: App) => {
+    new lib.KruiseControlPlane(new Chart(app, 'kruise'), 'kruise', { certificates: lib.WebhookCertificates.certManager() });
+    return app;
+  });
+}
+
+describe.each([
+  ['self-managed certificates (the default): kruise-manager writes them', controlPlaneSynth],
+  ['cert-manager certificates: cainjector writes the caBundles', certManagerSynth],
+])('GitOps safety, %s: re-applying the control plane keeps what is written at runtime', (_name, make) => {
+  let s: Synth;
+
   beforeAll(async () => {
-    const applied = await applyAll(kube, synth.objects);
+    s = make();
+    const standIns = await applyAll(kube, certManagerStandIns(), { fieldManager: 'cluster-tier' });
+    expect(rejections(standIns)).toEqual([]);
+    const applied = await applyAll(kube, s.objects);
     expect(rejections(applied)).toEqual([]);
-    await writeRuntimeValues();
+    await writeRuntimeValues(s);
   });
 
   test('the runtime values are in place before any re-apply', async () => {
-    expect(await runtimeValueProblems()).toEqual([]);
+    expect(await runtimeValueProblems(s)).toEqual([]);
   });
 
   test('server-side apply of the same YAML keeps them, and changes nothing at all', async () => {
-    const before = await storedVersions();
-    const again = await applyAll(kube, controlPlaneSynth().objects);
+    const before = await storedVersions(s);
+    const again = await applyAll(kube, make().objects);
     expect(rejections(again)).toEqual([]);
-    expect(await runtimeValueProblems()).toEqual([]);
-    expect(await storedVersions()).toEqual(before);
+    expect(await runtimeValueProblems(s)).toEqual([]);
+    expect(await storedVersions(s)).toEqual(before);
   });
 
   test('client-side apply (kubectl apply) of the same YAML keeps them, twice in a row', async () => {
-    const file = writeYaml(synth);
+    const file = writeYaml(s);
     try {
       for (let round = 1; round <= 2; round++) {
         const r = kube.kubectl(['apply', '--validate=strict', '-f', file]);
@@ -231,7 +247,7 @@ describe('GitOps safety: re-applying the control plane keeps what kruise-manager
         // that the last-applied annotation is missing (and adds it); nothing else may be said.
         const said = r.stderr.split('\n').filter(l => l.trim() !== '' && !/missing the kubectl.kubernetes.io\/last-applied-configuration annotation/.test(l));
         expect({ round, status: r.status, said }).toEqual({ round, status: 0, said: [] });
-        expect(await runtimeValueProblems()).toEqual([]);
+        expect(await runtimeValueProblems(s)).toEqual([]);
       }
     } finally {
       fs.rmSync(path.dirname(file), { recursive: true, force: true });
@@ -239,15 +255,15 @@ describe('GitOps safety: re-applying the control plane keeps what kruise-manager
   });
 
   test('server-side apply after client-side apply still keeps them', async () => {
-    const again = await applyAll(kube, controlPlaneSynth().objects);
+    const again = await applyAll(kube, make().objects);
     expect(rejections(again)).toEqual([]);
-    expect(await runtimeValueProblems()).toEqual([]);
+    expect(await runtimeValueProblems(s)).toEqual([]);
   });
 });
 
 /** Write the runtime values the way kruise-manager does: read, set, update. */
-async function writeRuntimeValues() {
-  for (const m of synth.objects) {
+async function writeRuntimeValues(s: Synth) {
+  for (const m of s.objects) {
     if (!isWebhookConfiguration(m) && !hasConversionWebhook(m) && !isCertSecret(m)) continue;
     const live = (await kube.get(m)).body;
     if (isWebhookConfiguration(m)) {
@@ -264,9 +280,9 @@ async function writeRuntimeValues() {
 }
 
 /** Every runtime value that is missing or changed, as one line each. */
-async function runtimeValueProblems(): Promise<string[]> {
+async function runtimeValueProblems(s: Synth): Promise<string[]> {
   const out: string[] = [];
-  for (const m of synth.objects) {
+  for (const m of s.objects) {
     if (isWebhookConfiguration(m)) {
       const live = (await kube.get(m)).body;
       for (const h of live.webhooks) if (h.clientConfig.caBundle !== CA_BUNDLE) out.push(`${describeObject(m)} webhook ${h.name}: caBundle lost`);
@@ -281,9 +297,9 @@ async function runtimeValueProblems(): Promise<string[]> {
   return out;
 }
 
-async function storedVersions(): Promise<string[]> {
+async function storedVersions(s: Synth): Promise<string[]> {
   const out: string[] = [];
-  for (const m of synth.objects) out.push(`${describeObject(m)} rv=${(await kube.get(m)).body.metadata.resourceVersion}`);
+  for (const m of s.objects) out.push(`${describeObject(m)} rv=${(await kube.get(m)).body.metadata.resourceVersion}`);
   return out;
 }
 
