@@ -4,6 +4,7 @@
 import { ApiObject } from 'cdk8s';
 import { Construct } from 'constructs';
 import { NAMES } from './rbac';
+import { dns1123SubdomainProblems, qualifiedNameProblems } from '../validation/names';
 
 /** The annotation cert-manager's CA injector reads. */
 const CERT_MANAGER_INJECT_ANNOTATION = 'cert-manager.io/inject-ca-from';
@@ -177,6 +178,24 @@ export class WebhookCertificates {
     if (this.mode === Mode.CERT_MANAGER && o.issuerKind !== undefined && o.issuerName === undefined) {
       out.push(['certificates.issuerKind', o.issuerKind, 'is set without issuerName',
         'set issuerName too, or drop issuerKind to use the self-signed Issuer created here']);
+    }
+    if (this.mode === Mode.CERT_MANAGER) {
+      for (const [field, value, fix] of [
+        ['certificates.certificateName', o.certificateName, 'use a DNS-1123 subdomain such as "kruise-webhook-cert"'],
+        ['certificates.issuerName', o.issuerName, 'use the name of a cert-manager Issuer or ClusterIssuer'],
+      ] as const) {
+        if (value === undefined) continue;
+        for (const problem of dns1123SubdomainProblems(value)) out.push([field, value, problem, fix]);
+      }
+    }
+    for (const key of Object.keys(this.externalOptions.annotations ?? {})) {
+      for (const problem of qualifiedNameProblems(key)) {
+        out.push([`certificates.annotations.${key}`, key, problem, 'use a qualified name such as "cert-manager.io/inject-ca-from"']);
+      }
+      if (key === 'template') {
+        out.push([`certificates.annotations.${key}`, key, 'is the annotation kruise-manager reads the webhook list from',
+          'use the annotation key your CA injection tool reads']);
+      }
     }
     return out;
   }

@@ -322,7 +322,7 @@ export class KruiseControlPlane extends Construct {
     });
     addWebhookConfigurations(this, {
       namespace: ns,
-      timeoutSeconds: (props.webhookTimeout ?? Duration.seconds(30)).toSeconds(),
+      timeoutSeconds: (props.webhookTimeout ?? Duration.seconds(30)).toMilliseconds() / 1000,
       annotations: certificates._annotations(ns),
       conditions: {
         podWebhook: this.gates.isEnabled('PodWebhook'),
@@ -413,6 +413,10 @@ export class KruiseControlPlane extends Construct {
       if (value === undefined) continue;
       for (const problem of dns1123SubdomainProblems(value)) add(field, value, problem, 'use the name of a PriorityClass');
     }
+    const cpConfigMap = p.daemon?.credentialProvider?.configMapName;
+    if (cpConfigMap !== undefined) {
+      for (const problem of dns1123SubdomainProblems(cpConfigMap)) add('daemon.credentialProvider.configMapName', cpConfigMap, problem, 'use the name of a ConfigMap in the install namespace');
+    }
     for (const [field, sel] of [['manager.nodeSelector', p.manager?.nodeSelector], ['daemon.nodeSelector', p.daemon?.nodeSelector]] as const) {
       for (const [k, v] of Object.entries(sel ?? {})) {
         for (const problem of qualifiedNameProblems(k)) add(`${field}.${k}`, k, problem, 'use a label key such as "node-role.kubernetes.io/control-plane"');
@@ -449,7 +453,7 @@ export class KruiseControlPlane extends Construct {
       add('manager.webhookPort/metricsPort/healthPort', [ports.webhook, ports.metrics, ports.health], 'must be three different ports', 'give each endpoint its own port');
     }
     if (p.webhookTimeout !== undefined) {
-      const s = p.webhookTimeout.toSeconds();
+      const s = p.webhookTimeout.toMilliseconds() / 1000;
       if (!Number.isInteger(s) || s < 1 || s > 30) add('webhookTimeout', `${p.webhookTimeout.toMilliseconds()}ms`, 'must be a whole number of seconds from 1 to 30 (the API server limit)', 'use e.g. Duration.seconds(10)');
     }
     if ((m.enablePprof === false) && m.pprofAddress !== undefined) {

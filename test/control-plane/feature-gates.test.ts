@@ -1,6 +1,7 @@
 import { ApiObject, Chart, Testing } from 'cdk8s';
+import * as kplus from 'cdk8s-plus-28';
 import { find, synth } from './_chart';
-import { KruiseControlPlane, KruiseFeatureGate } from '../../src';
+import { DeletionProtection, DistributedResource, KruiseControlPlane, KruiseFeatureGate, PodUnavailableBudget, ResourceDistribution, WorkloadSpread } from '../../src';
 import { _requireGates } from '../../src/validation/gates';
 
 const flag = (all: any[]) => find(all, 'Deployment', 'kruise-controller-manager').spec.template.spec.containers[0].args
@@ -115,4 +116,50 @@ describe('cross-checks with the constructs of the app', () => {
   test('passes when the gates are on', () => {
     expect(() => Testing.synth(appWith({ ResourceDistributionGate: true }))).not.toThrow();
   });
+});
+
+describe('cross-checks with the library constructs themselves', () => {
+  /** A control plane in one chart, a WorkloadSpread, a PodUnavailableBudget and a ResourceDistribution in another. */
+  function fleet(featureGates: Record<string, boolean>): Chart {
+    const app = Testing.app();
+    new KruiseControlPlane(new Chart(app, 'infra'), 'kruise', { featureGates });
+    const chart = new Chart(app, 'apps');
+    new WorkloadSpread(chart, 'spread', {
+      targetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' },
+      subsets: [{ name: 'a', maxReplicas: kplus.PercentOrAbsolute.percent(50) }, { name: 'b' }],
+    });
+    new PodUnavailableBudget(chart, 'pub', {
+      selector: kplus.LabelSelector.of({ labels: { app: 'web' } }), maxUnavailable: kplus.PercentOrAbsolute.absolute(1),
+    });
+    const cm = new kplus.ConfigMap(chart, 'cm', { metadata: { name: 'settings' }, data: { a: 'b' } });
+    new ResourceDistribution(chart, 'rd', { metadata: { name: 'settings' }, resource: DistributedResource.fromConfigMap(cm), allNamespaces: true });
+    return chart;
+  }
+
+  test('fails: PodWebhook off turns off what WorkloadSpread and PodUnavailableBudget need', () => {
+    const synthIt = () => Testing.synth(fleet({ PodWebhook: false, ResourceDistributionGate: true }));
+    expect(synthIt).toThrow(/\[apps\/spread\] WorkloadSpread needs the OpenKruise feature gate WorkloadSpread, which is off in the control plane at 'infra\/kruise'.*set featureGates: \{ WorkloadSpread: true, PodWebhook: true \}/);
+    expect(synthIt).toThrow(/\[apps\/pub\] PodUnavailableBudget needs one of the OpenKruise feature gates PodUnavailableBudgetDeleteGate or PodUnavailableBudgetUpdateGate, all off in the control plane at 'infra\/kruise'/);
+  });
+
+  test('fails: ResourceDistribution with its gate at the default (off)', () => {
+    expect(() => Testing.synth(fleet({}))).toThrow(/\[apps\/rd\] ResourceDistribution needs the OpenKruise feature gate ResourceDistributionGate.*set featureGates: \{ ResourceDistributionGate: true \}/);
+  });
+
+  test('passes with the gates on', () => {
+    expect(() => Testing.synth(fleet({ ResourceDistributionGate: true }))).not.toThrow();
+  });
+});
+
+test('fails: DeletionProtectionForCRDCascadingGate on without ResourcesDeletionProtection', () => {
+  expect(() => synth({
+    crdDeletionProtection: DeletionProtection.NONE,
+    namespaceDeletionProtection: DeletionProtection.NONE,
+    featureGates: { DeletionProtectionForCRDCascadingGate: true },
+  })).toThrow(/featureGates.DeletionProtectionForCRDCascadingGate: true has no effect: kruise-manager turns it off when ResourcesDeletionProtection is off; set featureGates.ResourcesDeletionProtection to true as well/);
+  expect(() => synth({
+    crdDeletionProtection: DeletionProtection.NONE,
+    namespaceDeletionProtection: DeletionProtection.NONE,
+    featureGates: { DeletionProtectionForCRDCascadingGate: true, ResourcesDeletionProtection: true },
+  })).not.toThrow();
 });

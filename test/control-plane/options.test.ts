@@ -538,3 +538,266 @@ test('the README gives the Argo CD and Flux settings for the fields kruise-manag
   expect(section).toContain('RespectIgnoreDifferences=true');
   expect(section).toMatch(/Flux's kustomize-controller applies server-side/);
 });
+
+/** Whether a label selector's matchExpressions select an object with these labels. */
+function selects(selector: any, labels: Record<string, string>): boolean {
+  if (!selector) return true;
+  const matchLabels: Record<string, string> = selector.matchLabels ?? {};
+  if (Object.entries(matchLabels).some(([k, v]) => labels[k] !== v)) return false;
+  return (selector.matchExpressions ?? []).every((e: any) => {
+    switch (e.operator) {
+      case 'In': return e.key in labels && e.values.includes(labels[e.key]);
+      case 'NotIn': return !(e.key in labels) || !e.values.includes(labels[e.key]);
+      case 'Exists': return e.key in labels;
+      case 'DoesNotExist': return !(e.key in labels);
+      default: throw new Error(`unknown operator ${e.operator}`);
+    }
+  });
+}
+
+describe('install namespace propagation', () => {
+  test('a custom namespace leaves no reference to kruise-system anywhere, in any certificate mode', () => {
+    for (const certificates of [undefined, WebhookCertificates.certManager(), WebhookCertificates.external()]) {
+      const all = synth({ namespace: 'openkruise', certificates });
+      expect(JSON.stringify(all)).not.toContain('kruise-system');
+      // the template annotation kruise-manager rebuilds the webhooks from points at the install namespace too
+      for (const c of [mutating(all), validating(all)]) {
+        for (const w of JSON.parse(c.metadata.annotations.template)) expect(w.clientConfig.service.namespace).toBe('openkruise');
+      }
+    }
+  });
+
+  test('the manager finds its namespace through the downward API', () => {
+    expect(manager(synth({ namespace: 'openkruise' })).env).toContainEqual({ name: 'POD_NAMESPACE', valueFrom: { fieldRef: { fieldPath: 'metadata.namespace' } } });
+  });
+});
+
+describe('no self-deadlock', () => {
+  const podHooks = (all: any[]) => [...mutating(all).webhooks, ...validating(all).webhooks].filter((w: any) => w.rules[0].resources.some((r: string) => r.startsWith('pods')));
+
+  test('the pod webhooks never select the install namespace they run in', () => {
+    for (const namespace of ['kruise-system', 'openkruise']) {
+      const all = synth({ namespace });
+      const ns = find(all, 'Namespace', namespace);
+      const labels = { ...ns.metadata.labels, 'kubernetes.io/metadata.name': namespace };
+      const hooks = podHooks(all);
+      expect(hooks.map((w: any) => w.name)).toEqual(['mpod.kb.io', 'vpod.kb.io', 'vpodeviction.kb.io']);
+      for (const w of hooks) {
+        expect(w.failurePolicy).toBe('Fail');
+        expect(selects(w.namespaceSelector, labels)).toBe(false);
+        // ... while an ordinary namespace is selected
+        expect(selects(w.namespaceSelector, { 'kubernetes.io/metadata.name': 'default' })).toBe(true);
+      }
+    }
+  });
+
+  test('the pod webhooks skip kube-system too, so installing there needs no label', () => {
+    const all = synth({ namespace: 'kube-system', createNamespace: false });
+    for (const w of podHooks(all)) expect(selects(w.namespaceSelector, { 'kubernetes.io/metadata.name': 'kube-system' })).toBe(false);
+  });
+});
+
+test('LogFormat.TEXT renders --logging-format=text; no flag by default', () => {
+  expect(manager(synth({ manager: { logFormat: LogFormat.TEXT } })).args).toContain('--logging-format=text');
+  expect(manager(synth()).args.some((a: string) => a.startsWith('--logging-format'))).toBe(false);
+});
+
+test('fails: empty image repository', () => {
+  expect(() => synth({ imageRepository: ' ' })).toThrow(/\[kruise\/ControlPlane\] imageRepository: " " is empty; set a repository and a tag/);
+});
+
+test('webhookTimeout accepts 1 and 30 seconds', () => {
+  for (const s of [1, 30]) {
+    const all = synth({ webhookTimeout: Duration.seconds(s) });
+    for (const w of [...mutating(all).webhooks, ...validating(all).webhooks]) expect(w.timeoutSeconds).toBe(s);
+  }
+});
+
+test('fails: webhookTimeout of zero or a fraction of a second', () => {
+  expect(() => synth({ webhookTimeout: Duration.seconds(0) })).toThrow(/webhookTimeout: "0ms" must be a whole number of seconds from 1 to 30/);
+  expect(() => synth({ webhookTimeout: Duration.millis(1500) })).toThrow(/webhookTimeout: "1500ms" must be a whole number of seconds from 1 to 30/);
+});
+
+test('fails: the remaining manager numbers out of range', () => {
+  expect(() => synth({ manager: { replicas: 2.5 } })).toThrow(/manager.replicas: 2.5 must be an integer from 0 to 1000/);
+  expect(() => synth({ manager: { logLevel: 11 } })).toThrow(/manager.logLevel: 11 must be an integer from 0 to 10/);
+  expect(() => synth({ manager: { metricsPort: 65536 } })).toThrow(/manager.metricsPort: 65536 must be an integer from 1 to 65535/);
+  expect(() => synth({ manager: { healthPort: 0 } })).toThrow(/manager.healthPort: 0 must be an integer from 1 to 65535/);
+  expect(() => synth({ manager: { healthPort: 9876 } })).toThrow(/manager.webhookPort\/metricsPort\/healthPort: \[9876,8080,9876\] must be three different ports/);
+  expect(() => synth({ manager: { restConfigBurst: 0 } })).toThrow(/manager.restConfigBurst: 0 must be an integer from 1 to 100000; use a positive number such as 50/);
+});
+
+test('fails: bad daemon numbers, names and pprof address without pprof', () => {
+  expect(() => synth({ daemon: { logLevel: -1 } })).toThrow(/daemon.logLevel: -1 must be an integer from 0 to 10/);
+  expect(() => synth({ daemon: { restConfigQps: 0 } })).toThrow(/daemon.restConfigQps: 0 must be an integer from 1 to 100000/);
+  expect(() => synth({ daemon: { restConfigBurst: 1.5 } })).toThrow(/daemon.restConfigBurst: 1.5 must be an integer from 1 to 100000/);
+  expect(() => synth({ daemon: { enablePprof: false, pprofAddress: 'localhost:1' } })).toThrow(/daemon.pprofAddress: "localhost:1" is set while daemon.enablePprof is false; drop one of them/);
+  expect(() => synth({ daemon: { priorityClassName: 'Node_Critical' } })).toThrow(/daemon.priorityClassName: "Node_Critical".*use the name of a PriorityClass/);
+  expect(() => synth({ daemon: { nodeSelector: { 'kubernetes.io/os': 'not a value!' } } })).toThrow(/daemon.nodeSelector.kubernetes.io\/os: "not a value!".*use a valid label value/);
+  expect(() => synth({ daemon: { credentialProvider: { configMapName: 'Provider_Config' } } }))
+    .toThrow(/daemon.credentialProvider.configMapName: "Provider_Config".*use the name of a ConfigMap in the install namespace/);
+});
+
+describe('daemon affinity and the virtual-kubelet exclusion', () => {
+  const vk = { key: 'type', operator: 'NotIn', values: ['virtual-kubelet'] };
+
+  test('other affinity parts are kept; a preferred-only node affinity gets the exclusion as its required term', () => {
+    const podAntiAffinity = { requiredDuringSchedulingIgnoredDuringExecution: [{ labelSelector: { matchLabels: { a: 'b' } }, topologyKey: 'kubernetes.io/hostname' }] };
+    const preferred = [{ weight: 10, preference: { matchExpressions: [{ key: 'pool', operator: 'In', values: ['x'] }] } }];
+    const affinity = { podAntiAffinity, nodeAffinity: { preferredDuringSchedulingIgnoredDuringExecution: preferred } };
+    const pod = daemonPod(synth({ daemon: { affinity } }));
+    expect(pod.affinity).toEqual({
+      podAntiAffinity,
+      nodeAffinity: {
+        preferredDuringSchedulingIgnoredDuringExecution: preferred,
+        requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchExpressions: [vk] }] },
+      },
+    });
+  });
+
+  test('every required term gets the exclusion (terms are ORed)', () => {
+    const terms = [
+      { matchExpressions: [{ key: 'pool', operator: 'In', values: ['a'] }] },
+      { matchFields: [{ key: 'metadata.name', operator: 'In', values: ['n1'] }] },
+    ];
+    const affinity = { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: terms } } };
+    const pod = daemonPod(synth({ daemon: { affinity } }));
+    expect(pod.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms).toEqual([
+      { matchExpressions: [{ key: 'pool', operator: 'In', values: ['a'] }, vk] },
+      { matchFields: [{ key: 'metadata.name', operator: 'In', values: ['n1'] }], matchExpressions: [vk] },
+    ]);
+  });
+
+  test('skipVirtualKubeletNodes: false renders the user affinity unchanged', () => {
+    const affinity = { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'pool', operator: 'In', values: ['a'] }] }] } } };
+    expect(daemonPod(synth({ daemon: { affinity, skipVirtualKubeletNodes: false } })).affinity).toEqual(affinity);
+  });
+});
+
+test('daemon extraEnv renders values from references as valueFrom', () => {
+  const all = synth({
+    daemon: {
+      extraEnv: {
+        HTTP_PROXY: kplus.EnvValue.fromValue('http://proxy:3128'),
+        NODE_IP: kplus.EnvValue.fromFieldRef(kplus.EnvFieldPaths.NODE_IP),
+      },
+    },
+  });
+  expect(daemon(all).env.slice(1)).toEqual([
+    { name: 'HTTP_PROXY', value: 'http://proxy:3128' },
+    { name: 'NODE_IP', valueFrom: { fieldRef: { fieldPath: 'status.hostIP' } } },
+  ]);
+});
+
+test('hardening holds with host network and custom ports', () => {
+  const all = synth({ manager: { hostNetwork: true, webhookPort: 10250, metricsPort: 10251, healthPort: 10252 } });
+  expect(manager(all).securityContext).toEqual({
+    allowPrivilegeEscalation: false,
+    capabilities: { drop: ['ALL'] },
+    runAsNonRoot: true,
+    runAsUser: 65534,
+    seccompProfile: { type: 'RuntimeDefault' },
+  });
+  expect(find(all, 'PodDisruptionBudget', 'kruise-controller-manager').spec.maxUnavailable).toBe(1);
+});
+
+describe('certificates, more', () => {
+  const conversionCrds = ['daemonsets.apps.kruise.io', 'sidecarsets.apps.kruise.io', 'statefulsets.apps.kruise.io'];
+
+  test('external: the annotations go on both configurations and exactly the three conversion CRDs; no caBundle anywhere', () => {
+    const all = synth({ certificates: WebhookCertificates.external({ annotations: { 'example.com/inject-ca': 'yes' } }) });
+    for (const c of [mutating(all), validating(all)]) {
+      expect(Object.keys(c.metadata.annotations)).toEqual(['example.com/inject-ca', 'template']);
+      expect(c.metadata.annotations['example.com/inject-ca']).toBe('yes');
+    }
+    for (const crd of all.filter(m => m.kind === 'CustomResourceDefinition')) {
+      expect(crd.metadata.annotations).toEqual(conversionCrds.includes(crd.metadata.name) ? { 'example.com/inject-ca': 'yes' } : undefined);
+    }
+    expect(JSON.stringify(all)).not.toMatch(/caBundle/);
+    expect(all.filter(m => m.apiVersion === 'cert-manager.io/v1')).toEqual([]);
+  });
+
+  test('external without annotations writes none', () => {
+    const all = synth({ certificates: WebhookCertificates.external() });
+    expect(Object.keys(mutating(all).metadata.annotations)).toEqual(['template']);
+    for (const name of conversionCrds) expect(find(all, 'CustomResourceDefinition', name).metadata.annotations).toBeUndefined();
+  });
+
+  test('cert-manager: no caBundle, and the injection annotation sits next to the template', () => {
+    const all = synth({ certificates: WebhookCertificates.certManager() });
+    expect(JSON.stringify(all)).not.toMatch(/caBundle/);
+    expect(Object.keys(validating(all).metadata.annotations)).toEqual(['cert-manager.io/inject-ca-from', 'template']);
+  });
+
+  test('cert-manager with an existing Issuer: issuerKind defaults to Issuer and none is created', () => {
+    const all = synth({ certificates: WebhookCertificates.certManager({ issuerName: 'team-ca' }) });
+    expect(all.filter(m => m.kind === 'Issuer')).toEqual([]);
+    expect(find(all, 'Certificate', 'kruise-webhook-cert').spec.issuerRef).toEqual({ kind: 'Issuer', name: 'team-ca' });
+  });
+
+  test('isExternal tells the modes apart', () => {
+    expect(WebhookCertificates.selfManaged().isExternal).toBe(false);
+    expect(WebhookCertificates.certManager().isExternal).toBe(true);
+    expect(WebhookCertificates.external().isExternal).toBe(true);
+  });
+
+  test('fails: invalid certificate and issuer names', () => {
+    expect(() => synth({ certificates: WebhookCertificates.certManager({ certificateName: 'Kruise_Cert' }) }))
+      .toThrow(/\[kruise\/ControlPlane\] certificates.certificateName: "Kruise_Cert".*use a DNS-1123 subdomain such as "kruise-webhook-cert"/);
+    expect(() => synth({ certificates: WebhookCertificates.certManager({ issuerName: 'Corp CA' }) }))
+      .toThrow(/certificates.issuerName: "Corp CA".*use the name of a cert-manager Issuer or ClusterIssuer/);
+  });
+
+  test('fails: invalid external annotation keys, and the reserved template key', () => {
+    expect(() => synth({ certificates: WebhookCertificates.external({ annotations: { 'bad key': 'x' } }) }))
+      .toThrow(/certificates.annotations.bad key: "bad key".*use a qualified name/);
+    expect(() => synth({ certificates: WebhookCertificates.external({ annotations: { template: 'x' } }) }))
+      .toThrow(/certificates.annotations.template: "template" is the annotation kruise-manager reads the webhook list from/);
+  });
+});
+
+test('every option set: two synths are byte-identical', () => {
+  const yaml = () => {
+    const app = new App({ outdir: '/tmp/unused' });
+    const chart = new Chart(app, 'kruise');
+    new KruiseControlPlane(chart, 'ControlPlane', {
+      namespace: 'openkruise',
+      imagePullSecrets: ['a', 'b'],
+      serviceAccountAnnotations: { 'b.example.com/x': '1', 'a.example.com/y': '2' },
+      featureGates: { SidecarTerminator: true, ResourceDistributionGate: true, PodUnavailableBudgetUpdateGate: true },
+      certificates: WebhookCertificates.certManager({ issuerName: 'ca', issuerKind: CertManagerIssuerKind.CLUSTER_ISSUER }),
+      manager: { nodeSelector: { b: '1', a: '2' }, tolerations: [{ operator: 'Exists' }], logFormat: LogFormat.JSON },
+      daemon: { extraEnv: { NO_PROXY: kplus.EnvValue.fromValue('.svc'), HTTPS_PROXY: kplus.EnvValue.fromValue('http://p') }, credentialProvider: {} },
+    });
+    return app.synthYaml();
+  };
+  const first = yaml();
+  expect(first).toEqual(yaml());
+  expect(first).toContain('--feature-gates=DeletionProtectionForCRDCascadingGate=true,EnableExternalCerts=true,ImagePullJobGate=true,PodUnavailableBudgetUpdateGate=true,ResourceDistributionGate=true,ResourcesDeletionProtection=true,SidecarTerminator=true');
+});
+
+test('resources: ephemeral storage and sizes that are not whole mebibytes render exactly', () => {
+  const all = synth({
+    manager: {
+      resources: {
+        memory: { request: Size.kibibytes(1536), limit: Size.mebibytes(1536) },
+        ephemeralStorage: { request: Size.gibibytes(1), limit: Size.gibibytes(2) },
+      },
+    },
+    daemon: { resources: { cpu: { request: kplus.Cpu.millis(10) }, ephemeralStorage: { limit: Size.mebibytes(100) } } },
+  });
+  expect(manager(all).resources).toEqual({
+    limits: { 'memory': '1536Mi', 'ephemeral-storage': '2Gi' },
+    requests: { 'memory': '1536Ki', 'ephemeral-storage': '1Gi' },
+  });
+  expect(daemon(all).resources).toEqual({ limits: { 'ephemeral-storage': '100Mi' }, requests: { cpu: '10m' } });
+});
+
+test('the README documents how uninstall works with delete protection instead of the Helm hook', () => {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const readme: string = require('fs').readFileSync(require('path').join(__dirname, '..', '..', 'README.md'), 'utf8');
+  const section = readme.slice(readme.indexOf('## Control plane: `KruiseControlPlane`'));
+  expect(section).toContain('`policy.kruise.io/delete-protection: Cascading`');
+  expect(section).toMatch(/To uninstall: delete your OpenKruise\s+objects first/);
+  expect(section).toMatch(/An upgrade deletes neither, so it is never blocked/);
+});
