@@ -7,7 +7,7 @@ import { InjectionPreview } from './fleet/preview';
 import { AppSidecarSet, appSidecarSets, appWorkloads, injectInto, sidecarSetConflicts } from './fleet/sidecar-fleet';
 import { sidecarSetErrors, sidecarSetWarnings } from './fleet/sidecar-rules';
 import { ScatterTerm } from './strategies';
-import { Warnings } from './validation/report';
+import { Warnings, fieldError } from './validation/report';
 
 /** Where a sidecar goes relative to the pod's own containers. */
 export enum SidecarInjectPolicy {
@@ -540,7 +540,7 @@ export class SidecarSet extends Construct {
   private validateSelf(): string[] {
     const json = this.apiObject.toJson();
     if (this._containers.length === 0 && this._initContainers.length === 0) {
-      return ['SidecarSet has no sidecars; add one with addContainer() or addInitContainer()'];
+      return [fieldError('spec.containers', undefined, 'and spec.initContainers are both empty, so the SidecarSet has no sidecars', 'add one with addContainer() or addInitContainer()')];
     }
     const errors = sidecarSetErrors(json);
     if (errors.length > 0) return errors;

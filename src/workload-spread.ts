@@ -5,7 +5,7 @@ import * as kruise from '../imports/kruise';
 import { appObjects, groupOf, namespaceOf } from './fleet/objects';
 import { resolveTarget, targetNamespace } from './fleet/targets';
 import { _requireGates } from './validation/gates';
-import { labelValueProblems, qualifiedNameProblems } from './validation/names';
+import { dns1123SubdomainProblems, labelValueProblems, qualifiedNameProblems } from './validation/names';
 import { parseUpstreamPercent } from './validation/percent';
 import { fieldError, Warnings } from './validation/report';
 import { selectorProblems } from './validation/selectors';
@@ -188,7 +188,7 @@ export class WorkloadSpread extends Construct {
   }
 
   private validateSelf(): string[] {
-    if (this._subsets.length === 0) return ['WorkloadSpread has no subsets; add one with addSubset()'];
+    if (this._subsets.length === 0) return [fieldError('spec.subsets', [], 'is empty, so the WorkloadSpread has no subsets', 'add at least one with addSubset()')];
     const json = this.apiObject.toJson();
     const errors = workloadSpreadErrors(json);
     const t = resolveTarget(this.props.target, this.props.targetRef)!;
@@ -227,6 +227,14 @@ function builtInTarget(r: WorkloadRef): boolean {
 
 function termErrors(field: string, term: any): string[] {
   const out: string[] = [];
+  (term?.matchFields ?? []).forEach((e: any, i: number) => {
+    const at = `${field}.matchFields[${i}]`;
+    if (e.key !== 'metadata.name') out.push(fieldError(`${at}.key`, e.key, 'is not a supported node field', 'use metadata.name (or match node labels with matchExpressions)'));
+    const vals: string[] = e.values ?? [];
+    if (!['In', 'NotIn'].includes(e.operator)) out.push(fieldError(`${at}.operator`, e.operator, 'is not allowed for a node field', 'use In or NotIn'));
+    else if (vals.length !== 1) out.push(fieldError(`${at}.values`, e.values, `must be exactly one node name for operator ${e.operator}`, 'give one node name'));
+    vals.forEach((v, j) => { for (const p of dns1123SubdomainProblems(v)) out.push(fieldError(`${at}.values[${j}]`, v, p, 'use a valid node name')); });
+  });
   (term?.matchExpressions ?? []).forEach((e: any, i: number) => {
     const at = `${field}.matchExpressions[${i}]`;
     for (const p of qualifiedNameProblems(e.key ?? '')) out.push(fieldError(`${at}.key`, e.key, p, 'use a valid node label key'));

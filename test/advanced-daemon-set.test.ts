@@ -63,6 +63,29 @@ describe('AdvancedDaemonSet', () => {
     expect(m.spec.template.spec.tolerations).toEqual([{ key: 'dedicated', operator: 'Exists' }]);
   });
 
+  test('renders the options of the in-place strategy field by field', () => {
+    const chart = Testing.chart();
+    new AdvancedDaemonSet(chart, 'agent', {
+      containers: [{ image }],
+      updateStrategy: AdvancedDaemonSetUpdateStrategy.inPlaceIfPossible({
+        maxUnavailable: kplus.PercentOrAbsolute.absolute(2),
+        partition: kplus.PercentOrAbsolute.absolute(4),
+        paused: true,
+        nodeSelector: kplus.LabelSelector.of({ expressions: [kplus.LabelExpression.in('pool', ['a', 'b'])] }),
+      }),
+    });
+    expect(synthDs(chart).spec.updateStrategy).toEqual({
+      type: 'RollingUpdate',
+      rollingUpdate: {
+        rollingUpdateType: 'InPlaceIfPossible',
+        maxUnavailable: 2,
+        partition: 4,
+        paused: true,
+        selector: { matchExpressions: [{ key: 'pool', operator: 'In', values: ['a', 'b'] }] },
+      },
+    });
+  });
+
   test('rolling, in-place and on-delete strategies', () => {
     const chart = Testing.chart();
     new AdvancedDaemonSet(chart, 'a', { containers: [{ image }], updateStrategy: AdvancedDaemonSetUpdateStrategy.rollingUpdate({ maxUnavailable: kplus.PercentOrAbsolute.percent(10) }) });
@@ -91,6 +114,31 @@ describe('AdvancedDaemonSet rules', () => {
     }),
     '[test/agent] spec.updateStrategy.rollingUpdate.maxSurge: "150%" is more than 100%; use at most 100%',
     '[test/agent] spec.updateStrategy.rollingUpdate.partition: "12.5%" is not a non-negative integer or whole percentage');
+  });
+
+  test('fails with negative or over-100% partitions and budgets (rules 11, 17)', () => {
+    fails(chart => new AdvancedDaemonSet(chart, 'agent', {
+      containers: [{ image }],
+      updateStrategy: AdvancedDaemonSetUpdateStrategy.rollingUpdate({
+        maxUnavailable: kplus.PercentOrAbsolute.percent(150), partition: kplus.PercentOrAbsolute.absolute(-1),
+      }),
+    }),
+    '[test/agent] spec.updateStrategy.rollingUpdate.maxUnavailable: "150%" is more than 100%; use at most 100%',
+    '[test/agent] spec.updateStrategy.rollingUpdate.partition: -1 is not a non-negative integer or whole percentage');
+    fails(chart => new AdvancedDaemonSet(chart, 'agent', {
+      containers: [{ image }],
+      updateStrategy: AdvancedDaemonSetUpdateStrategy.inPlaceIfPossible({ partition: kplus.PercentOrAbsolute.percent(101) }),
+    }), '[test/agent] spec.updateStrategy.rollingUpdate.partition: "101%" is more than 100%; use at most 100%');
+  });
+
+  test('fails with an invalid name and an invalid pod template (rules 1, 5)', () => {
+    fails(chart => new AdvancedDaemonSet(chart, 'agent', {
+      metadata: { name: 'Agent_1' },
+      containers: [{ image, name: 'Main', portNumber: 70000 }],
+    }),
+    '[test/agent] metadata.name: "Agent_1" must consist of lowercase letters, digits, \'-\' and \'.\'',
+    '[test/agent] spec.template.spec.containers[0].name: "Main" must consist of lowercase letters',
+    '[test/agent] spec.template.spec.containers[0].ports[0].containerPort: 70000 is not a valid port number');
   });
 
   test('fails with a restart policy other than Always and an empty selector', () => {

@@ -212,6 +212,25 @@ describe('AdvancedStatefulSet rules', () => {
     '[test/db] spec.updateStrategy.rollingUpdate.minReadySeconds: 360 is out of range; use 0 to 300 seconds');
   });
 
+  test('fails with negative replicas and an empty selector (rules 15-16)', () => {
+    fails(chart => new AdvancedStatefulSet(chart, 'db', { replicas: -1, select: false, containers: [{ image, portNumber: 1 }] }),
+      '[test/db] spec.replicas: -1 must be 0 or more; use a non-negative number of replicas',
+      '[test/db] spec.selector: {} is empty and would select every pod of the namespace; an empty selector is not valid for an Advanced StatefulSet');
+  });
+
+  test('fails with a 0% maxUnavailable under Parallel and a bad unordered priority (rules 4, 9, 13)', () => {
+    fails(chart => new AdvancedStatefulSet(chart, 'db', {
+      podManagementPolicy: kplus.PodManagementPolicy.PARALLEL,
+      containers: [{ image, portNumber: 1 }],
+      scaleStrategy: { maxUnavailable: kplus.PercentOrAbsolute.percent(0) },
+      updateStrategy: AdvancedStatefulSetUpdateStrategy.rollingUpdate({
+        priority: UpdatePriority.weighted({ weight: 101, selector: kplus.LabelSelector.of({ labels: { tier: 'a' } }) }),
+      }),
+    }),
+    '[test/db] spec.scaleStrategy.maxUnavailable: "0%" must allow at least one pod; use 1 or more (or a positive percentage)',
+    '[test/db] spec.updateStrategy.rollingUpdate.unorderedUpdate.priorityStrategy.weightPriority[0].weight: 101 is out of range; use a weight between 0 and 100');
+  });
+
   test('fails with names longer than 63 characters or with dots', () => {
     fails(chart => new AdvancedStatefulSet(chart, 'db', { metadata: { name: `db.${'x'.repeat(70)}` }, containers: [{ image, portNumber: 1 }] }),
       `[test/db] metadata.name: "db.${'x'.repeat(70)}" is 73 characters long, more than 63; give the Advanced StatefulSet a name of at most 63 lowercase letters, digits and '-' (no dots)`,

@@ -327,6 +327,35 @@ describe('CloneSet rules', () => {
     '[test/web] spec.template.spec.containers[0].ports[0].containerPort: 70000 is not a valid port number');
   });
 
+  test('fails with an invalid namespace, label and annotation key (rule 1)', () => {
+    fails(chart => new CloneSet(chart, 'web', {
+      metadata: { namespace: 'Shop', labels: { 'bad key': 'x' }, annotations: { 'a/b/c': 'x' } }, containers: [{ image }],
+    }),
+    '[test/web] metadata.namespace: "Shop" must consist of lowercase letters',
+    '[test/web] metadata.labels["bad key"]: "bad key" key name part must consist of',
+    '[test/web] metadata.annotations["a/b/c"]: "a/b/c" key must be a name with at most one \'/\'');
+  });
+
+  test('fails with an invalid selector (rule 4)', () => {
+    fails(chart => {
+      const cs = new CloneSet(chart, 'web', { containers: [{ image }] });
+      cs.select(kplus.LabelSelector.of({ expressions: [kplus.LabelExpression.in('bad key', ['x'])] }));
+    }, '[test/web] spec.selector.matchExpressions[0].key: "bad key" name part must consist of', 'fix the selector');
+  });
+
+  test('fails with a positive percent maxSurge on InPlaceOnly and an invalid priority selector (rules 14, 17)', () => {
+    fails(chart => new CloneSet(chart, 'web', {
+      replicas: 4,
+      containers: [{ image }],
+      updateStrategy: CloneSetUpdateStrategy.inPlaceOnly({
+        maxSurge: kplus.PercentOrAbsolute.percent(10),
+        priority: UpdatePriority.weighted({ weight: 10, selector: kplus.LabelSelector.of({ labels: { 'bad key': 'x' } }) }),
+      }),
+    }),
+    '[test/web] spec.updateStrategy.maxSurge: "10%" must be 0 with InPlaceOnly; remove maxSurge or use inPlaceIfPossible()',
+    '[test/web] spec.updateStrategy.priorityStrategy.weightPriority[0].matchSelector.matchLabels["bad key"]: "bad key" key name part must consist of');
+  });
+
   test('fails with an image pre-download parallelism below 0', () => {
     fails(chart => new CloneSet(chart, 'web', { containers: [{ image }], imagePreDownload: { parallelism: -1 } }),
       '[test/web] metadata.annotations["apps.kruise.io/image-predownload-parallelism"]: "-1" is not a non-negative integer');

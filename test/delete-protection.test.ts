@@ -1,6 +1,6 @@
 import { ApiObject, Testing } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
-import { DeleteProtection, DeleteProtectionMode, kruise } from '../src';
+import { AdvancedDaemonSet, AdvancedStatefulSet, CloneSet, DeleteProtection, DeleteProtectionMode, kruise } from '../src';
 import { _registerGateSource } from '../src/validation/gates';
 
 const source = (on: string[]) => ({ path: 'test/kruise', isEnabled: (g: string) => on.includes(g), howToEnable: (g: string) => `set featureGates ${g}=true` });
@@ -50,4 +50,22 @@ test('fails on Cascading CRD protection without DeletionProtectionForCRDCascadin
   _registerGateSource(ok, source(['ResourcesDeletionProtection', 'DeletionProtectionForCRDCascadingGate']));
   DeleteProtection.of(new ApiObject(ok, 'crd', { apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'things.x.io' } }), DeleteProtectionMode.CASCADING);
   expect(() => Testing.synth(ok)).not.toThrow();
+});
+
+test('labels the OpenKruise workload constructs it protects and refuses the Advanced DaemonSet', () => {
+  const chart = Testing.chart();
+  const cs = new CloneSet(chart, 'web', { containers: [{ image: 'nginx:1.27' }] });
+  const sts = new AdvancedStatefulSet(chart, 'db', { containers: [{ image: 'postgres:17', portNumber: 5432 }] });
+  const ds = new AdvancedDaemonSet(chart, 'agent', { containers: [{ image: 'agent:1' }] });
+  const rs = new ApiObject(chart, 'rs', { apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name: 'rs' } });
+  DeleteProtection.of(cs, DeleteProtectionMode.CASCADING);
+  DeleteProtection.of(sts, DeleteProtectionMode.ALWAYS);
+  DeleteProtection.of(rs, DeleteProtectionMode.CASCADING);
+  expect(() => DeleteProtection.of(ds, DeleteProtectionMode.ALWAYS)).toThrow("DeleteProtection at 'test/agent': OpenKruise does not protect DaemonSet (apps.kruise.io/v1beta1) from deletion");
+  const out = Testing.synth(chart);
+  const labels = (kind: string) => out.find(o => o.kind === kind).metadata.labels;
+  expect(labels('CloneSet')).toEqual({ 'policy.kruise.io/delete-protection': 'Cascading' });
+  expect(labels('StatefulSet')).toEqual({ 'policy.kruise.io/delete-protection': 'Always' });
+  expect(labels('ReplicaSet')).toEqual({ 'policy.kruise.io/delete-protection': 'Cascading' });
+  expect(out.find(o => o.kind === 'DaemonSet').metadata.labels).toBeUndefined();
 });

@@ -1,6 +1,6 @@
 import { Chart, JsonPatch, Testing } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
-import { PodUnavailableBudget, PodUnavailableBudgetOperation, Warnings } from '../src';
+import { AdvancedStatefulSet, PodUnavailableBudget, PodUnavailableBudgetOperation, Warnings } from '../src';
 import { _registerGateSource } from '../src/validation/gates';
 
 const sel = (labels: Record<string, string>) => kplus.LabelSelector.of({ labels });
@@ -123,4 +123,24 @@ test('fails when both PUB feature gates are off in the app\'s control plane', ()
   _registerGateSource(ok, source(['PodUnavailableBudgetDeleteGate']));
   new PodUnavailableBudget(ok, 'pub', { selector: sel({ a: 'b' }), maxUnavailable: kplus.PercentOrAbsolute.absolute(1) });
   expect(() => Testing.synth(ok)).not.toThrow();
+});
+
+test('fails on an invalid selector and a fractional percentage (rules 6, 8)', () => {
+  const chart = Testing.chart();
+  new PodUnavailableBudget(chart, 'p', { selector: sel({ 'bad key': 'x' }), maxUnavailable: kplus.PercentOrAbsolute.percent(12.5) });
+  const err = () => Testing.synth(chart);
+  expect(err).toThrow('[test/p] spec.selector.matchLabels["bad key"]: "bad key" key name part must consist of');
+  expect(err).toThrow('[test/p] spec.maxUnavailable: "12.5%" is not a non-negative integer or an integer percentage; use PercentOrAbsolute.absolute(n) or PercentOrAbsolute.percent(n) with n >= 0');
+});
+
+test('protect() on an Advanced StatefulSet targets it with minAvailable', () => {
+  const chart = Testing.chart();
+  const sts = new AdvancedStatefulSet(chart, 'db', { metadata: { name: 'db', namespace: 'data' }, containers: [{ image: 'postgres:17', portNumber: 5432 }] });
+  const pub = sts.protect({ minAvailable: kplus.PercentOrAbsolute.percent(50), protectOperations: [PodUnavailableBudgetOperation.EVICT] });
+  const m = find(chart);
+  expect(pub.node.path).toBe('test/db/Budget');
+  expect(m.metadata.namespace).toBe('data');
+  expect(m.metadata.annotations).toEqual({ 'kruise.io/pub-protect-operations': 'EVICT' });
+  expect(m.spec).toEqual({ targetRef: { apiVersion: 'apps.kruise.io/v1beta1', kind: 'StatefulSet', name: 'db' }, minAvailable: '50%' });
+  expect(Warnings.of(chart)).toEqual([]);
 });

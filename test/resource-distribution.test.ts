@@ -1,6 +1,6 @@
 import { ApiObject, Chart, JsonPatch, Testing } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
-import { DistributedResource, ResourceDistribution } from '../src';
+import { DistributedResource, ResourceDistribution, resourceDistributionErrors } from '../src';
 import { _registerGateSource } from '../src/validation/gates';
 
 const find = (chart: Chart) => Testing.synth(chart).find(o => o.kind === 'ResourceDistribution');
@@ -90,4 +90,14 @@ test('the output is deterministic and cluster-scoped', () => {
   };
   expect(build()).toEqual(build());
   expect(build().metadata.namespace).toBeUndefined();
+});
+
+test('fails on a namespace in the wire form of the cluster-scoped object (rule 2)', () => {
+  const json = {
+    apiVersion: 'apps.kruise.io/v1alpha1',
+    kind: 'ResourceDistribution',
+    metadata: { name: 'rd', namespace: 'shop' },
+    spec: { resource: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' } }, targets: { allNamespaces: true } },
+  };
+  expect(resourceDistributionErrors(json)).toEqual(['metadata.namespace: "shop" is set, but ResourceDistribution is cluster-scoped; leave the namespace out']);
 });

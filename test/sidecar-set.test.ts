@@ -1,12 +1,13 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { ApiObject, App, Chart, JsonPatch, Testing } from 'cdk8s';
+import { ApiObject, App, Chart, JsonPatch, Size, Testing } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import {
-  InjectionPreview, SidecarEnvTransfer, SidecarInjectPolicy, SidecarSet, SidecarSetInjectionRevision, SidecarSetPatchPolicy,
-  SidecarSetRevisionPolicy, SidecarSetUpdateStrategy, SidecarUpgradeStrategy, Warnings, kruise,
+  AdvancedDaemonSet, AdvancedStatefulSet, CloneSet, InjectionPreview, SidecarEnvTransfer, SidecarInjectPolicy, SidecarSet,
+  SidecarSetInjectionRevision, SidecarSetPatchPolicy, SidecarSetRevisionPolicy, SidecarSetUpdateStrategy, SidecarUpgradeStrategy, Warnings, kruise,
 } from '../src';
+import { sidecarSetErrors } from '../src/fleet/sidecar-rules';
 
 beforeAll(() => { jest.spyOn(console, 'warn').mockImplementation(() => undefined); });
 
@@ -190,7 +191,7 @@ describe('SidecarSet rules (webhook-rules §4)', () => {
   test('fails with no sidecars (rule 15)', () => {
     const chart = Testing.chart();
     new SidecarSet(chart, 'empty', { selector: sel({ a: 'b' }) });
-    expect(() => Testing.synth(chart)).toThrow('[test/empty] SidecarSet has no sidecars; add one with addContainer() or addInitContainer()');
+    expect(() => Testing.synth(chart)).toThrow('[test/empty] spec.containers: (unset) and spec.initContainers are both empty, so the SidecarSet has no sidecars; add one with addContainer() or addInitContainer()');
   });
 
   test('fails on an invalid name (rule 1)', () => {
@@ -329,6 +330,57 @@ describe('SidecarSet rules (webhook-rules §4)', () => {
     const chart = Testing.chart();
     minimal(chart, 'i', { containers: [], initContainers: [{ name: 'test', image: 't:1' }] });
     expect(() => Testing.synth(chart)).toThrow('spec.initContainers[0].name: "test" collides with the placeholder container "test" OpenKruise validates init-only SidecarSets with');
+  });
+
+  test('fails on invalid metadata labels and annotations, and a namespace on the wire form (rule 1)', () => {
+    const chart = Testing.chart();
+    minimal(chart, 'l', { metadata: { name: 'l', labels: { 'bad key!': 'x', 'team': 'a b' }, annotations: { 'bad/key/x': '1' } } });
+    const err = () => Testing.synth(chart);
+    expect(err).toThrow('[test/l] metadata.labels["bad key!"]: "bad key!" key name part must consist of');
+    expect(err).toThrow('[test/l] metadata.labels["team"]: "team" value "a b" must be empty or consist of');
+    expect(err).toThrow('[test/l] metadata.annotations["bad/key/x"]: "bad/key/x" key must be a name with at most one \'/\'');
+    const json = { apiVersion: 'apps.kruise.io/v1beta1', kind: 'SidecarSet', metadata: { name: 'ok', namespace: 'shop' }, spec: { selector: { matchLabels: { a: 'b' } }, containers: [{ name: 'c', image: 'c:1' }] } };
+    expect(sidecarSetErrors(json)).toEqual(['metadata.namespace: "shop" is set, but SidecarSet is cluster-scoped; leave the namespace out (use the namespace or namespaceSelector prop to choose namespaces)']);
+  });
+
+  test('fails on resourcesPolicy combined with resources on a regular sidecar (rule 17)', () => {
+    const chart = Testing.chart();
+    minimal(chart, 'r', { containers: [{ name: 'agent', image: 'a:1', resources: { memory: { request: Size.mebibytes(64) } } }] })
+      .apiObject.addJsonPatch(JsonPatch.add('/spec/containers/0/resourcesPolicy', { targetContainersMode: 'sum', resourcesExpr: { limits: { cpu: 'cpu*50%' } } }));
+    expect(() => Testing.synth(chart)).toThrow('[test/r] spec.containers[0].resourcesPolicy: {"targetContainersMode":"sum","resourcesExpr":{"limits":{"cpu":"cpu*50%"}}} is combined with resources on the same container; use either resources or resourcesPolicy');
+  });
+
+  test('fails on the upstream container checks of the sidecars as one pod: probes on plain init containers, pull policy, requests above limits, devices (rule 23)', () => {
+    const chart = Testing.chart();
+    minimal(chart, 'p', {
+      containers: [{
+        name: 'agent',
+        image: 'a:1',
+        resources: { cpu: { request: kplus.Cpu.millis(500), limit: kplus.Cpu.millis(100) } },
+      }],
+      initContainers: [{ name: 'prep', image: 'p:1', portNumber: 8080 }],
+    }).apiObject.addJsonPatch(
+      JsonPatch.add('/spec/containers/0/imagePullPolicy', 'Sometimes'),
+      JsonPatch.add('/spec/containers/0/volumeDevices', [{ name: 'cache', devicePath: '/dev/xvda' }]),
+      JsonPatch.add('/spec/volumes', [{ name: 'cache', emptyDir: {} }]),
+    );
+    const err = () => Testing.synth(chart);
+    expect(err).toThrow('[test/p] spec.initContainers[0].startupProbe: {"failureThreshold":3,"tcpSocket":{"port":8080},"timeoutSeconds":1,"periodSeconds":10,"successThreshold":1} is not allowed on an init container; remove it, or make the init container a sidecar (restartPolicy Always)');
+    expect(err).toThrow('[test/p] spec.containers[0].imagePullPolicy: "Sometimes" is not supported; use one of Always, IfNotPresent, Never');
+    expect(err).toThrow('[test/p] spec.containers[0].resources.requests["cpu"]: "500m" is greater than the limit "100m"; request at most the limit');
+    expect(err).toThrow('[test/p] spec.containers[0].volumeDevices[0].name: "cache" names no persistentVolumeClaim volume of the pod');
+  });
+
+  test('a volume mount of an undeclared volume is reported once, with the SidecarSet message (rule 23)', () => {
+    const json = {
+      apiVersion: 'apps.kruise.io/v1beta1',
+      kind: 'SidecarSet',
+      metadata: { name: 'ok' },
+      spec: { selector: { matchLabels: { a: 'b' } }, containers: [{ name: 'c', image: 'c:1', volumeMounts: [{ name: 'logs', mountPath: '/logs' }] }] },
+    };
+    expect(sidecarSetErrors(json)).toEqual([
+      'spec.containers[0].volumeMounts[0].name: "logs" is not a volume of this SidecarSet (the pod\'s own volumes are not visible to the SidecarSet webhook); declare the volume in the SidecarSet, or enable shareVolumes to receive the app containers\' mounts',
+    ]);
   });
 
   test('fails on empty, invalid or repeated patchPodMetadata annotations (rules 25, 27)', () => {
@@ -473,6 +525,22 @@ describe('injection preview', () => {
     });
     expect(p.toYaml()).toContain('injectedBy:\n  - logging\n  - mesh');
     expect(InjectionPreview.of(ApiObject.of(web)).containerNames).toEqual(p.containerNames);
+  });
+
+  test('previews the OpenKruise workloads too, and names the workload', () => {
+    const chart = Testing.chart();
+    const log = minimal(chart, 'log', { containers: [{ name: 'log-agent', image: 'fluent-bit:3.1', shareVolumeDevices: true }] });
+    const podMetadata = { labels: { logging: 'on' } };
+    const cs = new CloneSet(chart, 'web', { metadata: { name: 'web' }, podMetadata, containers: [{ name: 'web', image: 'nginx:1.27' }] });
+    const sts = new AdvancedStatefulSet(chart, 'db', { metadata: { name: 'db' }, podMetadata, containers: [{ name: 'db', image: 'postgres:17', portNumber: 5432 }] });
+    const ds = new AdvancedDaemonSet(chart, 'agent', { metadata: { name: 'agent' }, containers: [{ name: 'node', image: 'agent:1' }] });
+    const web = SidecarSet.previewInjection(cs);
+    expect([web.kind, web.name, web.namespace]).toEqual(['CloneSet', 'web', 'default']);
+    expect(web.containerNames).toEqual(['log-agent', 'web']);
+    expect(SidecarSet.previewInjection(sts).containerNames).toEqual(['log-agent', 'db']);
+    expect(SidecarSet.previewInjection(ds).injectedBy).toEqual([]);
+    expect([log.selects(cs), log.selects(ds)]).toEqual([true, false]);
+    expect(find(chart, 'SidecarSet').spec.containers[0].shareVolumeDevicePolicy).toEqual({ type: 'enabled' });
   });
 
   test('namespaceSelector is matched against the labels of Namespace objects in the app', () => {

@@ -1,6 +1,6 @@
 import { Chart, Duration, JsonPatch, Testing } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
-import { Warnings, WorkloadSpread, WorkloadSpreadScheduleStrategy } from '../src';
+import { AdvancedStatefulSet, Warnings, WorkloadSpread, WorkloadSpreadScheduleStrategy } from '../src';
 import { _registerGateSource } from '../src/validation/gates';
 
 beforeAll(() => { jest.spyOn(console, 'warn').mockImplementation(() => undefined); });
@@ -67,7 +67,7 @@ test('fails eagerly without exactly one of target and targetRef', () => {
 test('fails with no subsets (rule 6)', () => {
   const chart = Testing.chart();
   new WorkloadSpread(chart, 's', { target: deployment(chart) });
-  expect(() => Testing.synth(chart)).toThrow('[test/s] WorkloadSpread has no subsets; add one with addSubset()');
+  expect(() => Testing.synth(chart)).toThrow('[test/s] spec.subsets: [] is empty, so the WorkloadSpread has no subsets; add at least one with addSubset()');
 });
 
 test('fails on empty or duplicate subset names and bad node terms (rules 7-9)', () => {
@@ -155,4 +155,76 @@ test('fails when the WorkloadSpread gate is off in the app\'s control plane', ()
   _registerGateSource(chart, { path: 'test/kruise', isEnabled: () => false, howToEnable: g => `set featureGates ${g}=true` });
   new WorkloadSpread(chart, 's', { target: deployment(chart), subsets: [{ name: 'a' }] });
   expect(() => Testing.synth(chart)).toThrow('[test/s] WorkloadSpread needs the OpenKruise feature gate WorkloadSpread');
+});
+
+test('fails on an incomplete targetRef or an apiVersion with more than one slash (rules 3-4)', () => {
+  const chart = Testing.chart();
+  new WorkloadSpread(chart, 'e', { targetRef: { apiVersion: '', kind: '', name: '' }, subsets: [{ name: 'a' }] });
+  new WorkloadSpread(chart, 'v', { targetRef: { apiVersion: 'apps/v1/x', kind: 'ReplicaSet', name: 'rs' }, subsets: [{ name: 'a' }] });
+  const err = () => Testing.synth(chart);
+  expect(err).toThrow('[test/e] spec.targetRef.apiVersion: "" is empty; name the target completely');
+  expect(err).toThrow('[test/e] spec.targetRef.kind: "" is empty; name the target completely');
+  expect(err).toThrow('[test/e] spec.targetRef.name: "" is empty; name the target completely');
+  expect(err).toThrow('[test/v] spec.targetRef.apiVersion: "apps/v1/x" is not group/version; use e.g. apps/v1');
+});
+
+test('fails on node selector terms the strict upstream check refuses: values, operators, matchFields (rule 8)', () => {
+  const chart = Testing.chart();
+  new WorkloadSpread(chart, 's', { target: deployment(chart), subsets: [{ name: 'a', requiredNodeLabels: zone('a') }] })
+    .apiObject.addJsonPatch(JsonPatch.replace('/spec/subsets/0/requiredNodeSelectorTerm', {
+      matchExpressions: [
+        { key: 'zone', operator: 'In', values: [] },
+        { key: 'gpu', operator: 'Exists', values: ['yes'] },
+        { key: 'disk', operator: 'Like', values: ['ssd'] },
+        { key: 'pool', operator: 'In', values: ['bad value!'] },
+      ],
+      matchFields: [
+        { key: 'metadata.namespace', operator: 'In', values: ['node-1'] },
+        { key: 'metadata.name', operator: 'Exists' },
+        { key: 'metadata.name', operator: 'NotIn', values: ['node-1', 'node-2'] },
+        { key: 'metadata.name', operator: 'In', values: ['Node_1'] },
+      ],
+    }));
+  const err = () => Testing.synth(chart);
+  const at = '[test/s] spec.subsets[0].requiredNodeSelectorTerm';
+  expect(err).toThrow(`${at}.matchExpressions[0].values: [] must list at least one value for operator In; add values`);
+  expect(err).toThrow(`${at}.matchExpressions[1].values: ["yes"] must be empty for operator Exists; drop the values`);
+  expect(err).toThrow(`${at}.matchExpressions[2].operator: "Like" is not a node selector operator; use In, NotIn, Exists, DoesNotExist, Gt or Lt`);
+  expect(err).toThrow(`${at}.matchExpressions[3].values[0]: "bad value!" must be empty or consist of`);
+  expect(err).toThrow(`${at}.matchFields[0].key: "metadata.namespace" is not a supported node field; use metadata.name`);
+  expect(err).toThrow(`${at}.matchFields[1].operator: "Exists" is not allowed for a node field; use In or NotIn`);
+  expect(err).toThrow(`${at}.matchFields[2].values: ["node-1","node-2"] must be exactly one node name for operator NotIn; give one node name`);
+  expect(err).toThrow(`${at}.matchFields[3].values[0]: "Node_1" must consist of lowercase letters`);
+});
+
+test('fails on a toleration with an invalid key or operator, an invalid value, and an invalid target filter (rules 10, 21)', () => {
+  const chart = Testing.chart();
+  new WorkloadSpread(chart, 's', { target: deployment(chart), subsets: [{ name: 'a' }] })
+    .apiObject.addJsonPatch(
+      JsonPatch.add('/spec/subsets/0/tolerations', [{ key: 'bad key', operator: 'Equal', value: 'x' }, { key: 'k', operator: 'Matches' }, { key: 'k', value: 'bad value!' }]),
+      JsonPatch.add('/spec/targetFilter', { selector: { matchExpressions: [{ key: 'app', operator: 'In', values: [] }] } }),
+    );
+  const err = () => Testing.synth(chart);
+  expect(err).toThrow('[test/s] spec.subsets[0].tolerations[0].key: "bad key" name part must consist of');
+  expect(err).toThrow('[test/s] spec.subsets[0].tolerations[1].operator: "Matches" is not a toleration operator; use Equal or Exists');
+  expect(err).toThrow('[test/s] spec.subsets[0].tolerations[2].value: "bad value!" must be empty or consist of');
+  expect(err).toThrow('[test/s] spec.targetFilter.selector.matchExpressions[0].values: [] ');
+});
+
+test('fails on a negative rescheduleCriticalSeconds (rule 20)', () => {
+  const chart = Testing.chart();
+  new WorkloadSpread(chart, 's', { target: deployment(chart), subsets: [{ name: 'a' }], scheduleStrategy: WorkloadSpreadScheduleStrategy.adaptive() })
+    .apiObject.addJsonPatch(JsonPatch.add('/spec/scheduleStrategy/adaptive/rescheduleCriticalSeconds', -1));
+  expect(() => Testing.synth(chart)).toThrow('[test/s] spec.scheduleStrategy.adaptive.rescheduleCriticalSeconds: -1 is out of range for 1 subsets; use 0 to 2147483647 seconds');
+});
+
+test('targets an Advanced StatefulSet and warns that OpenKruise does not check subset patches for it', () => {
+  const chart = Testing.chart();
+  const sts = new AdvancedStatefulSet(chart, 'db', { metadata: { name: 'db' }, containers: [{ image: 'postgres:17', portNumber: 5432 }] });
+  const ws = sts.spreadOver({ subsets: [{ name: 'a', maxReplicas: kplus.PercentOrAbsolute.absolute(2), patch: { metadata: { labels: { zone: 'a' } } } }, { name: 'b' }] });
+  const m = find(chart);
+  expect(ws.node.path).toBe('test/db/Spread');
+  expect(m.spec.targetRef).toEqual({ apiVersion: 'apps.kruise.io/v1beta1', kind: 'StatefulSet', name: 'db' });
+  expect(m.spec.subsets[0]).toEqual({ name: 'a', maxReplicas: 2, patch: { metadata: { labels: { zone: 'a' } } } });
+  expect(Warnings.of(chart)).toEqual(['[test/db/Spread] subset patches of a WorkloadSpread on an Advanced StatefulSet are not validated by OpenKruise; a bad patch surfaces only when pods are created']);
 });

@@ -4,8 +4,9 @@
  * no cluster state. Used by the SidecarSet construct and by the app-wide
  * checks, so L1 objects and JSON patches are judged the same way.
  */
-import { dns1123LabelProblems, envVarNameProblems, portNameProblems, qualifiedNameProblems } from '../validation/names';
+import { dns1123LabelProblems, envVarNameProblems, labelsProblems, portNameProblems, qualifiedNameProblems } from '../validation/names';
 import { parseStrictPercent } from '../validation/percent';
+import { defaultPodTemplate, podTemplateProblems } from '../validation/pod-template';
 import { fieldError } from '../validation/report';
 import { resourceExpressionProblem } from '../validation/resource-expression';
 import { LabelSelectorJson, isEmptySelector, selectorProblems } from '../validation/selectors';
@@ -63,6 +64,15 @@ export function sidecarSetErrors(json: any): string[] {
   if (json?.metadata?.namespace) {
     errors.push(fieldError('metadata.namespace', json.metadata.namespace, 'is set, but SidecarSet is cluster-scoped', 'leave the namespace out (use the namespace or namespaceSelector prop to choose namespaces)'));
   }
+  for (const p of labelsProblems(json?.metadata?.labels)) {
+    errors.push(fieldError(`metadata.labels[${JSON.stringify(p.key)}]`, p.key, p.problem, 'use a qualified key and a valid label value'));
+  }
+  let annotationBytes = 0;
+  for (const [k, v] of Object.entries<string>(json?.metadata?.annotations ?? {})) {
+    annotationBytes += k.length + String(v).length;
+    for (const p of qualifiedNameProblems(k)) errors.push(fieldError(`metadata.annotations[${JSON.stringify(k)}]`, k, `key ${p}`, 'use a qualified annotation key'));
+  }
+  if (annotationBytes > 262144) errors.push(fieldError('metadata.annotations', `${annotationBytes} bytes`, 'are larger than 262144 bytes in total', 'move large data into a ConfigMap'));
   const spec = defaultedSidecarSetSpec(sidecarSetSpecOf(json));
   const us = spec.updateStrategy;
   const inits: any[] = spec.initContainers ?? [];
@@ -179,6 +189,7 @@ export function sidecarSetErrors(json: any): string[] {
   mains.forEach((c, i) => perSidecar(c, `spec.containers[${i}]`, false));
   // rule 23: the sidecars as a pod
   errors.push(...sidecarPodErrors(spec));
+  errors.push(...sidecarPodTemplateErrors(spec, errors));
   // rules 25-27
   const patchedBy = new Map<string, number>();
   (spec.patchPodMetadata ?? []).forEach((p: any, i: number) => {
@@ -250,6 +261,35 @@ function sidecarPodErrors(spec: any): string[] {
     });
   }
   return errors;
+}
+
+/** The fields of a SidecarSet container that are not part of a pod container. */
+const SIDECAR_ONLY = ['podInjectPolicy', 'shareVolumePolicy', 'shareVolumeDevicePolicy', 'transferEnv', 'upgradeStrategy', 'resourcesPolicy'];
+
+/**
+ * Rule 23, the rest of the upstream container checks: the sidecars and the
+ * SidecarSet's volumes as one defaulted pod (a placeholder container when
+ * there are only init containers), through the shared pod-template checks.
+ * Fields `reported` already has a SidecarSet-specific message for are skipped.
+ */
+function sidecarPodTemplateErrors(spec: any, reported: string[]): string[] {
+  const strip = (c: any) => Object.fromEntries(Object.entries(c).filter(([k]) => !SIDECAR_ONLY.includes(k)));
+  const containers = (spec.containers ?? []).map(strip);
+  const template = defaultPodTemplate({
+    spec: {
+      initContainers: (spec.initContainers ?? []).map(strip),
+      containers: containers.length > 0 ? containers : [{ name: 'test', image: 'test' }],
+      volumes: spec.volumes,
+    },
+  });
+  const prefix = 'pod.spec.';
+  const out: string[] = [];
+  for (const p of podTemplateProblems(template, { path: 'pod' })) {
+    const field = p.field.startsWith(prefix) ? `spec.${p.field.slice(prefix.length)}` : p.field;
+    if ([...reported, ...out].some(e => e.startsWith(`${field}: `))) continue;
+    out.push(fieldError(field, p.value, p.problem, p.fix));
+  }
+  return out;
 }
 
 /** Warnings about what OpenKruise silently does differently for this SidecarSet. */

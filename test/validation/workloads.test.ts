@@ -60,6 +60,13 @@ describe('CloneSet rules on the wire form', () => {
     expect(cloneSetProblems(base({ minReadySeconds: 10, progressDeadlineSeconds: 2147483647 }))).toEqual([]);
   });
 
+  test('fails with a maxUnavailable or maxSurge string that is not a percentage (rules 16-17)', () => {
+    expect(lines(cloneSetProblems(base({ updateStrategy: { maxUnavailable: '5', maxSurge: 'one' } })))).toEqual([
+      'spec.updateStrategy.maxUnavailable: "5" is not an integer or a percentage',
+      'spec.updateStrategy.maxSurge: "one" is not an integer or a percentage',
+    ]);
+  });
+
   test('fails with malformed image pre-download annotations', () => {
     const m: any = base();
     m.metadata.annotations = { 'apps.kruise.io/image-predownload-timeout-seconds': '0', 'apps.kruise.io/image-predownload-min-updated-ready-pods': '2.5%' };
@@ -99,6 +106,20 @@ describe('Advanced StatefulSet rules on the wire form', () => {
     ]);
   });
 
+  test('fails with a missing selector, a forbidden activeDeadlineSeconds and an unsupported whenScaled (rules 14, 16, 19)', () => {
+    const m: any = base({
+      template: { ...template, spec: { ...template.spec, activeDeadlineSeconds: 60 } },
+      persistentVolumeClaimRetentionPolicy: { whenScaled: 'Keep' },
+    });
+    delete m.spec.selector;
+    expect(lines(advancedStatefulSetProblems(m))).toEqual([
+      'spec.persistentVolumeClaimRetentionPolicy.whenScaled: "Keep" is not supported',
+      'spec.selector: undefined is required',
+      'spec.template.metadata.labels: {"app":"x"} do not match spec.selector null',
+      'spec.template.spec.activeDeadlineSeconds: 60 is forbidden for an Advanced StatefulSet',
+    ]);
+  });
+
   test('fails with a reserved ordinal that is not a range', () => {
     expect(lines(advancedStatefulSetProblems(base({ reserveOrdinals: ['a-b'] })))).toEqual(['spec.reserveOrdinals[0]: "a-b" is not an ordinal range']);
   });
@@ -117,6 +138,14 @@ describe('Advanced DaemonSet rules on the wire form', () => {
     expect(lines(advancedDaemonSetProblems(base({ updateStrategy: { rollingUpdate: { rollingUpdateType: 'InPlaceIfPossible', maxSurge: '10%' } } })))).toEqual([
       'spec.updateStrategy.rollingUpdate.maxSurge: "10%" must be 0 with InPlaceIfPossible',
     ]);
+  });
+
+  test('fails with a forbidden activeDeadlineSeconds and an invalid selector key (rules 2, 7)', () => {
+    const m: any = base({ selector: { matchLabels: { 'bad key': 'x' } }, template: { metadata: { labels: { 'bad key': 'x' } }, spec: { ...template.spec, activeDeadlineSeconds: 60 } } });
+    expect(lines(advancedDaemonSetProblems(m))).toEqual(expect.arrayContaining([
+      'spec.selector.matchLabels["bad key"]: "bad key" key name part must consist of letters, digits, \'-\', \'_\' or \'.\', starting and ending with a letter or digit',
+      'spec.template.spec.activeDeadlineSeconds: 60 is forbidden for an Advanced DaemonSet',
+    ]));
   });
 
   test('fails with a malformed string read as 0, a bad type, negative minReadySeconds and revisionHistoryLimit, a nil selector', () => {
