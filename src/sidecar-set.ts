@@ -7,6 +7,7 @@ import { InjectionPreview } from './fleet/preview';
 import { AppSidecarSet, appSidecarSets, appWorkloads, injectInto, sidecarSetConflicts } from './fleet/sidecar-fleet';
 import { sidecarSetErrors, sidecarSetWarnings } from './fleet/sidecar-rules';
 import { ScatterTerm } from './strategies';
+import { _requireGates } from './validation/gates';
 import { Warnings, fieldError } from './validation/report';
 
 /** Where a sidecar goes relative to the pod's own containers. */
@@ -416,6 +417,8 @@ export class SidecarSet extends Construct {
 
     this.node.addValidation({ validate: () => this.validateSelf() });
     Warnings._addProducer(this, () => sidecarSetWarnings(this.apiObject.toJson()));
+    // Injection happens in the pod webhook: without it a SidecarSet is stored but never injected.
+    _requireGates(this, 'SidecarSet', ['PodWebhook'], [], 'pods are created without its sidecars then');
   }
 
   /** The SidecarSet's name. */

@@ -8,6 +8,7 @@ import {
   SidecarSetInjectionRevision, SidecarSetPatchPolicy, SidecarSetRevisionPolicy, SidecarSetUpdateStrategy, SidecarUpgradeStrategy, Warnings, kruise,
 } from '../src';
 import { sidecarSetErrors } from '../src/fleet/sidecar-rules';
+import { _registerGateSource } from '../src/validation/gates';
 
 beforeAll(() => { jest.spyOn(console, 'warn').mockImplementation(() => undefined); });
 
@@ -409,6 +410,23 @@ describe('SidecarSet warnings', () => {
     expect(w).toContain('[test/w] selects namespace kube-system, but the OpenKruise pod webhook (Helm chart) never sees pods there, so nothing is injected; run the sidecar another way in kube-system');
     expect(w).toContain('[test/w] spec.updateStrategy is NotUpdate: changes to this SidecarSet reach only pods created from now on');
     expect(w).toContain('[test/w] spec.injectionStrategy.paused is true: new pods get none of these sidecars');
+  });
+
+  test('warns on a namespace selector naming kube-public', () => {
+    const chart = Testing.chart();
+    minimal(chart, 'p', { namespace: 'kube-public' });
+    expect(Warnings.of(chart)).toEqual([
+      '[test/p] selects namespace kube-public, which Kubernetes keeps for publicly readable cluster data rather than workloads; a fleet-wide sidecar there is almost always unintended: select your application namespaces instead',
+    ]);
+  });
+
+  test('fails when the control plane of the app has the PodWebhook gate off (nothing would be injected)', () => {
+    const chart = Testing.chart();
+    _registerGateSource(chart, { path: 'test/kruise', isEnabled: g => g !== 'PodWebhook', howToEnable: g => `set featureGates ${g}=true` });
+    minimal(chart);
+    expect(() => Testing.synth(chart)).toThrow(
+      "[test/log] SidecarSet needs the OpenKruise feature gate PodWebhook, which is off in the control plane at 'test/kruise' (pods are created without its sidecars then); set featureGates PodWebhook=true",
+    );
   });
 
   test('a plain SidecarSet has no warning', () => {

@@ -307,6 +307,9 @@ export function sidecarSetWarnings(json: any): string[] {
   if (named.includes('kube-system')) {
     out.push('selects namespace kube-system, but the OpenKruise pod webhook (Helm chart) never sees pods there, so nothing is injected; run the sidecar another way in kube-system');
   }
+  if (named.includes('kube-public')) {
+    out.push('selects namespace kube-public, which Kubernetes keeps for publicly readable cluster data rather than workloads; a fleet-wide sidecar there is almost always unintended: select your application namespaces instead');
+  }
   if (spec.updateStrategy.type === 'NotUpdate' || spec.updateStrategy.paused) {
     out.push(`spec.updateStrategy ${spec.updateStrategy.paused ? 'is paused' : 'is NotUpdate'}: changes to this SidecarSet reach only pods created from now on`);
   }

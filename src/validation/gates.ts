@@ -39,17 +39,19 @@ export function _gateSources(scope: IConstruct): _GateSource[] {
  * Declare that `scope` (an object of kind `kind`) needs the given gates to be
  * accepted by OpenKruise. When the app also contains a control plane
  * construct, synth fails if one of the gates is off there. `anyOf` gates are
- * satisfied when at least one of them is on.
+ * satisfied when at least one of them is on. `consequence` says what happens
+ * when a gate is off (default: the webhook refuses every object of the kind).
  * @internal
  */
-export function _requireGates(scope: IConstruct, kind: string, allOf: string[], anyOf: string[] = []): void {
+export function _requireGates(scope: IConstruct, kind: string, allOf: string[], anyOf: string[] = [], consequence?: string): void {
+  const then = consequence ?? `the webhook refuses every ${kind} then`;
   scope.node.addValidation({
     validate: () => {
       const errors: string[] = [];
       for (const src of _gateSources(scope)) {
         for (const gate of allOf) {
           if (!src.isEnabled(gate)) {
-            errors.push(`${kind} needs the OpenKruise feature gate ${gate}, which is off in the control plane at '${src.path}' (the webhook refuses every ${kind} then); ${src.howToEnable(gate)}`);
+            errors.push(`${kind} needs the OpenKruise feature gate ${gate}, which is off in the control plane at '${src.path}' (${then}); ${src.howToEnable(gate)}`);
           }
         }
         if (anyOf.length > 0 && !anyOf.some(g => src.isEnabled(g))) {
