@@ -7,6 +7,7 @@ import { AdvancedStatefulSetUpdateStrategy, PodUpdatePolicy, _intOrString } from
 import * as kruise from '../imports/kruise';
 import { _gateSources } from './validation/gates';
 import { KruiseValidation } from './validation/register';
+import { _renderForChecks } from './validation/render';
 import { Warnings, fieldError } from './validation/report';
 import { advancedStatefulSetProblems, advancedStatefulSetWarnings } from './validation/workloads';
 
@@ -199,10 +200,10 @@ export class AdvancedStatefulSet extends KruiseReplicatedWorkload {
     const obj = new ApiObject(scope, id, { apiVersion: 'apps.kruise.io/v1beta1', kind: 'StatefulSet', metadata, spec });
     KruiseValidation.enable(obj);
     obj.node.addValidation({
-      validate: () => advancedStatefulSetProblems(obj.toJson(), { autoDeletePvc: autoDeletePvcGate(obj) })
+      validate: () => advancedStatefulSetProblems(_renderForChecks(obj), { autoDeletePvc: autoDeletePvcGate(obj) })
         .map(p => fieldError(p.field, p.value, p.problem, p.fix)),
     });
-    Warnings._addProducer(obj, () => advancedStatefulSetWarnings(obj.toJson()));
+    Warnings._addProducer(obj, () => advancedStatefulSetWarnings(_renderForChecks(obj)));
     return obj;
   }
 

@@ -14,6 +14,7 @@ import { Construct } from 'constructs';
 import { PodUnavailableBudget, PodUnavailableBudgetOptions } from './pod-unavailable-budget';
 import { ImagePreDownload, Lifecycle, _imagePreDownloadAnnotations, _renderLifecycle } from './strategies';
 import { _gateSources } from './validation/gates';
+import { _renderForChecks } from './validation/render';
 import { Warnings, fieldError } from './validation/report';
 import { RuleProblem } from './validation/workloads';
 import { WorkloadSpread, WorkloadSpreadOptions } from './workload-spread';
@@ -88,10 +89,10 @@ export abstract class KruiseWorkload extends kplus.Workload {
     if (this.isolate) this.connections.isolate();
 
     this.node.addValidation({
-      validate: () => w.problems(this.apiObject.toJson()).map(p => fieldError(p.field, p.value, p.problem, p.fix)),
+      validate: () => w.problems(_renderForChecks(this.apiObject)).map(p => fieldError(p.field, p.value, p.problem, p.fix)),
     });
     Warnings._addProducer(this, () => {
-      const manifest = this.apiObject.toJson();
+      const manifest = _renderForChecks(this.apiObject);
       const out = w.warnings(manifest);
       if (Object.keys(annotations).length > 0) {
         for (const src of _gateSources(this)) {

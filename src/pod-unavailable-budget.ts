@@ -6,6 +6,7 @@ import { appObjects, groupOf, namespaceOf } from './fleet/objects';
 import { ResolvedTarget, resolveTarget, targetNamespace } from './fleet/targets';
 import { _requireGates } from './validation/gates';
 import { parseStrictPercent } from './validation/percent';
+import { _renderForChecks } from './validation/render';
 import { fieldError, Warnings } from './validation/report';
 import { LabelSelectorJson, isEmptySelector, selectorProblems, selectorsLooselyOverlap } from './validation/selectors';
 import { WorkloadRef } from './workload-ref';
@@ -128,7 +129,7 @@ export class PodUnavailableBudget extends Construct {
   }
 
   private validateSelf(): string[] {
-    const json = this.apiObject.toJson();
+    const json = _renderForChecks(this.apiObject);
     const errors = podUnavailableBudgetErrors(json);
     if (errors.length > 0) return errors;
     const t = this.target();

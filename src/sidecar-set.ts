@@ -8,6 +8,7 @@ import { AppSidecarSet, appSidecarSets, appWorkloads, injectInto, sidecarSetConf
 import { sidecarSetErrors, sidecarSetWarnings } from './fleet/sidecar-rules';
 import { ScatterTerm } from './strategies';
 import { _requireGates } from './validation/gates';
+import { _renderForChecks } from './validation/render';
 import { Warnings, fieldError } from './validation/report';
 
 /** Where a sidecar goes relative to the pod's own containers. */
@@ -416,7 +417,7 @@ export class SidecarSet extends Construct {
     for (const p of props.patchPodMetadata ?? []) this.addPodMetadataPatch(p);
 
     this.node.addValidation({ validate: () => this.validateSelf() });
-    Warnings._addProducer(this, () => sidecarSetWarnings(this.apiObject.toJson()));
+    Warnings._addProducer(this, () => sidecarSetWarnings(_renderForChecks(this.apiObject)));
     // Injection happens in the pod webhook: without it a SidecarSet is stored but never injected.
     _requireGates(this, 'SidecarSet', ['PodWebhook'], [], 'pods are created without its sidecars then');
   }
@@ -541,7 +542,7 @@ export class SidecarSet extends Construct {
   }
 
   private validateSelf(): string[] {
-    const json = this.apiObject.toJson();
+    const json = _renderForChecks(this.apiObject);
     if (this._containers.length === 0 && this._initContainers.length === 0) {
       return [fieldError('spec.containers', undefined, 'and spec.initContainers are both empty, so the SidecarSet has no sidecars', 'add one with addContainer() or addInitContainer()')];
     }

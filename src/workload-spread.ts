@@ -7,6 +7,7 @@ import { resolveTarget, targetNamespace } from './fleet/targets';
 import { _requireGates } from './validation/gates';
 import { dns1123SubdomainProblems, labelValueProblems, qualifiedNameProblems } from './validation/names';
 import { parseUpstreamPercent } from './validation/percent';
+import { _renderForChecks } from './validation/render';
 import { fieldError, Warnings } from './validation/report';
 import { selectorProblems } from './validation/selectors';
 import { WorkloadRef } from './workload-ref';
@@ -189,7 +190,7 @@ export class WorkloadSpread extends Construct {
 
   private validateSelf(): string[] {
     if (this._subsets.length === 0) return [fieldError('spec.subsets', [], 'is empty, so the WorkloadSpread has no subsets', 'add at least one with addSubset()')];
-    const json = this.apiObject.toJson();
+    const json = _renderForChecks(this.apiObject);
     const errors = workloadSpreadErrors(json);
     const t = resolveTarget(this.props.target, this.props.targetRef)!;
     if (t.namespace !== undefined && t.namespace !== namespaceOf(json)) {

@@ -6,6 +6,7 @@
  */
 import { ApiObject } from 'cdk8s';
 import { IConstruct } from 'constructs';
+import { _renderForChecks } from '../validation/render';
 
 /** One synthesized object of the app, with the construct that owns it. */
 export interface AppObject {
@@ -36,7 +37,7 @@ export function allAppObjects(scope: IConstruct, filter: (o: ApiObject) => boole
   const out: AppObject[] = [];
   for (const c of scope.node.root.node.findAll()) {
     if (!(c instanceof ApiObject) || !filter(c)) continue;
-    out.push({ apiObject: c, owner: ownerOf(c), json: c.toJson() });
+    out.push({ apiObject: c, owner: ownerOf(c), json: _renderForChecks(c) });
   }
   return out.sort((a, b) => a.owner.node.path.localeCompare(b.owner.node.path));
 }

@@ -4,6 +4,7 @@ import { ApiObject, App, Yaml } from 'cdk8s';
 import { IConstruct } from 'constructs';
 import { namespaceOf } from './objects';
 import { appSidecarSets, appWorkloads, injectInto } from './sidecar-fleet';
+import { _markCheckRounds, _newCheckRound } from '../validation/render';
 
 /**
  * Options for writing the injection previews at synth.
@@ -37,6 +38,8 @@ export class InjectionPreview {
    * @param workload the workload construct or its ApiObject
    */
   public static of(workload: IConstruct): InjectionPreview {
+    // may be called at any time, not only at synth: read the app as it is now
+    _newCheckRound();
     const obj = workload instanceof ApiObject ? workload : ApiObject.of(workload);
     const json = obj.toJson();
     const result = injectInto(workload, json);
@@ -53,6 +56,7 @@ export class InjectionPreview {
    */
   public static writeAtSynth(scope: IConstruct, options: InjectionPreviewWriteOptions = {}): void {
     const root = scope.node.root;
+    _markCheckRounds(root);
     const first = !writers.has(root);
     writers.set(root, options.directory);
     if (!first) return;

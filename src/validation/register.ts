@@ -1,5 +1,6 @@
 import { ApiObject } from 'cdk8s';
 import { IConstruct } from 'constructs';
+import { _markCheckRounds, _renderForChecks } from './render';
 import { KRUISE_GROUPS, formatIssue, validateManifest } from './schemas';
 
 /** Objects that carry their own schema validation (L1 and L2 objects of this library). */
@@ -18,7 +19,7 @@ function describeObject(manifest: Record<string, any>): string {
 
 /** Validate one ApiObject; every problem as one line. */
 function validateApiObject(obj: ApiObject, withPath: boolean): string[] {
-  const manifest = obj.toJson();
+  const manifest = _renderForChecks(obj);
   const issues = validateManifest(manifest);
   const where = withPath ? `at '${obj.node.path}': ` : '';
   return issues.map(i => `${where}${describeObject(manifest)} ${formatIssue(i)}`);
@@ -48,11 +49,13 @@ export class KruiseValidation {
    * @param scope any construct of the app
    */
   public static enable(scope: IConstruct): void {
+    _markCheckRounds(scope);
     if (scope instanceof ApiObject && !selfValidated.has(scope)) {
       selfValidated.add(scope);
       scope.node.addValidation({ validate: () => (isKruise(scope) ? validateApiObject(scope, false) : []) });
     }
     const root = scope.node.root;
+    _markCheckRounds(root);
     if (!enabledRoots.has(root)) {
       enabledRoots.add(root);
       root.node.addValidation({

@@ -1,4 +1,5 @@
 import { IConstruct } from 'constructs';
+import { _markCheckRounds, _newCheckRound } from './render';
 
 /**
  * One rule violation, as the library reports it: the field (dotted path from
@@ -26,6 +27,7 @@ function forRoot(scope: IConstruct): AppWarnings {
   const root = scope.node.root;
   let entry = registry.get(root);
   if (!entry) {
+    _markCheckRounds(root);
     const created: AppWarnings = { producers: [], printed: new Set(), fatal: process.env.CDK8S_KRUISE_WARNINGS_AS_ERRORS === 'true' };
     entry = created;
     registry.set(root, created);
@@ -88,6 +90,7 @@ export class Warnings {
    * @param scope any construct of the app
    */
   public static of(scope: IConstruct): string[] {
+    _newCheckRound();
     return collect(forRoot(scope));
   }
 
