@@ -1,6 +1,7 @@
 import { Duration, Testing } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { AdvancedDaemonSet, AdvancedDaemonSetUpdateStrategy, Warnings } from '../src';
+import { synthFails as fails } from './util/synth-fails';
 import { _registerGateSource } from '../src/validation/gates';
 
 const image = 'fluent/fluent-bit:3.1';
@@ -9,14 +10,6 @@ const synthDs = (chart: any) => Testing.synth(chart).find(m => m.kind === 'Daemo
 beforeAll(() => jest.spyOn(console, 'warn').mockImplementation(() => undefined));
 afterAll(() => jest.restoreAllMocks());
 
-const fails = (make: (chart: any) => void, ...messages: string[]) => {
-  const chart = Testing.chart();
-  make(chart);
-  let error = '';
-  try { Testing.synth(chart); } catch (e: any) { error = e.message; }
-  expect(error).not.toBe('');
-  for (const m of messages) expect(error).toContain(m);
-};
 
 describe('AdvancedDaemonSet', () => {
   test('renders apps.kruise.io/v1beta1 with only what was set', () => {

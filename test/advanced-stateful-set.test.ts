@@ -4,6 +4,7 @@ import {
   AdvancedStatefulSet, AdvancedStatefulSetUpdateStrategy, PodUpdatePolicy, PvcRetentionPolicy, ReserveOrdinal,
   UpdatePriority, VolumeClaimUpdatePolicy, Warnings,
 } from '../src';
+import { synthFails as fails } from './util/synth-fails';
 import { _registerGateSource } from '../src/validation/gates';
 
 const image = 'postgres:17';
@@ -13,14 +14,6 @@ const synthSts = (chart: any) => find(Testing.synth(chart), 'StatefulSet');
 beforeAll(() => jest.spyOn(console, 'warn').mockImplementation(() => undefined));
 afterAll(() => jest.restoreAllMocks());
 
-const fails = (make: (chart: any) => void, ...messages: string[]) => {
-  const chart = Testing.chart();
-  make(chart);
-  let error = '';
-  try { Testing.synth(chart); } catch (e: any) { error = e.message; }
-  expect(error).not.toBe('');
-  for (const m of messages) expect(error).toContain(m);
-};
 
 describe('AdvancedStatefulSet', () => {
   test('renders apps.kruise.io/v1beta1 with a governing headless Service and nothing else unset', () => {

@@ -3,6 +3,7 @@ import * as kplus from 'cdk8s-plus-28';
 import {
   CloneSet, CloneSetUpdateStrategy, CloneSetUpdateType, KruiseReplicatedWorkload, UpdatePriority, Warnings,
 } from '../src';
+import { synthFails as fails } from './util/synth-fails';
 
 const image = 'nginx:1.27';
 
@@ -203,14 +204,6 @@ describe('CloneSet', () => {
 });
 
 describe('CloneSet rules', () => {
-  const fails = (make: (chart: any) => void, ...messages: string[]) => {
-    const chart = Testing.chart();
-    make(chart);
-    let error = '';
-    try { Testing.synth(chart); } catch (e: any) { error = e.message; }
-    for (const m of messages) expect(error).toContain(m);
-    return error;
-  };
 
   test('fails when the selector does not match the template labels', () => {
     fails(chart => {
