@@ -1,0 +1,23 @@
+/**
+ * The registry of the admission layer: group/version/kind -> the module
+ * holding that kind's defaults and rules (one file per kind in this folder).
+ */
+import { AdmissionModule } from './types';
+
+const MODULES: AdmissionModule[] = [
+];
+
+const byKey = new Map<string, AdmissionModule>();
+for (const m of MODULES) {
+  for (const v of m.versions) byKey.set(`${m.group}/${v}/${m.kind}`, m);
+}
+
+/** The admission module of an apiVersion and kind, if this library has one. */
+export function admissionModuleFor(apiVersion: string, kind: string): AdmissionModule | undefined {
+  return byKey.get(`${apiVersion}/${kind}`);
+}
+
+/** Every registered module. */
+export function admissionModules(): readonly AdmissionModule[] {
+  return MODULES;
+}
