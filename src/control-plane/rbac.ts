@@ -1,7 +1,8 @@
 /**
  * ServiceAccounts, Roles, ClusterRoles and their bindings of kruise-manager
  * and kruise-daemon: the same rules as the openkruise/charts `kruise` chart,
- * never wider.
+ * never wider, with one addition: read access to StorageClasses (see
+ * `managerRules`).
  */
 import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
@@ -36,8 +37,14 @@ function kruiseKind(group: string, plural: string, verbs = RW, finalizerVerbs = 
   ];
 }
 
-/** Rules of the kruise-manager-role ClusterRole. */
-export function managerRules(roleListGroups: string[], storageClasses: boolean): k8s.PolicyRule[] {
+/**
+ * Rules of the kruise-manager-role ClusterRole. The chart grants StorageClasses
+ * only with StatefulSetAutoResizePVCGate; the v1.9.0 Advanced StatefulSet
+ * controller starts a StorageClass informer whatever the gate, so without the
+ * grant the manager's list/watch is forbidden every few seconds. Read access is
+ * therefore always granted.
+ */
+export function managerRules(roleListGroups: string[]): k8s.PolicyRule[] {
   const apps = 'apps.kruise.io';
   return [
     rule([''], ['secrets'], ['create', 'delete', 'get', 'list', 'update', 'watch']),
@@ -81,7 +88,7 @@ export function managerRules(roleListGroups: string[], storageClasses: boolean):
     rule([''], ['pods/ephemeralcontainers'], STATUS),
     rule([''], ['pods/status', 'pods/resize'], STATUS),
     ...kruiseKind('policy.kruise.io', 'podunavailablebudgets'),
-    ...(storageClasses ? [rule(['storage.k8s.io'], ['storageclasses'], READ)] : []),
+    rule(['storage.k8s.io'], ['storageclasses'], READ),
   ];
 }
 
@@ -130,7 +137,6 @@ const EDIT_RESOURCES = [
 export interface RbacOptions {
   readonly namespace: string;
   readonly roleListGroups: string[];
-  readonly storageClasses: boolean;
   readonly certsRole: boolean;
   readonly serviceAccountAnnotations?: Record<string, string>;
 }
@@ -166,7 +172,7 @@ export function addRbac(scope: Construct, o: RbacOptions): void {
   new k8s.KubeClusterRole(scope, 'DaemonRole', { metadata: { name: 'kruise-daemon-role' }, rules: daemonRules() });
   new k8s.KubeClusterRole(scope, 'ManagerRole', {
     metadata: { name: 'kruise-manager-role' },
-    rules: managerRules(o.roleListGroups, o.storageClasses),
+    rules: managerRules(o.roleListGroups),
   });
   new k8s.KubeRoleBinding(scope, 'LeaderElectionRoleBinding', {
     metadata: { name: 'kruise-leader-election-rolebinding', namespace: o.namespace },

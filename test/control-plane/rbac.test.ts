@@ -1,7 +1,9 @@
 /**
  * RBAC as rule sets: every (apiGroup, resource, verb, resourceName) a role
  * grants, compared with the chart's roles, for the defaults and for every
- * option that changes RBAC. Never wider than the chart.
+ * option that changes RBAC. Never wider than the chart, except for read access
+ * to StorageClasses, which the chart grants only with
+ * StatefulSetAutoResizePVCGate and the v1.9.0 manager watches whatever the gate.
  */
 import { CHART_RULES, synth } from './_chart';
 import { WebhookCertificates } from '../../src';
@@ -44,6 +46,11 @@ function roles(all: any[]): Map<string, Set<string>> {
 
 const chartStorageClasses = 'storage.k8s.io | storageclasses | get,list,watch';
 
+/** The chart's rules of a role, plus the StorageClass read we always grant the manager. */
+function expectedLines(ref: string): string[] {
+  return [...CHART_RULES[ref], ...(ref === 'ClusterRole/kruise-manager-role' ? [chartStorageClasses] : [])];
+}
+
 /** Whether a grant is covered by a set of grants, honouring `*` in the covering set (apiGroup, resource, verb, name). */
 function covered(grant: string, by: Set<string>): boolean {
   const [g, r, v, n] = grant.split('/').length === 4 ? grant.split('/') : splitGrant(grant);
@@ -65,18 +72,21 @@ function splitGrant(grant: string): string[] {
   return [parts[0], parts.slice(1, parts.length - 2).join('/'), parts[parts.length - 2], parts[parts.length - 1]];
 }
 
-test('defaults grant exactly the chart rule sets, role by role', () => {
+test('defaults grant exactly the chart rule sets, role by role, plus the StorageClass read of the manager', () => {
   const ours = roles(synth());
   expect([...ours.keys()].sort()).toEqual(Object.keys(CHART_RULES).sort());
-  for (const [ref, lines] of Object.entries(CHART_RULES)) {
-    expect([...ours.get(ref)!].sort()).toEqual([...grantsOfLines(lines)].sort());
+  for (const ref of Object.keys(CHART_RULES)) {
+    expect({ ref, grants: [...ours.get(ref)!].sort() }).toEqual({ ref, grants: [...grantsOfLines(expectedLines(ref))].sort() });
   }
 });
 
-test('the chart conditional rule (StatefulSetAutoResizePVCGate) matches the chart', () => {
-  const ours = roles(synth({ featureGates: { StatefulSetAutoResizePVCGate: true } }));
-  const expected = grantsOfLines([...CHART_RULES['ClusterRole/kruise-manager-role'], chartStorageClasses]);
-  expect([...ours.get('ClusterRole/kruise-manager-role')!].sort()).toEqual([...expected].sort());
+test('the manager reads StorageClasses with or without StatefulSetAutoResizePVCGate (its StatefulSet controller watches them either way)', () => {
+  const read = ['get', 'list', 'watch'].map(v => `storage.k8s.io/storageclasses/${v}/*`);
+  for (const featureGates of [{}, { StatefulSetAutoResizePVCGate: true }, { StatefulSetAutoResizePVCGate: false }]) {
+    const grants = roles(synth({ featureGates })).get('ClusterRole/kruise-manager-role')!;
+    expect({ featureGates, missing: read.filter(g => !grants.has(g)) }).toEqual({ featureGates, missing: [] });
+    expect([...grants].filter(g => g.startsWith('storage.k8s.io/')).sort()).toEqual([...read].sort());
+  }
 });
 
 test('external certificates drop the certs role, as the chart does', () => {
@@ -95,7 +105,7 @@ test('no option makes any role wider than the chart', () => {
   ];
   for (const all of renders) {
     for (const [ref, grants] of roles(all)) {
-      const chart = grantsOfLines([...CHART_RULES[ref], ...(ref === 'ClusterRole/kruise-manager-role' ? [chartStorageClasses] : [])]);
+      const chart = grantsOfLines(expectedLines(ref));
       const wider = [...grants].filter(g => !covered(g, chart));
       expect({ ref, wider }).toEqual({ ref, wider: [] });
     }
