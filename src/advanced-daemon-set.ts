@@ -4,7 +4,6 @@ import { Construct } from 'constructs';
 import { KruiseWorkload, KruiseWorkloadProps } from './kruise-workload';
 import { AdvancedDaemonSetUpdateStrategy, _intOrString, _seconds } from './strategies';
 import * as kruise from '../imports/kruise';
-import { advancedDaemonSetProblems, advancedDaemonSetWarnings } from './validation/workloads';
 
 /** Props of an `AdvancedDaemonSet`. */
 export interface AdvancedDaemonSetProps extends KruiseWorkloadProps {
@@ -84,8 +83,6 @@ export class AdvancedDaemonSet extends KruiseWorkload {
     });
     this._wire({
       kind: 'Advanced DaemonSet',
-      problems: advancedDaemonSetProblems,
-      warnings: advancedDaemonSetWarnings,
       preDownloadGate: 'PreDownloadImageForDaemonSetUpdate',
     });
   }

@@ -5,11 +5,8 @@ import { Construct } from 'constructs';
 import { KruiseReplicatedWorkload, KruiseReplicatedWorkloadProps } from './kruise-workload';
 import { AdvancedStatefulSetUpdateStrategy, PodUpdatePolicy, _intOrString } from './strategies';
 import * as kruise from '../imports/kruise';
-import { _gateSources } from './validation/gates';
 import { KruiseValidation } from './validation/register';
-import { _renderForChecks } from './validation/render';
-import { Warnings, fieldError } from './validation/report';
-import { advancedStatefulSetProblems, advancedStatefulSetWarnings } from './validation/workloads';
+import { fieldError } from './validation/report';
 
 /** An ordinal (or a range of ordinals) an Advanced StatefulSet skips when it creates pods. */
 export class ReserveOrdinal {
@@ -199,11 +196,6 @@ export class AdvancedStatefulSet extends KruiseReplicatedWorkload {
     }
     const obj = new ApiObject(scope, id, { apiVersion: 'apps.kruise.io/v1beta1', kind: 'StatefulSet', metadata, spec });
     KruiseValidation.enable(obj);
-    obj.node.addValidation({
-      validate: () => advancedStatefulSetProblems(_renderForChecks(obj), { autoDeletePvc: autoDeletePvcGate(obj) })
-        .map(p => fieldError(p.field, p.value, p.problem, p.fix)),
-    });
-    Warnings._addProducer(obj, () => advancedStatefulSetWarnings(_renderForChecks(obj)));
     return obj;
   }
 
@@ -250,8 +242,6 @@ export class AdvancedStatefulSet extends KruiseReplicatedWorkload {
     }
     this._wire({
       kind: 'Advanced StatefulSet',
-      problems: m => advancedStatefulSetProblems(m, { autoDeletePvc: autoDeletePvcGate(this) }),
-      warnings: advancedStatefulSetWarnings,
       preDownloadGate: 'PreDownloadImageForInPlaceUpdate',
     });
   }
@@ -309,9 +299,4 @@ export class AdvancedStatefulSet extends KruiseReplicatedWorkload {
       volumeClaimUpdateStrategy: p.volumeClaimUpdatePolicy ? { type: p.volumeClaimUpdatePolicy } : undefined,
     };
   }
-}
-
-/** Whether the StatefulSetAutoDeletePVC gate (on by default) is on in every control plane of the app. */
-function autoDeletePvcGate(scope: Construct): boolean {
-  return _gateSources(scope).every(s => s.isEnabled('StatefulSetAutoDeletePVC'));
 }

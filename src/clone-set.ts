@@ -4,7 +4,6 @@ import { Construct } from 'constructs';
 import { KruiseReplicatedWorkload, KruiseReplicatedWorkloadProps } from './kruise-workload';
 import { CloneSetUpdateStrategy, _intOrString, _seconds } from './strategies';
 import * as kruise from '../imports/kruise';
-import { cloneSetProblems, cloneSetWarnings } from './validation/workloads';
 
 /** The scale strategy of a CloneSet. */
 export interface CloneSetScaleStrategy {
@@ -113,7 +112,7 @@ export class CloneSet extends KruiseReplicatedWorkload {
       metadata: props.metadata,
       spec: Lazy.any({ produce: () => this._toKube() }),
     });
-    this._wire({ kind: 'CloneSet', problems: cloneSetProblems, warnings: cloneSetWarnings, preDownloadGate: 'PreDownloadImageForInPlaceUpdate' });
+    this._wire({ kind: 'CloneSet', preDownloadGate: 'PreDownloadImageForInPlaceUpdate' });
   }
 
   /**

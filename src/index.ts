@@ -1,5 +1,6 @@
 export * from './validation/register';
 export * from './validation/report';
+export * from './include';
 export * as kruise from '../imports/kruise';
 export * from './strategies';
 export * from './kruise-workload';

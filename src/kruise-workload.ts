@@ -3,7 +3,7 @@
  * cdk8s-plus `Workload` offers (containers, volumes, env, service account,
  * security context, scheduling, connections) comes from there; this adds what
  * the three OpenKruise workloads share: revision history, lifecycle hooks,
- * image pre-download, synth-time rules and warnings, and (for CloneSet and
+ * image pre-download and its gate checks, and (for CloneSet and
  * Advanced StatefulSet) replicas, autoscaling, volume claim templates,
  * services and targeted deletion.
  */
@@ -14,9 +14,7 @@ import { Construct } from 'constructs';
 import { PodUnavailableBudget, PodUnavailableBudgetOptions } from './pod-unavailable-budget';
 import { ImagePreDownload, Lifecycle, _imagePreDownloadAnnotations, _renderLifecycle } from './strategies';
 import { _gateSources } from './validation/gates';
-import { _renderForChecks } from './validation/render';
-import { Warnings, fieldError } from './validation/report';
-import { RuleProblem } from './validation/workloads';
+import { Warnings } from './validation/report';
 import { WorkloadSpread, WorkloadSpreadOptions } from './workload-spread';
 
 /** Props every OpenKruise workload construct takes. */
@@ -50,10 +48,6 @@ export interface KruiseWorkloadProps extends kplus.WorkloadProps {
 export interface _KruiseWorkloadWiring {
   /** Human name of the kind for messages, e.g. 'Advanced StatefulSet'. */
   readonly kind: string;
-  /** The rules of the kind on the wire-form manifest. */
-  readonly problems: (manifest: any) => RuleProblem[];
-  /** The warnings of the kind on the wire-form manifest. */
-  readonly warnings: (manifest: any) => string[];
   /** The feature gate image pre-download needs for this kind. */
   readonly preDownloadGate: string;
 }
@@ -88,12 +82,11 @@ export abstract class KruiseWorkload extends kplus.Workload {
     for (const [k, v] of Object.entries(annotations)) this.apiObject.metadata.addAnnotation(k, v);
     if (this.isolate) this.connections.isolate();
 
-    this.node.addValidation({
-      validate: () => w.problems(_renderForChecks(this.apiObject)).map(p => fieldError(p.field, p.value, p.problem, p.fix)),
-    });
+    // The kind's rules and warnings come from the admission layer, which
+    // judges every Kruise object of the App; the construct adds the gate
+    // cross-check of the pre-download props it set.
     Warnings._addProducer(this, () => {
-      const manifest = _renderForChecks(this.apiObject);
-      const out = w.warnings(manifest);
+      const out: string[] = [];
       if (Object.keys(annotations).length > 0) {
         for (const src of _gateSources(this)) {
           for (const gate of [w.preDownloadGate, 'KruiseDaemon']) {

@@ -2,13 +2,13 @@ import { ApiObject, ApiObjectMetadata, Lazy } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import * as kruise from '../imports/kruise';
+import { _admitted } from './admission/engine';
 import { appObjects, groupOf, namespaceOf } from './fleet/objects';
 import { ResolvedTarget, resolveTarget, targetNamespace } from './fleet/targets';
 import { _requireGates } from './validation/gates';
-import { parseStrictPercent } from './validation/percent';
 import { _renderForChecks } from './validation/render';
 import { fieldError, Warnings } from './validation/report';
-import { LabelSelectorJson, isEmptySelector, selectorProblems, selectorsLooselyOverlap } from './validation/selectors';
+import { selectorsLooselyOverlap } from './validation/selectors';
 import { WorkloadRef } from './workload-ref';
 
 /** Pod operations a PodUnavailableBudget guards. */
@@ -130,8 +130,9 @@ export class PodUnavailableBudget extends Construct {
 
   private validateSelf(): string[] {
     const json = _renderForChecks(this.apiObject);
-    const errors = podUnavailableBudgetErrors(json);
-    if (errors.length > 0) return errors;
+    // the object's own rules are the admission layer's; these need the construct or the App
+    if (!_admitted(this.apiObject)) return [];
+    const errors: string[] = [];
     const t = this.target();
     if (t?.namespace !== undefined && t.namespace !== namespaceOf(json)) {
       errors.push(fieldError('metadata.namespace', namespaceOf(json), `differs from the namespace of the target ${t.ref.kind} "${t.ref.name}" (${t.namespace}), so the budget protects nothing`, 'create the PodUnavailableBudget in the target\'s namespace'));
@@ -162,44 +163,4 @@ export class PodUnavailableBudget extends Construct {
     if (PROTECTABLE.has(key)) return [];
     return [`spec.targetRef is a ${t.ref.kind} (${t.ref.apiVersion}), which has no scale subresource OpenKruise can read, so the budget protects no pod; use a selector on its pod labels instead`];
   }
-}
-
-/** §6 rules 2-8 on a PodUnavailableBudget in wire form. */
-export function podUnavailableBudgetErrors(json: any): string[] {
-  const errors: string[] = [];
-  const ann = json?.metadata?.annotations ?? {};
-  const ops = ann['kruise.io/pub-protect-operations'];
-  if (ops !== undefined) {
-    for (const item of String(ops).split(',')) {
-      if (!['UPDATE', 'DELETE', 'EVICT', 'RESIZE'].includes(item)) {
-        errors.push(fieldError('metadata.annotations["kruise.io/pub-protect-operations"]', ops, `has the item ${JSON.stringify(item)}, which is not an operation`, 'list UPDATE, DELETE, EVICT or RESIZE separated by commas without spaces'));
-      }
-    }
-  }
-  const total = ann['pub.kruise.io/protect-total-replicas'];
-  if (total !== undefined && (!/^[+-]?\d+$/.test(total) || Math.abs(Number(total)) > 2147483647)) {
-    errors.push(fieldError('metadata.annotations["pub.kruise.io/protect-total-replicas"]', total, 'is not a 32-bit integer', 'use a whole number'));
-  }
-  const spec = json?.spec ?? {};
-  if (!spec.selector && !spec.targetRef) errors.push(fieldError('spec', spec, 'has neither a selector nor a targetRef', 'set target, targetRef or selector'));
-  if (spec.selector && spec.targetRef) errors.push(fieldError('spec.selector', spec.selector, 'is set together with spec.targetRef', 'use either a target or a selector'));
-  if (spec.targetRef) {
-    const r = spec.targetRef;
-    for (const f of ['apiVersion', 'kind', 'name']) if (!r[f]) errors.push(fieldError(`spec.targetRef.${f}`, r[f], 'is empty', 'name the target completely'));
-    if (r.apiVersion && r.apiVersion.split('/').length > 2) errors.push(fieldError('spec.targetRef.apiVersion', r.apiVersion, 'is not group/version', 'use e.g. apps/v1'));
-  }
-  if (spec.selector) {
-    const sel = spec.selector as LabelSelectorJson;
-    for (const p of selectorProblems(sel)) errors.push(fieldError(`spec.selector.${p.field}`, p.value, p.problem, 'fix the selector'));
-    if (isEmptySelector(sel)) errors.push(fieldError('spec.selector', sel, 'is empty and would select every pod of the namespace', 'add matchLabels or matchExpressions'));
-  }
-  const set = ['maxUnavailable', 'minAvailable'].filter(f => spec[f] !== undefined);
-  if (set.length === 0) errors.push(fieldError('spec.maxUnavailable', undefined, 'and spec.minAvailable are both unset', 'set exactly one of maxUnavailable or minAvailable'));
-  if (set.length === 2) errors.push(fieldError('spec.minAvailable', spec.minAvailable, 'is set together with spec.maxUnavailable', 'set exactly one of maxUnavailable or minAvailable'));
-  for (const f of set) {
-    const p = parseStrictPercent(spec[f]);
-    if (!p) errors.push(fieldError(`spec.${f}`, spec[f], 'is not a non-negative integer or an integer percentage', 'use PercentOrAbsolute.absolute(n) or PercentOrAbsolute.percent(n) with n >= 0'));
-    else if (p.isPercent && p.value > 100) errors.push(fieldError(`spec.${f}`, spec[f], 'is more than 100%', 'use at most 100%'));
-  }
-  return errors;
 }

@@ -2,14 +2,13 @@ import { ApiObject, ApiObjectMetadata, JsonPatch, Lazy } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { Construct, IConstruct } from 'constructs';
 import * as kruise from '../imports/kruise';
+import { _admitted } from './admission/engine';
 import { describe } from './fleet/objects';
 import { InjectionPreview } from './fleet/preview';
 import { AppSidecarSet, appSidecarSets, appWorkloads, injectInto, sidecarSetConflicts } from './fleet/sidecar-fleet';
-import { sidecarSetErrors, sidecarSetWarnings } from './fleet/sidecar-rules';
 import { ScatterTerm } from './strategies';
 import { _requireGates } from './validation/gates';
-import { _renderForChecks } from './validation/render';
-import { Warnings, fieldError } from './validation/report';
+import { fieldError } from './validation/report';
 
 /** Where a sidecar goes relative to the pod's own containers. */
 export enum SidecarInjectPolicy {
@@ -417,7 +416,6 @@ export class SidecarSet extends Construct {
     for (const p of props.patchPodMetadata ?? []) this.addPodMetadataPatch(p);
 
     this.node.addValidation({ validate: () => this.validateSelf() });
-    Warnings._addProducer(this, () => sidecarSetWarnings(_renderForChecks(this.apiObject)));
     // Injection happens in the pod webhook: without it a SidecarSet is stored but never injected.
     _requireGates(this, 'SidecarSet', ['PodWebhook'], [], 'pods are created without its sidecars then');
   }
@@ -542,12 +540,12 @@ export class SidecarSet extends Construct {
   }
 
   private validateSelf(): string[] {
-    const json = _renderForChecks(this.apiObject);
     if (this._containers.length === 0 && this._initContainers.length === 0) {
       return [fieldError('spec.containers', undefined, 'and spec.initContainers are both empty, so the SidecarSet has no sidecars', 'add one with addContainer() or addInitContainer()')];
     }
-    const errors = sidecarSetErrors(json);
-    if (errors.length > 0) return errors;
+    // the object's own rules are the admission layer's; these need the construct or the App
+    if (!_admitted(this.apiObject)) return [];
+    const errors: string[] = [];
     const all = appSidecarSets(this);
     const me = all.find(s => s.obj.apiObject === this.apiObject);
     if (!me) return errors;

@@ -164,7 +164,7 @@ describe('AdvancedDaemonSet rules', () => {
 });
 
 describe('AdvancedDaemonSet warnings', () => {
-  test('partition, unused min-updated-ready-pods, pre-download gate off', () => {
+  test('unused min-updated-ready-pods and pre-download gate off (a partition alone warns of nothing)', () => {
     const chart = Testing.chart();
     _registerGateSource(chart, { path: 'test/kruise', isEnabled: g => g !== 'PreDownloadImageForDaemonSetUpdate', howToEnable: g => `set featureGates.${g}` });
     new AdvancedDaemonSet(chart, 'agent', {
@@ -173,9 +173,8 @@ describe('AdvancedDaemonSet warnings', () => {
       imagePreDownload: { minUpdatedReadyPods: kplus.PercentOrAbsolute.absolute(1) },
     });
     expect(Warnings.of(chart)).toEqual([
-      '[test/agent] spec.updateStrategy.rollingUpdate.partition 3: raising the partition later holds back pods that have not updated yet, but never rolls updated pods back to the old revision; to roll back, revert the pod template',
-      '[test/agent] the image-predownload-min-updated-ready-pods annotation has no effect on an Advanced DaemonSet',
       '[test/agent] image pre-download needs the OpenKruise feature gate PreDownloadImageForDaemonSetUpdate, which is off in the control plane at \'test/kruise\', so the annotations have no effect; set featureGates.PreDownloadImageForDaemonSetUpdate',
+      '[test/agent] the image-predownload-min-updated-ready-pods annotation has no effect on an Advanced DaemonSet',
     ]);
   });
 });

@@ -356,13 +356,27 @@ describe('CloneSet rules', () => {
 });
 
 describe('CloneSet warnings', () => {
-  test('partition: raising it does not roll back, and a percent rounds up', () => {
+  test('a percent partition that does not divide the replicas says how it rounds', () => {
     const chart = Testing.chart();
     new CloneSet(chart, 'web', { replicas: 10, containers: [{ image }], updateStrategy: CloneSetUpdateStrategy.inPlaceIfPossible({ partition: kplus.PercentOrAbsolute.percent(99) }) });
     expect(Warnings.of(chart)).toEqual([
-      '[test/web] spec.updateStrategy.partition "99%": raising the partition later holds back pods that have not updated yet, but never rolls updated pods back to the old revision; to roll back, revert the pod template',
       '[test/web] spec.updateStrategy.partition "99%" is rounded up: with 10 replicas it keeps 9 pod(s) at the old revision and updates 1; below 100% at least one pod is always updated',
     ]);
+  });
+
+  test('an ordinary partition has no warning (facts true of every partition are in the README)', () => {
+    const chart = Testing.chart();
+    new CloneSet(chart, 'web', { replicas: 4, containers: [{ image }], updateStrategy: CloneSetUpdateStrategy.inPlaceIfPossible({ partition: kplus.PercentOrAbsolute.percent(50) }) });
+    new CloneSet(chart, 'api', { replicas: 4, containers: [{ image }], updateStrategy: CloneSetUpdateStrategy.inPlaceIfPossible({ partition: kplus.PercentOrAbsolute.absolute(3) }) });
+    expect(Warnings.of(chart)).toEqual([]);
+  });
+
+  test('no rounding claim without replicas: an autoscaler decides the count', () => {
+    const chart = Testing.chart();
+    const cs = new CloneSet(chart, 'web', { containers: [{ image }], updateStrategy: CloneSetUpdateStrategy.inPlaceIfPossible({ partition: kplus.PercentOrAbsolute.percent(33) }) });
+    cs.markHasAutoscaler();
+    expect(Testing.synth(chart)[0].spec.replicas).toBeUndefined();
+    expect(Warnings.of(chart)).toEqual([]);
   });
 
   test('InPlaceIfPossible with maxSurge still creates surge pods', () => {
@@ -373,7 +387,7 @@ describe('CloneSet warnings', () => {
     ]);
   });
 
-  test('volume claim templates, podsToDelete, preNormal markPodNotReady and skipped pre-download', () => {
+  test('podsToDelete, preNormal markPodNotReady and skipped pre-download (volume claim templates: no warning)', () => {
     const chart = Testing.chart();
     const cs = new CloneSet(chart, 'web', {
       containers: [{ image }],
@@ -383,7 +397,6 @@ describe('CloneSet warnings', () => {
     cs.addVolumeClaimTemplate('data', { storage: Size.gibibytes(1) });
     cs.deletePods('web-x');
     expect(Warnings.of(chart)).toEqual([
-      '[test/web] spec.volumeClaimTemplates: changing a claim template never reaches existing pods in place; only pods created afterwards (scale-out or recreation) get claims from the new template',
       '[test/web] spec.scaleStrategy.podsToDelete: OpenKruise only accepts names of pods this CloneSet already owns, so the first apply of a new CloneSet with podsToDelete is refused; add them once the CloneSet runs',
       '[test/web] image pre-download is skipped with the ReCreate update strategy; it only serves in-place updates',
       '[test/web] spec.lifecycle.preNormal.markPodNotReady has no effect: OpenKruise honours markPodNotReady on the preDelete and inPlaceUpdate hooks only',

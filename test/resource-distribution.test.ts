@@ -1,6 +1,7 @@
 import { ApiObject, Chart, JsonPatch, Testing } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
-import { DistributedResource, ResourceDistribution, resourceDistributionErrors } from '../src';
+import { DistributedResource, ResourceDistribution } from '../src';
+import { resourceDistributionErrors } from '../src/admission/resource-distribution';
 import { _registerGateSource } from '../src/validation/gates';
 
 const find = (chart: Chart) => Testing.synth(chart).find(o => o.kind === 'ResourceDistribution');
@@ -55,9 +56,14 @@ test('fails on an empty resource or one without kind (rules 3-4)', () => {
   new ResourceDistribution(chart, 'a', { metadata: { name: 'a' }, resource: DistributedResource.fromConfigMap(cm), allNamespaces: true }).apiObject.addJsonPatch(JsonPatch.replace('/spec/resource', {}));
   const cm2 = new kplus.ConfigMap(chart, 'cm2', { metadata: { name: 'd' } });
   new ResourceDistribution(chart, 'b', { metadata: { name: 'b' }, resource: DistributedResource.fromConfigMap(cm2), allNamespaces: true }).apiObject.addJsonPatch(JsonPatch.remove('/spec/resource/kind'));
+  // the schema refuses both before any rule (as the API server does); the rules are tested directly
   const err = () => Testing.synth(chart);
-  expect(err).toThrow('[test/a] spec.resource: {} is empty; give a Secret or ConfigMap');
-  expect(err).toThrow('[test/b] spec.resource.kind: (unset) is missing');
+  expect(err).toThrow('[test/a] ResourceDistribution "a" (apps.kruise.io/v1alpha1) spec.resource: {} must be a whole Kubernetes object with apiVersion and kind');
+  expect(err).toThrow('[test/b] ResourceDistribution "b" (apps.kruise.io/v1alpha1) spec.resource: {"apiVersion":"v1","immutable":false,"metadata":{"name":"d"}} must be a whole Kubernetes object with apiVersion and kind');
+  expect(resourceDistributionErrors({ metadata: { name: 'a' }, spec: { resource: {}, targets: { allNamespaces: true } } }))
+    .toEqual(['spec.resource: {} is empty; give a Secret or ConfigMap']);
+  expect(resourceDistributionErrors({ metadata: { name: 'b' }, spec: { resource: { apiVersion: 'v1' }, targets: { allNamespaces: true } } }))
+    .toEqual(['spec.resource.kind: (unset) is missing; give a Secret or ConfigMap']);
 });
 
 test('fails on bad namespace names, a namespace both included and excluded, a bad selector, or no target (rules 8-11)', () => {

@@ -7,7 +7,7 @@ import {
   AdvancedDaemonSet, AdvancedStatefulSet, CloneSet, InjectionPreview, SidecarEnvTransfer, SidecarInjectPolicy, SidecarSet,
   SidecarSetInjectionRevision, SidecarSetPatchPolicy, SidecarSetRevisionPolicy, SidecarSetUpdateStrategy, SidecarUpgradeStrategy, Warnings, kruise,
 } from '../src';
-import { sidecarSetErrors } from '../src/fleet/sidecar-rules';
+import { sidecarSetErrors } from '../src/admission/sidecar-set';
 import { _registerGateSource } from '../src/validation/gates';
 
 beforeAll(() => { jest.spyOn(console, 'warn').mockImplementation(() => undefined); });
@@ -219,12 +219,16 @@ describe('SidecarSet rules (webhook-rules §4)', () => {
     expect(() => Testing.synth(c3)).toThrow('[test/log] spec.selector: (unset) is required; set a pod selector');
   });
 
-  test('fails on a revision with neither name nor version, or a bad policy (rules 6, 8)', () => {
+  test('fails on a revision with neither name nor version (rule 6); a bad policy stops at the schema, as in the API server', () => {
     const chart = Testing.chart();
-    minimal(chart).apiObject.addJsonPatch(JsonPatch.add('/spec/injectionStrategy', { revision: { policy: 'Sometimes' } }));
-    const err = () => Testing.synth(chart);
-    expect(err).toThrow('spec.injectionStrategy.revision: {"policy":"Sometimes"} names neither a revisionName nor a customVersion');
-    expect(err).toThrow('spec.injectionStrategy.revision.policy: "Sometimes" is not a revision policy; use Always or Partial');
+    minimal(chart).apiObject.addJsonPatch(JsonPatch.add('/spec/injectionStrategy', { revision: { policy: 'Always' } }));
+    expect(() => Testing.synth(chart)).toThrow('[test/log] spec.injectionStrategy.revision: {"policy":"Always"} names neither a revisionName nor a customVersion');
+    const c2 = Testing.chart();
+    minimal(c2).apiObject.addJsonPatch(JsonPatch.add('/spec/injectionStrategy', { revision: { customVersion: 'v1', policy: 'Sometimes' } }));
+    expect(() => Testing.synth(c2)).toThrow([
+      'Validation failed with the following errors:',
+      '  [test/log] SidecarSet "log" (apps.kruise.io/v1beta1) spec.injectionStrategy.revision.policy: "Sometimes" must be one of: "Always", "Partial"',
+    ].join('\n'));
   });
 
   test('fails on a partition combined with an update selector (rule 9)', () => {

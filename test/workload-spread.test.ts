@@ -127,8 +127,12 @@ test('fails on adaptive rules (rules 17-20) and target group rules (rules 3-4)',
   expect(err).toThrow('[test/ad] spec.targetRef.apiVersion: "apps.kruise.io/v1alpha1" is not a group OpenKruise accepts for kind Deployment; use group apps');
   expect(err).toThrow('[test/ad] spec.subsets[2].maxReplicas: 1 is set on the last subset of an adaptive WorkloadSpread');
   expect(err).toThrow('[test/ad] spec.scheduleStrategy.adaptive.rescheduleCriticalSeconds: 200 is out of range for 3 subsets; use 0 to 147 seconds');
-  expect(err).toThrow('[test/ty] spec.scheduleStrategy.type: "Sometimes" is not a schedule strategy');
-  expect(err).toThrow('[test/ty] spec.scheduleStrategy.adaptive: {} is set but the type is not Adaptive');
+  // a type outside the enum is the schema's to refuse; the rule sees only schema-valid types
+  expect(err).toThrow('[test/ty] WorkloadSpread "test-ty-c8c720f1" (apps.kruise.io/v1alpha1) spec.scheduleStrategy.type: "Sometimes" must be one of: "Adaptive", "Fixed", ""');
+  const c2 = Testing.chart();
+  new WorkloadSpread(c2, 'ty', { targetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'y' }, subsets: [{ name: 'a' }] })
+    .apiObject.addJsonPatch(JsonPatch.add('/spec/scheduleStrategy', { type: 'Fixed', adaptive: {} }));
+  expect(() => Testing.synth(c2)).toThrow('[test/ty] spec.scheduleStrategy.adaptive: {} is set but the type is not Adaptive');
 });
 
 test('fails on a second WorkloadSpread for the same workload (rule 22) and on a namespace mismatch', () => {

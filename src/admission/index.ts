@@ -2,9 +2,23 @@
  * The registry of the admission layer: group/version/kind -> the module
  * holding that kind's defaults and rules (one file per kind in this folder).
  */
+import { advancedDaemonSetAdmission } from './advanced-daemon-set';
+import { advancedStatefulSetAdmission } from './advanced-stateful-set';
+import { cloneSetAdmission } from './clone-set';
+import { podUnavailableBudgetAdmission } from './pod-unavailable-budget';
+import { resourceDistributionAdmission } from './resource-distribution';
+import { sidecarSetAdmission } from './sidecar-set';
 import { AdmissionModule } from './types';
+import { workloadSpreadAdmission } from './workload-spread';
 
 const MODULES: AdmissionModule[] = [
+  cloneSetAdmission,
+  advancedStatefulSetAdmission,
+  advancedDaemonSetAdmission,
+  sidecarSetAdmission,
+  workloadSpreadAdmission,
+  podUnavailableBudgetAdmission,
+  resourceDistributionAdmission,
 ];
 
 const byKey = new Map<string, AdmissionModule>();

@@ -42,9 +42,10 @@ export interface AdmissionModule {
    */
   readonly validate: (manifest: Manifest, ctx: AdmissionContext) => string[];
   /**
-   * What upstream accepts but silently ignores or does surprisingly (on the
-   * defaulted object). Warnings, not errors: `Warnings.treatAsErrors` makes
-   * them fatal.
+   * What upstream accepts but silently ignores or does surprisingly, on the
+   * object as written (so a warning can tell what the user left unset, e.g.
+   * replicas an autoscaler owns); only asked of objects that pass admission.
+   * Warnings, not errors: `Warnings.treatAsErrors` makes them fatal.
    */
   readonly warnings?: (manifest: Manifest, ctx: AdmissionContext) => string[];
 }

@@ -5,7 +5,7 @@
  */
 import { IConstruct } from 'constructs';
 import { AppObject, allAppObjects, appObjects, describe, namespaceLabels, namespaceOf, podTemplateOf } from './objects';
-import { defaultedSidecarSetSpec, sidecarSetSpecOf } from './sidecar-rules';
+import { defaultedSidecarSetSpec, sidecarSetSpecOf } from '../admission/sidecar-set';
 import { LabelSelectorJson, selectorMatches, selectorsOverlap } from '../validation/selectors';
 
 /** A SidecarSet of the app, defaulted. */

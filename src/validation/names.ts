@@ -76,3 +76,60 @@ export function labelsProblems(labels: Record<string, string> | undefined): Arra
   }
   return out;
 }
+
+/** One problem in an object's metadata, with the field it sits in. */
+export interface MetadataProblem {
+  readonly field: string;
+  readonly value: unknown;
+  readonly problem: string;
+  readonly fix: string;
+}
+
+/** How `objectMetaProblems` checks the object's name. */
+export type ObjectNameRule = 'label' | 'subdomain';
+
+/**
+ * OM(namespaced, NAMEFN): the generic object-metadata checks of a namespaced
+ * object (name, generateName, namespace, label and annotation keys and
+ * values, the total annotation size, finalizers). `kind` names the object in
+ * the fixes. Absent fields are skipped: the API server fills the namespace
+ * from the request, and a manifest may use generateName.
+ */
+export function objectMetaProblems(meta: Record<string, any> | undefined, nameRule: ObjectNameRule, kind: string): MetadataProblem[] {
+  const out: MetadataProblem[] = [];
+  const m = meta ?? {};
+  const check = nameRule === 'label' ? dns1123LabelProblems : dns1123SubdomainProblems;
+  const nameFix = nameRule === 'label'
+    ? `give the ${kind} a name of at most 63 lowercase letters, digits and '-' (no dots)`
+    : `give the ${kind} a DNS subdomain name (lowercase letters, digits, '-' and '.')`;
+  if (typeof m.name === 'string') {
+    for (const p of check(m.name)) out.push({ field: 'metadata.name', value: m.name, problem: p, fix: nameFix });
+  }
+  if (typeof m.generateName === 'string' && m.name === undefined) {
+    // a prefix may end in '-': the server appends random characters
+    const prefix = m.generateName.replace(/-$/, 'a');
+    for (const p of check(prefix)) out.push({ field: 'metadata.generateName', value: m.generateName, problem: p, fix: nameFix });
+  }
+  if (typeof m.namespace === 'string') {
+    for (const p of dns1123LabelProblems(m.namespace)) out.push({ field: 'metadata.namespace', value: m.namespace, problem: p, fix: 'use a valid namespace name' });
+  }
+  for (const p of labelsProblems(m.labels)) {
+    out.push({ field: `metadata.labels[${JSON.stringify(p.key)}]`, value: p.key, problem: p.problem, fix: 'use a qualified key and a valid label value' });
+  }
+  let size = 0;
+  for (const [k, v] of Object.entries(m.annotations ?? {})) {
+    size += k.length + String(v).length;
+    for (const p of qualifiedNameProblems(k)) {
+      out.push({ field: `metadata.annotations[${JSON.stringify(k)}]`, value: k, problem: `key ${p}`, fix: 'use a qualified annotation key' });
+    }
+  }
+  if (size > 256 * 1024) {
+    out.push({ field: 'metadata.annotations', value: `${size} bytes`, problem: 'are larger than 262144 bytes in total', fix: 'move large data into a ConfigMap' });
+  }
+  (Array.isArray(m.finalizers) ? m.finalizers : []).forEach((f: unknown, i: number) => {
+    for (const p of qualifiedNameProblems(String(f))) {
+      out.push({ field: `metadata.finalizers[${i}]`, value: f, problem: p, fix: 'use a qualified finalizer name such as example.com/cleanup' });
+    }
+  });
+  return out;
+}

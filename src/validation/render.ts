@@ -22,6 +22,14 @@ export function _newCheckRound(): void {
 }
 
 /**
+ * The current round (verdicts cached for a round are reused within it only).
+ * @internal
+ */
+export function _currentRound(): number {
+  return round;
+}
+
+/**
  * Make every validation pass over the app of `scope` start a new round. The
  * marker validation is registered on the root before any other validation of
  * this library, so it runs first in each pass.

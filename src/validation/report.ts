@@ -14,9 +14,11 @@ export function fieldError(field: string, value: unknown, problem: string, fix: 
 }
 
 type WarningProducer = () => string[];
+type AppWarningProducer = () => Array<{ scope: IConstruct; message: string }>;
 
 interface AppWarnings {
   readonly producers: Array<{ scope: IConstruct; produce: WarningProducer }>;
+  readonly appProducers: AppWarningProducer[];
   readonly printed: Set<string>;
   fatal: boolean;
 }
@@ -28,7 +30,7 @@ function forRoot(scope: IConstruct): AppWarnings {
   let entry = registry.get(root);
   if (!entry) {
     _markCheckRounds(root);
-    const created: AppWarnings = { producers: [], printed: new Set(), fatal: process.env.CDK8S_KRUISE_WARNINGS_AS_ERRORS === 'true' };
+    const created: AppWarnings = { producers: [], appProducers: [], printed: new Set(), fatal: process.env.CDK8S_KRUISE_WARNINGS_AS_ERRORS === 'true' };
     entry = created;
     registry.set(root, created);
     root.node.addValidation({
@@ -52,6 +54,9 @@ function collect(entry: AppWarnings): string[] {
   const out: string[] = [];
   for (const p of entry.producers) {
     for (const w of p.produce()) out.push(`[${p.scope.node.path}] ${w}`);
+  }
+  for (const p of entry.appProducers) {
+    for (const w of p()) out.push(`[${w.scope.node.path}] ${w.message}`);
   }
   return [...new Set(out)];
 }
@@ -100,6 +105,14 @@ export class Warnings {
    */
   public static _addProducer(scope: IConstruct, produce: () => string[]): void {
     forRoot(scope).producers.push({ scope, produce });
+  }
+
+  /**
+   * Register warnings computed at synth time for many constructs at once.
+   * @internal
+   */
+  public static _addAppProducer(scope: IConstruct, produce: AppWarningProducer): void {
+    forRoot(scope).appProducers.push(produce);
   }
 
   private constructor() {}

@@ -96,8 +96,9 @@ test('escape-hatch JSON patches survive synth, including fields the schema does 
 test('several kinds and versions of one API group live side by side', () => {
   const chart = Testing.chart();
   cloneSet(chart);
-  new kruise.KubeSidecarSet(chart, 'sidecars', { spec: { selector } });
-  new kruise.KubeSidecarSetV1Alpha1(chart, 'old-sidecars', { spec: { selector } });
+  const sidecar = { name: 'log', image: 'fluent/fluent-bit:3.1' };
+  new kruise.KubeSidecarSet(chart, 'sidecars', { spec: { selector, containers: [sidecar] } });
+  new kruise.KubeSidecarSetV1Alpha1(chart, 'old-sidecars', { spec: { selector, containers: [sidecar] } });
   new kruise.KubePodUnavailableBudget(chart, 'pub', { spec: { selector, maxUnavailable: kruise.PodUnavailableBudgetSpecMaxUnavailable.fromString('25%') } });
   const kinds = Testing.synth(chart).map(m => `${m.apiVersion}/${m.kind}`);
   expect(kinds).toEqual([

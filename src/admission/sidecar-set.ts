@@ -10,6 +10,7 @@ import { defaultPodTemplate, podTemplateProblems } from '../validation/pod-templ
 import { fieldError } from '../validation/report';
 import { resourceExpressionProblem } from '../validation/resource-expression';
 import { LabelSelectorJson, isEmptySelector, selectorProblems } from '../validation/selectors';
+import { AdmissionModule } from './types';
 
 /** The v1beta1 spec of a SidecarSet in wire form; a v1alpha1 object is converted first (rule 30). */
 export function sidecarSetSpecOf(json: any): any {
@@ -318,3 +319,12 @@ export function sidecarSetWarnings(json: any): string[] {
   }
   return out;
 }
+
+/** The SidecarSet webhooks (v1alpha1 is converted to v1beta1 first, as upstream does). */
+export const sidecarSetAdmission: AdmissionModule = {
+  group: 'apps.kruise.io',
+  kind: 'SidecarSet',
+  versions: ['v1alpha1', 'v1beta1'],
+  validate: m => sidecarSetErrors(m),
+  warnings: m => sidecarSetWarnings(m),
+};

@@ -1,7 +1,6 @@
-import {
-  advancedDaemonSetProblems, advancedDaemonSetWarnings, advancedStatefulSetProblems, cloneSetProblems,
-  defaultAdvancedDaemonSet, defaultAdvancedStatefulSet, defaultCloneSet,
-} from '../../src/validation/workloads';
+import { advancedDaemonSetProblems, advancedDaemonSetWarnings, defaultAdvancedDaemonSet } from '../../src/admission/advanced-daemon-set';
+import { advancedStatefulSetProblems, defaultAdvancedStatefulSet } from '../../src/admission/advanced-stateful-set';
+import { cloneSetProblems, defaultCloneSet } from '../../src/admission/clone-set';
 
 const template = { metadata: { labels: { app: 'x' } }, spec: { containers: [{ name: 'c', image: 'nginx:1.27' }] } };
 const base = (spec: any = {}) => ({ metadata: { name: 'x' }, spec: { selector: { matchLabels: { app: 'x' } }, template, ...spec } });

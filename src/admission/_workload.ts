@@ -1,0 +1,232 @@
+/**
+ * The pieces of admission shared by the three OpenKruise workloads
+ * (CloneSet, Advanced StatefulSet, Advanced DaemonSet): metadata, selector,
+ * pod template, volume claim templates, lifecycle hooks, update priorities,
+ * scatter and image pre-download annotations. Each rule is written once here
+ * and called by the kind modules beside this file.
+ */
+import { dns1123LabelProblems, dns1123SubdomainProblems, labelValueProblems, labelsProblems, qualifiedNameProblems } from '../validation/names';
+import { IntOrPercent, parseUpstreamPercent } from '../validation/percent';
+import { TemplateProblem, defaultPodTemplate, parseQuantity, podTemplateProblems } from '../validation/pod-template';
+import { isEmptySelector, LabelSelectorJson, selectorMatches, selectorProblems } from '../validation/selectors';
+import { fieldError } from '../validation/report';
+
+/** One rule violation: field path, value found, what is wrong, how to fix it. */
+export type RuleProblem = TemplateProblem;
+
+export type Json = Record<string, any>;
+
+export const MAX_INT32 = 2147483647;
+export const clone = <T>(v: T): T => (v === undefined ? v : JSON.parse(JSON.stringify(v)));
+
+/** Collects the problems of one object. */
+export class Rules {
+  public readonly out: RuleProblem[] = [];
+  public add(field: string, value: unknown, problem: string, fix: string): void {
+    this.out.push({ field, value, problem, fix });
+  }
+  public addAll(problems: RuleProblem[]): void {
+    this.out.push(...problems);
+  }
+}
+
+/** The problems as report lines. */
+export function problemLines(problems: RuleProblem[]): string[] {
+  return problems.map(p => fieldError(p.field, p.value, p.problem, p.fix));
+}
+
+/** The kind with its indefinite article, for messages. */
+export const article = (kind: string): string => `${/^[AEIOU]/.test(kind) ? 'an' : 'a'} ${kind}`;
+
+/** An int-or-percent as written in messages. */
+export const describe = (v: IntOrPercent): string => (typeof v === 'number' ? String(v) : JSON.stringify(v));
+
+
+/** OM(namespaced, NAMEFN): name, namespace, labels and annotations of the object. */
+export function metadataRules(r: Rules, meta: Json | undefined, nameRule: 'subdomain' | 'label', kind: string): void {
+  const name = meta?.name;
+  if (name !== undefined) {
+    const problems = nameRule === 'label' ? dns1123LabelProblems(name) : dns1123SubdomainProblems(name);
+    const fix = nameRule === 'label'
+      ? `give the ${kind} a name of at most 63 lowercase letters, digits and '-' (no dots)`
+      : `give the ${kind} a DNS subdomain name (lowercase letters, digits, '-' and '.')`;
+    for (const p of problems) r.add('metadata.name', name, p, fix);
+  }
+  if (meta?.namespace !== undefined) {
+    for (const p of dns1123LabelProblems(meta.namespace)) r.add('metadata.namespace', meta.namespace, p, 'use a valid namespace name');
+  }
+  for (const p of labelsProblems(meta?.labels)) {
+    r.add(`metadata.labels[${JSON.stringify(p.key)}]`, p.key, p.problem, 'use a qualified key and a valid label value');
+  }
+  for (const k of Object.keys(meta?.annotations ?? {})) {
+    for (const p of qualifiedNameProblems(k)) r.add(`metadata.annotations[${JSON.stringify(k)}]`, k, `key ${p}`, 'use a qualified annotation key');
+  }
+}
+
+export interface SelectorRuleOptions {
+  /** A missing selector is reported as required. */
+  readonly required: boolean;
+  /** SEL-MATCH is skipped when the selector is empty (CloneSet, Advanced StatefulSet). */
+  readonly skipMatchWhenEmpty: boolean;
+}
+
+/** SEL-VALID, SEL-NONEMPTY and SEL-MATCH of `spec.selector` against the template labels. */
+export function selectorRules(r: Rules, spec: Json, kind: string, o: SelectorRuleOptions): void {
+  const sel: LabelSelectorJson | undefined = spec.selector;
+  if (sel === undefined && o.required) {
+    r.add('spec.selector', undefined, 'is required', `select the pods of the ${kind} (the construct does so unless 'select' is false)`);
+  }
+  for (const p of selectorProblems(sel)) r.add(`spec.selector.${p.field}`, p.value, p.problem, 'fix the selector');
+  const empty = isEmptySelector(sel);
+  if (empty) {
+    r.add('spec.selector', sel, `is empty and would select every pod of the namespace; an empty selector is not valid for ${article(kind)}`,
+      'keep the default selector or call select() with at least one label');
+  }
+  if (empty && o.skipMatchWhenEmpty) return;
+  const labels = spec.template?.metadata?.labels ?? {};
+  if (!selectorMatches(sel, labels)) {
+    r.add('spec.template.metadata.labels', labels, `do not match spec.selector ${JSON.stringify(sel ?? null)}`,
+      'add the selected labels to the pod metadata (podMetadata.addLabel) or select labels the pods carry');
+  }
+}
+
+export interface TemplateRuleOptions {
+  /** Names of the pod volumes added from volumeClaimTemplates. */
+  readonly claimVolumes: string[];
+  /** restartPolicy must be Always (only checked when set, since it defaults to Always). */
+  readonly kind: string;
+}
+
+/** POD-TEMPLATE-VALID on the defaulted template, restartPolicy Always, activeDeadlineSeconds forbidden. */
+export function templateRules(r: Rules, spec: Json, o: TemplateRuleOptions): void {
+  const t = defaultPodTemplate(spec.template);
+  const ads = t.spec.activeDeadlineSeconds;
+  if (ads !== undefined) {
+    r.add('spec.template.spec.activeDeadlineSeconds', ads, `is forbidden for ${article(o.kind)}`, 'remove it (pods of a workload run until replaced)');
+    delete t.spec.activeDeadlineSeconds;
+  }
+  if (t.spec.restartPolicy !== 'Always') {
+    r.add('spec.template.spec.restartPolicy', t.spec.restartPolicy, `is not allowed for ${article(o.kind)}`, 'use RestartPolicy.ALWAYS (the default)');
+  }
+  r.addAll(podTemplateProblems(t, { path: 'spec.template', claimVolumes: o.claimVolumes }));
+}
+
+/** The names of the volume claim templates, checked: DNS-1123 labels, unique, no clash with template volumes. */
+export function volumeClaimTemplateRules(r: Rules, spec: Json): string[] {
+  const templateVolumes = new Set<string>((spec.template?.spec?.volumes ?? []).map((v: Json) => v.name));
+  const names: string[] = [];
+  (spec.volumeClaimTemplates ?? []).forEach((vct: Json, i: number) => {
+    const at = `spec.volumeClaimTemplates[${i}]`;
+    const name = vct.metadata?.name;
+    if (!name) {
+      r.add(`${at}.metadata.name`, name, 'is required', 'name the claim template; containers mount it by this name');
+      return;
+    }
+    for (const p of dns1123LabelProblems(name)) r.add(`${at}.metadata.name`, name, p, 'rename the claim template');
+    if (templateVolumes.has(name)) {
+      r.add(`${at}.metadata.name`, name, 'is also the name of a pod template volume (the pod would get two volumes of that name)', 'rename the claim template or the volume');
+    }
+    if (names.includes(name)) r.add(`${at}.metadata.name`, name, 'is used by another claim template', 'give every claim template its own name');
+    names.push(name);
+    const modes = vct.spec?.accessModes ?? [];
+    if (modes.length === 0) r.add(`${at}.spec.accessModes`, vct.spec?.accessModes, 'is empty; the API server refuses such claims', 'give at least one access mode, e.g. ReadWriteOnce');
+    const storage = vct.spec?.resources?.requests?.storage;
+    const q = parseQuantity(storage);
+    if (storage === undefined) r.add(`${at}.spec.resources.requests.storage`, storage, 'is required; the API server refuses such claims', 'request a storage size');
+    else if (q === undefined || q <= 0) r.add(`${at}.spec.resources.requests.storage`, storage, 'is not a positive quantity', 'request a storage size such as 10Gi');
+  });
+  return names;
+}
+
+/** Lifecycle hooks: well-formed labels and finalizers, no empty hook; `forbidInPlaceUpdate` for DaemonSets. */
+export function lifecycleRules(r: Rules, lifecycle: Json | undefined, forbidInPlaceUpdate: boolean): void {
+  if (!lifecycle) return;
+  for (const hook of ['preDelete', 'inPlaceUpdate', 'preNormal']) {
+    const h = lifecycle[hook];
+    if (!h) continue;
+    const at = `spec.lifecycle.${hook}`;
+    if (hook === 'inPlaceUpdate' && forbidInPlaceUpdate) {
+      r.add(at, h, 'is not supported for an Advanced DaemonSet', 'remove the inPlaceUpdate hook (use preDelete or preNormal)');
+      continue;
+    }
+    const labels = h.labelsHandler ?? {};
+    const finalizers: string[] = h.finalizersHandler ?? [];
+    if (Object.keys(labels).length === 0 && finalizers.length === 0 && h.markPodNotReady !== true) {
+      r.add(at, h, 'has neither labels, finalizers nor markPodNotReady, so it does nothing', 'give the hook a label or finalizer your controller removes, or drop it');
+    }
+    for (const [k, v] of Object.entries<string>(labels)) {
+      for (const p of qualifiedNameProblems(k)) r.add(`${at}.labelsHandler[${JSON.stringify(k)}]`, k, `key ${p}`, 'use a qualified label key such as example.com/ready');
+      for (const p of labelValueProblems(String(v))) r.add(`${at}.labelsHandler[${JSON.stringify(k)}]`, v, `value ${p}`, 'use a valid label value');
+    }
+    finalizers.forEach((f, i) => {
+      for (const p of qualifiedNameProblems(f)) r.add(`${at}.finalizersHandler[${i}]`, f, p, 'use a qualified finalizer name such as example.com/drain');
+    });
+  }
+}
+
+/** priorityStrategy: exclusive forms, weights 0..100, non-empty selectors and keys. */
+export function priorityRules(r: Rules, ps: Json | undefined, at: string): void {
+  if (!ps) return;
+  const weights: Json[] = ps.weightPriority ?? [];
+  const orders: Json[] = ps.orderPriority ?? [];
+  if (weights.length > 0 && orders.length > 0) {
+    r.add(at, ps, 'sets both weightPriority and orderPriority', 'use UpdatePriority.weighted() or UpdatePriority.ordered(), not both');
+  }
+  weights.forEach((w, i) => {
+    const here = `${at}.weightPriority[${i}]`;
+    if (!(Number.isInteger(w.weight) && w.weight >= 0 && w.weight <= 100)) r.add(`${here}.weight`, w.weight, 'is out of range', 'use a weight between 0 and 100');
+    if (!w.matchSelector || isEmptySelector(w.matchSelector)) {
+      r.add(`${here}.matchSelector`, w.matchSelector, 'is empty', 'select the pods this weight applies to');
+    }
+    for (const p of selectorProblems(w.matchSelector)) r.add(`${here}.matchSelector.${p.field}`, p.value, p.problem, 'fix the selector');
+  });
+  orders.forEach((o, i) => {
+    if (!o.orderedKey) r.add(`${at}.orderPriority[${i}].orderedKey`, o.orderedKey, 'is empty', 'give the pod label key whose value orders the update');
+  });
+}
+
+/** scatterStrategy: non-empty keys, unique (key, value) pairs. */
+export function scatterRules(r: Rules, terms: Json[] | undefined, at: string): void {
+  const seen = new Set<string>();
+  (terms ?? []).forEach((t, i) => {
+    if (!t.key) r.add(`${at}[${i}].key`, t.key, 'is empty', 'give the pod label key to scatter by');
+    const k = JSON.stringify([t.key, t.value]);
+    if (seen.has(k)) r.add(`${at}[${i}]`, { key: t.key, value: t.value }, 'repeats another scatter term', 'list each key/value pair once');
+    seen.add(k);
+  });
+}
+
+/** Image pre-download annotations (§19): values the controller would ignore or the ImagePullJob webhook refuse. */
+export function imagePreDownloadRules(r: Rules, annotations: Json | undefined): void {
+  const a = annotations ?? {};
+  const par = a['apps.kruise.io/image-predownload-parallelism'];
+  if (par !== undefined && !/^\d+$/.test(String(par))) {
+    r.add('metadata.annotations["apps.kruise.io/image-predownload-parallelism"]', par,
+      'is not a non-negative integer (OpenKruise ignores it or never creates the ImagePullJobs)', 'use a whole number of nodes, e.g. 5');
+  }
+  const to = a['apps.kruise.io/image-predownload-timeout-seconds'];
+  if (to !== undefined && !(/^\d+$/.test(String(to)) && Number(to) > 0 && Number(to) <= MAX_INT32)) {
+    r.add('metadata.annotations["apps.kruise.io/image-predownload-timeout-seconds"]', to,
+      'is not a positive 32-bit number of seconds (OpenKruise falls back to 300)', 'use whole seconds, e.g. 600');
+  }
+  const min = a['apps.kruise.io/image-predownload-min-updated-ready-pods'];
+  if (min !== undefined) {
+    const v = /^\d+$/.test(String(min)) ? Number(min) : String(min);
+    const p = parseUpstreamPercent(v);
+    if (!p || p.value < 0) {
+      r.add('metadata.annotations["apps.kruise.io/image-predownload-min-updated-ready-pods"]', min,
+        'is not a non-negative integer or whole percentage (OpenKruise reads it as 0)', 'use e.g. 2 or 20%');
+    }
+  }
+}
+
+
+export function lifecycleWarnings(lifecycle: Json | undefined): string[] {
+  return lifecycle?.preNormal?.markPodNotReady === true
+    ? ['spec.lifecycle.preNormal.markPodNotReady has no effect: OpenKruise honours markPodNotReady on the preDelete and inPlaceUpdate hooks only']
+    : [];
+}
+
+export function hasPreDownload(manifest: Json): boolean {
+  return Object.keys(manifest.metadata?.annotations ?? {}).some(k => k.startsWith('apps.kruise.io/image-predownload-'));
+}

@@ -1,0 +1,127 @@
+/**
+ * The Advanced DaemonSet webhooks (apps.kruise.io DaemonSet, v1beta1; the
+ * v1alpha1 path applies the same rules): the mutating defaults, the
+ * create-time validating rules that need no cluster state, and warnings.
+ * Left out: immutable fields on update.
+ */
+import { IntOrPercent, parseStrictPercent, parseUpstreamPercent } from '../validation/percent';
+import { selectorProblems } from '../validation/selectors';
+import {
+  Json, RuleProblem, Rules, clone, describe, imagePreDownloadRules, lifecycleRules, lifecycleWarnings,
+  metadataRules, problemLines, selectorRules, templateRules,
+} from './_workload';
+import { AdmissionModule } from './types';
+
+
+/** Advanced DaemonSet defaults D1-D6 (no template defaults are persisted, D7). */
+export function defaultAdvancedDaemonSet(manifest: Json): Json {
+  const m = clone(manifest);
+  const s: Json = m.spec ??= {};
+  s.burstReplicas ??= 250;
+  const u: Json = s.updateStrategy ??= {};
+  u.type ||= 'RollingUpdate';
+  if (u.type === 'RollingUpdate') {
+    const ru: Json = u.rollingUpdate ??= {};
+    ru.rollingUpdateType ||= 'Standard';
+    if (ru.maxUnavailable === undefined && ru.maxSurge === undefined) {
+      ru.maxUnavailable = 1;
+      ru.maxSurge = 0;
+    }
+  }
+  s.revisionHistoryLimit ??= 10;
+  return m;
+}
+
+/** The numeric value the DaemonSet webhook reads from a budget: strict percentages give their number, other strings their integer or 0. */
+function dsNumeric(v: IntOrPercent | undefined): number {
+  if (v === undefined) return 0;
+  if (typeof v === 'number') return v;
+  const p = parseStrictPercent(v);
+  if (p) return p.value;
+  return /^[+-]?\d+$/.test(v) ? Number(v) : 0;
+}
+
+/** A DaemonSet int-or-percent (maxUnavailable, maxSurge, partition): PCT-STRICT and at most 100%. */
+function dsIntOrPercentRules(r: Rules, v: IntOrPercent | undefined, at: string): void {
+  if (v === undefined) return;
+  const p = parseStrictPercent(v);
+  if (!p) {
+    const silent = typeof v === 'string' && dsNumeric(v) === 0;
+    r.add(at, v, silent ? 'is not a non-negative integer or whole percentage, and OpenKruise silently reads it as 0' : 'is not a non-negative integer or whole percentage',
+      'use e.g. 2 or 10%');
+  } else if (p.isPercent && p.value > 100) {
+    r.add(at, v, 'is more than 100%', 'use at most 100%');
+  }
+}
+
+/** Advanced DaemonSet rules 1-19 (create-time, v1beta1) on the defaulted object. */
+export function advancedDaemonSetProblems(manifest: Json): RuleProblem[] {
+  const r = new Rules();
+  const m = defaultAdvancedDaemonSet(manifest);
+  const s: Json = m.spec;
+  metadataRules(r, m.metadata, 'subdomain', 'Advanced DaemonSet');
+  imagePreDownloadRules(r, m.metadata?.annotations);
+  selectorRules(r, s, 'Advanced DaemonSet', { required: false, skipMatchWhenEmpty: false });
+  templateRules(r, s, { claimVolumes: [], kind: 'Advanced DaemonSet' });
+  if (s.minReadySeconds !== undefined && !(Number.isInteger(s.minReadySeconds) && s.minReadySeconds >= 0)) {
+    r.add('spec.minReadySeconds', s.minReadySeconds, 'must be 0 or more', 'use a non-negative number of seconds');
+  }
+  const u: Json = s.updateStrategy;
+  if (!['RollingUpdate', 'OnDelete'].includes(u.type)) r.add('spec.updateStrategy.type', u.type, 'is not supported', 'use RollingUpdate or OnDelete');
+  const ru: Json | undefined = u.rollingUpdate;
+  if (u.type === 'RollingUpdate' && ru) {
+    const at = 'spec.updateStrategy.rollingUpdate';
+    const mu = dsNumeric(ru.maxUnavailable);
+    const ms = dsNumeric(ru.maxSurge);
+    if (ru.maxUnavailable !== undefined && (mu !== 0 || typeof ru.maxUnavailable === 'string')) dsIntOrPercentRules(r, ru.maxUnavailable, `${at}.maxUnavailable`);
+    if (ru.maxSurge !== undefined && (ms !== 0 || typeof ru.maxSurge === 'string')) dsIntOrPercentRules(r, ru.maxSurge, `${at}.maxSurge`);
+    if (mu !== 0 && ms !== 0) {
+      r.add(`${at}.maxSurge`, ru.maxSurge, `is not allowed with a non-zero maxUnavailable (${describe(ru.maxUnavailable)})`, 'use rollingUpdate({ maxUnavailable }) or surging({ maxSurge }), not both');
+    } else if (mu === 0 && ms === 0) {
+      r.add(`${at}.maxUnavailable`, ru.maxUnavailable ?? 0, 'cannot be 0 when maxSurge is 0', 'allow at least one unavailable pod, or surge with surging({ maxSurge })');
+    }
+    if (!['Standard', 'InPlaceIfPossible'].includes(ru.rollingUpdateType)) {
+      r.add(`${at}.rollingUpdateType`, ru.rollingUpdateType, 'is not supported by apps.kruise.io/v1beta1', 'use Standard (with maxSurge for a surging update) or InPlaceIfPossible');
+    }
+    if (ru.rollingUpdateType === 'InPlaceIfPossible' && ms !== 0) {
+      r.add(`${at}.maxSurge`, ru.maxSurge, 'must be 0 with InPlaceIfPossible', 'remove maxSurge');
+    }
+    dsIntOrPercentRules(r, ru.partition, `${at}.partition`);
+    for (const p of selectorProblems(ru.selector)) r.add(`${at}.selector.${p.field}`, p.value, p.problem, 'fix the node selector');
+  }
+  if (s.revisionHistoryLimit !== undefined && !(Number.isInteger(s.revisionHistoryLimit) && s.revisionHistoryLimit >= 0)) {
+    r.add('spec.revisionHistoryLimit', s.revisionHistoryLimit, 'must be 0 or more', 'use a non-negative number of revisions');
+  }
+  const burst = s.burstReplicas;
+  const bp = parseUpstreamPercent(burst);
+  if (!bp || bp.value <= 0) {
+    r.add('spec.burstReplicas', burst, 'is not a positive integer or whole percentage (the controller would create no pods)', 'use e.g. 50 or 20%');
+  }
+  lifecycleRules(r, s.lifecycle, true);
+  return r.out;
+}
+
+/** What an Advanced DaemonSet's configuration will do that users do not expect. */
+export function advancedDaemonSetWarnings(manifest: Json): string[] {
+  const out: string[] = [];
+  const s: Json = manifest.spec ?? {};
+  if (s.updateStrategy?.type === 'OnDelete' && s.updateStrategy.rollingUpdate !== undefined) {
+    out.push('spec.updateStrategy.rollingUpdate has no effect with type OnDelete; OpenKruise ignores it');
+  }
+  if (manifest.metadata?.annotations?.['apps.kruise.io/image-predownload-min-updated-ready-pods'] !== undefined) {
+    out.push('the image-predownload-min-updated-ready-pods annotation has no effect on an Advanced DaemonSet');
+  }
+  out.push(...lifecycleWarnings(s.lifecycle));
+  return out;
+}
+
+
+/** The Advanced DaemonSet webhooks. */
+export const advancedDaemonSetAdmission: AdmissionModule = {
+  group: 'apps.kruise.io',
+  kind: 'DaemonSet',
+  versions: ['v1alpha1', 'v1beta1'],
+  defaults: m => defaultAdvancedDaemonSet(m),
+  validate: m => problemLines(advancedDaemonSetProblems(m)),
+  warnings: m => advancedDaemonSetWarnings(m),
+};

@@ -1,0 +1,138 @@
+/**
+ * The CloneSet webhooks (apps.kruise.io/v1alpha1): the mutating defaults and
+ * the create-time validating rules that need no cluster state, plus the
+ * warnings for what the controller silently does. Rules left out (they need
+ * the live object or the cluster): immutable fields on update, InPlaceOnly
+ * diffs between revisions, podsToDelete naming pods the CloneSet owns.
+ */
+import { parseKruisePercent, ParsedIntOrPercent, parseUpstreamPercent, scaled } from '../validation/percent';
+import {
+  Json, MAX_INT32, RuleProblem, Rules, clone, describe, hasPreDownload, imagePreDownloadRules, lifecycleRules, lifecycleWarnings,
+  metadataRules, priorityRules, problemLines, scatterRules, selectorRules, templateRules, volumeClaimTemplateRules,
+} from './_workload';
+import { AdmissionModule } from './types';
+
+
+/** CloneSet defaults D1-D8 (template defaults are applied by the template rules). */
+export function defaultCloneSet(manifest: Json): Json {
+  const m = clone(manifest);
+  const s: Json = m.spec ??= {};
+  s.replicas ??= 1;
+  s.revisionHistoryLimit ??= 10;
+  const u: Json = s.updateStrategy ??= {};
+  u.type ||= 'ReCreate';
+  if ((u.type === 'InPlaceIfPossible' || u.type === 'InPlaceOnly') && !u.inPlaceUpdateStrategy) u.inPlaceUpdateStrategy = {};
+  u.partition ??= 0;
+  u.maxUnavailable ??= '20%';
+  u.maxSurge ??= 0;
+  return m;
+}
+
+const CLONESET_TYPES = ['ReCreate', 'InPlaceIfPossible', 'InPlaceOnly'];
+
+/** CloneSet rules 1-19 (create-time), on the defaulted object, plus the whole-percent rule for the budgets. */
+export function cloneSetProblems(manifest: Json): RuleProblem[] {
+  const r = new Rules();
+  const m = defaultCloneSet(manifest);
+  const s: Json = m.spec;
+  metadataRules(r, m.metadata, 'subdomain', 'CloneSet');
+  imagePreDownloadRules(r, m.metadata?.annotations);
+  const replicas: number = s.replicas;
+  if (!(Number.isInteger(replicas) && replicas >= 0)) r.add('spec.replicas', replicas, 'must be 0 or more', 'use a non-negative number of replicas');
+  selectorRules(r, s, 'CloneSet', { required: true, skipMatchWhenEmpty: true });
+  const claims = volumeClaimTemplateRules(r, s);
+  templateRules(r, s, { claimVolumes: claims, kind: 'CloneSet' });
+
+  const toDelete: string[] = s.scaleStrategy?.podsToDelete ?? [];
+  const dups = [...new Set(toDelete.filter((n, i) => toDelete.indexOf(n) !== i))];
+  if (dups.length > 0) r.add('spec.scaleStrategy.podsToDelete', dups, 'are listed more than once', 'list each pod once');
+  const smu = s.scaleStrategy?.maxUnavailable;
+  if (smu !== undefined && !parseUpstreamPercent(smu)) {
+    r.add('spec.scaleStrategy.maxUnavailable', smu, 'is not an integer or a whole percentage (the controller reads it as 0)', 'use e.g. 2 or 20%');
+  }
+
+  const u: Json = s.updateStrategy;
+  if (!CLONESET_TYPES.includes(u.type)) {
+    r.add('spec.updateStrategy.type', u.type, 'is not supported by the CloneSet webhook', `use one of ${CLONESET_TYPES.join(', ')} (CloneSetUpdateStrategy.recreate/inPlaceIfPossible/inPlaceOnly)`);
+  }
+  const partition = parseKruisePercent(u.partition);
+  if (!partition) {
+    r.add('spec.updateStrategy.partition', u.partition, 'is not an integer or a percentage', 'use PercentOrAbsolute.absolute(n) or PercentOrAbsolute.percent(p)');
+  } else if (scaled(partition, replicas, true) < 0) {
+    r.add('spec.updateStrategy.partition', u.partition, 'is negative', 'use 0 or more pods (or percent)');
+  }
+  priorityRules(r, u.priorityStrategy, 'spec.updateStrategy.priorityStrategy');
+  scatterRules(r, u.scatterStrategy, 'spec.updateStrategy.scatterStrategy');
+  const budget = (field: 'maxUnavailable' | 'maxSurge'): ParsedIntOrPercent | undefined => {
+    const v = u[field];
+    const at = `spec.updateStrategy.${field}`;
+    if (!parseKruisePercent(v)) {
+      r.add(at, v, 'is not an integer or a percentage', 'use PercentOrAbsolute.absolute(n) or PercentOrAbsolute.percent(p)');
+      return undefined;
+    }
+    const p = parseUpstreamPercent(v);
+    if (!p) {
+      r.add(at, v, 'is not a whole percentage; the webhook admits it but the CloneSet controller reads it as 0', 'use a whole percentage such as 12% or 13%, or an absolute number');
+    }
+    return p;
+  };
+  const maxUnavailable = budget('maxUnavailable');
+  const maxSurge = budget('maxSurge');
+  if (maxSurge && u.type === 'InPlaceOnly' && scaled(maxSurge, replicas, true) > 0) {
+    r.add('spec.updateStrategy.maxSurge', u.maxSurge, 'must be 0 with InPlaceOnly', 'remove maxSurge or use inPlaceIfPossible()');
+  }
+  if (maxUnavailable && maxSurge && replicas > 0 && scaled(maxUnavailable, replicas, true) < 1 && scaled(maxSurge, replicas, true) < 1) {
+    r.add('spec.updateStrategy.maxUnavailable', u.maxUnavailable, `and maxSurge ${describe(u.maxSurge)} are both below one pod, so the update could never proceed`,
+      'allow at least one unavailable or one surge pod');
+  }
+  const pds = s.progressDeadlineSeconds;
+  if (pds !== undefined) {
+    if (!(Number.isInteger(pds) && pds >= 0)) {r.add('spec.progressDeadlineSeconds', pds, 'must be 0 or more', 'use a non-negative deadline');} else if (pds !== MAX_INT32 && pds <= (s.minReadySeconds ?? 0)) {
+      r.add('spec.progressDeadlineSeconds', pds, `must be greater than minReadySeconds (${s.minReadySeconds ?? 0})`, 'raise progressDeadline above minReady');
+    }
+  }
+  lifecycleRules(r, s.lifecycle, false);
+  return r.out;
+}
+
+/** What a CloneSet's configuration will do that users do not expect. */
+export function cloneSetWarnings(manifest: Json): string[] {
+  const out: string[] = [];
+  const s: Json = manifest.spec ?? {};
+  const u: Json = s.updateStrategy ?? {};
+  const replicas: number = s.replicas ?? 1;
+  const partition = u.partition === undefined ? undefined : parseKruisePercent(u.partition);
+  // Without spec.replicas (an autoscaler sets them) the split depends on the live count: nothing to say.
+  if (partition && partition.value > 0 && s.replicas !== undefined) {
+    if (partition.isPercent && partition.value < 100) {
+      let kept = Math.min(Math.max(scaled(partition, replicas, true), 0), replicas);
+      if (replicas > 1 && kept === replicas) kept = replicas - 1;
+      const exact = (partition.value * replicas) / 100;
+      if (kept !== exact) out.push(`spec.updateStrategy.partition ${describe(u.partition)} is rounded up: with ${replicas} replicas it keeps ${kept} pod(s) at the old revision and updates ${replicas - kept}; below 100% at least one pod is always updated`);
+    }
+  }
+  const surge = u.maxSurge === undefined ? undefined : parseKruisePercent(u.maxSurge);
+  if (u.type === 'InPlaceIfPossible' && surge && scaled(surge, replicas, true) > 0) {
+    out.push(`spec.updateStrategy.maxSurge ${describe(u.maxSurge)} with InPlaceIfPossible still creates surge pods during every update, even when all pods could be updated in place; drop maxSurge for a pure in-place rollout`);
+  }
+  if ((s.scaleStrategy?.podsToDelete ?? []).length > 0) {
+    out.push('spec.scaleStrategy.podsToDelete: OpenKruise only accepts names of pods this CloneSet already owns, so the first apply of a new CloneSet with podsToDelete is refused; add them once the CloneSet runs');
+  }
+  if (hasPreDownload(manifest)) {
+    if ((u.type ?? 'ReCreate') === 'ReCreate') out.push('image pre-download is skipped with the ReCreate update strategy; it only serves in-place updates');
+    else if (replicas <= 3) out.push(`image pre-download is skipped for ${replicas} replica(s); OpenKruise only pre-downloads for more than 3`);
+  }
+  out.push(...lifecycleWarnings(s.lifecycle));
+  return out;
+}
+
+
+/** The CloneSet webhooks. */
+export const cloneSetAdmission: AdmissionModule = {
+  group: 'apps.kruise.io',
+  kind: 'CloneSet',
+  versions: ['v1alpha1'],
+  defaults: m => defaultCloneSet(m),
+  validate: m => problemLines(cloneSetProblems(m)),
+  warnings: m => cloneSetWarnings(m),
+};

@@ -1,0 +1,84 @@
+/**
+ * ImageListPullJob admission (apps.kruise.io v1alpha1 and v1beta1: two
+ * separate but equivalent code paths upstream, the same schema). The spec
+ * rules are exported for the imageListPullJobTemplate of an AdvancedCronJob.
+ *
+ * Defaults: completionPolicy.type Always; pullPolicy {} with timeoutSeconds
+ * 600 and backoffLimit 3 (no imagePullPolicy default and no finalizer,
+ * unlike ImagePullJob).
+ *
+ * Rules: the node/pod selector rules of ImagePullJob; spec.images non-empty,
+ * at most 255, no exact duplicates (`nginx` and `nginx:latest` count as
+ * different), each a valid image reference; completionPolicy.type Always or
+ * Never; with Never, no activeDeadlineSeconds and no ttlSecondsAfterFinished.
+ *
+ * Stricter than upstream: every spec.pullSecrets entry must be a valid Secret
+ * name (as for ImagePullJob).
+ *
+ * Skipped: the refusal when the KruiseDaemon or ImagePullJobGate feature gate
+ * is off (declared by the constructs, checked against the control plane).
+ * Upstream has no update-only rule and checks neither parallelism nor
+ * metadata here.
+ */
+import { TemplateProblem } from '../validation/pod-template';
+import { fieldError } from '../validation/report';
+import {
+  IMAGE_REF_FIX, defaultPullJobSpec, imageReferenceProblems, pullJobCompletionProblems, pullJobSelectorProblems, pullSecretsProblems,
+} from './image-pull-job';
+import { AdmissionModule, Manifest } from './types';
+
+type Json = Record<string, any>;
+
+const clone = <T>(v: T): T => (v === undefined ? v : JSON.parse(JSON.stringify(v)));
+const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** The most images one job may pull. */
+export const MAX_IMAGES = 255;
+
+/** Options of `imageListPullJobSpecProblems`. */
+export interface ImageListPullJobRuleOptions {
+  /** Check completionPolicy (off when the caller has its own completion rules, as AdvancedCronJob). */
+  readonly completionPolicy: boolean;
+}
+
+/** The ImageListPullJob rules of a (defaulted) spec found at `at`. */
+export function imageListPullJobSpecProblems(
+  spec: Json | undefined, at: string, options: ImageListPullJobRuleOptions = { completionPolicy: true },
+): TemplateProblem[] {
+  const s: Json = isObject(spec) ? spec : {};
+  const out: TemplateProblem[] = [...pullJobSelectorProblems(s, at)];
+  const add = (field: string, value: unknown, problem: string, fix: string) => out.push({ field, value, problem, fix });
+  const images: unknown[] = Array.isArray(s.images) ? s.images : [];
+  if (images.length === 0) {
+    add(`${at}.images`, s.images, 'is empty', 'list at least one image to pull, e.g. ["nginx:1.25"]');
+  } else if (images.length > MAX_IMAGES) {
+    add(`${at}.images`, `${images.length} images`, `are more than the ${MAX_IMAGES} one job may pull`, 'split the list over several ImageListPullJobs');
+  }
+  const seen = new Map<string, number>();
+  images.forEach((image, i) => {
+    const ref = typeof image === 'string' ? image : '';
+    const first = seen.get(ref);
+    if (first !== undefined) add(`${at}.images[${i}]`, image, `repeats images[${first}]`, 'list every image once');
+    else seen.set(ref, i);
+    for (const p of imageReferenceProblems(ref)) add(`${at}.images[${i}]`, image, p, IMAGE_REF_FIX);
+  });
+  if (options.completionPolicy) out.push(...pullJobCompletionProblems(s, at));
+  out.push(...pullSecretsProblems(s, at));
+  return out;
+}
+
+function defaults(manifest: Manifest): Manifest {
+  const m = clone(manifest);
+  if (!isObject(m.spec)) m.spec = {};
+  defaultPullJobSpec(m.spec);
+  return m;
+}
+
+/** The ImageListPullJob webhooks. */
+export const imageListPullJobAdmission: AdmissionModule = {
+  group: 'apps.kruise.io',
+  kind: 'ImageListPullJob',
+  versions: ['v1alpha1', 'v1beta1'],
+  defaults,
+  validate: m => imageListPullJobSpecProblems(m.spec, 'spec').map(p => fieldError(p.field, p.value, p.problem, p.fix)),
+};

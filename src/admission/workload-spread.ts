@@ -1,0 +1,124 @@
+/**
+ * The WorkloadSpread webhook (apps.kruise.io/v1alpha1; upstream has no
+ * mutating webhook for it): the create-time rules that need no cluster
+ * state. Left out: whether the target exists, and one WorkloadSpread per
+ * workload across the cluster (the app-wide check covers the App).
+ */
+import { dns1123SubdomainProblems, labelValueProblems, qualifiedNameProblems } from '../validation/names';
+import { parseUpstreamPercent } from '../validation/percent';
+import { fieldError } from '../validation/report';
+import { selectorProblems } from '../validation/selectors';
+import { AdmissionModule } from './types';
+
+const groupOf = (apiVersion: string | undefined): string => (apiVersion && apiVersion.includes('/') ? apiVersion.slice(0, apiVersion.indexOf('/')) : '');
+
+function termErrors(field: string, term: any): string[] {
+  const out: string[] = [];
+  (term?.matchFields ?? []).forEach((e: any, i: number) => {
+    const at = `${field}.matchFields[${i}]`;
+    if (e.key !== 'metadata.name') out.push(fieldError(`${at}.key`, e.key, 'is not a supported node field', 'use metadata.name (or match node labels with matchExpressions)'));
+    const vals: string[] = e.values ?? [];
+    if (!['In', 'NotIn'].includes(e.operator)) out.push(fieldError(`${at}.operator`, e.operator, 'is not allowed for a node field', 'use In or NotIn'));
+    else if (vals.length !== 1) out.push(fieldError(`${at}.values`, e.values, `must be exactly one node name for operator ${e.operator}`, 'give one node name'));
+    vals.forEach((v, j) => { for (const p of dns1123SubdomainProblems(v)) out.push(fieldError(`${at}.values[${j}]`, v, p, 'use a valid node name')); });
+  });
+  (term?.matchExpressions ?? []).forEach((e: any, i: number) => {
+    const at = `${field}.matchExpressions[${i}]`;
+    for (const p of qualifiedNameProblems(e.key ?? '')) out.push(fieldError(`${at}.key`, e.key, p, 'use a valid node label key'));
+    const vals: string[] = e.values ?? [];
+    if (['In', 'NotIn'].includes(e.operator) && vals.length === 0) out.push(fieldError(`${at}.values`, e.values, `must list at least one value for operator ${e.operator}`, 'add values'));
+    else if (['Exists', 'DoesNotExist'].includes(e.operator) && vals.length > 0) out.push(fieldError(`${at}.values`, e.values, `must be empty for operator ${e.operator}`, 'drop the values'));
+    else if (['Gt', 'Lt'].includes(e.operator) && (vals.length !== 1 || !/^-?\d+$/.test(vals[0]))) out.push(fieldError(`${at}.values`, e.values, `must be exactly one integer for operator ${e.operator}`, 'give one integer value'));
+    else if (!['In', 'NotIn', 'Exists', 'DoesNotExist', 'Gt', 'Lt'].includes(e.operator)) out.push(fieldError(`${at}.operator`, e.operator, 'is not a node selector operator', 'use In, NotIn, Exists, DoesNotExist, Gt or Lt'));
+    vals.forEach((v, j) => { for (const p of labelValueProblems(v)) out.push(fieldError(`${at}.values[${j}]`, v, p, 'use a valid label value')); });
+  });
+  return out;
+}
+
+/** §5 rules 2-4, 6-10, 12-21 on a WorkloadSpread in wire form. */
+export function workloadSpreadErrors(json: any): string[] {
+  const errors: string[] = [];
+  const spec = json?.spec ?? {};
+  const ref = spec.targetRef;
+  if (!ref) {errors.push(fieldError('spec.targetRef', ref, 'is required', 'set target or targetRef'));} else {
+    for (const f of ['apiVersion', 'kind', 'name']) if (!ref[f]) errors.push(fieldError(`spec.targetRef.${f}`, ref[f], 'is empty', 'name the target completely'));
+    if (ref.apiVersion && ref.apiVersion.split('/').length > 2) errors.push(fieldError('spec.targetRef.apiVersion', ref.apiVersion, 'is not group/version', 'use e.g. apps/v1'));
+    const g = groupOf(ref.apiVersion);
+    const need: Record<string, string[]> = { CloneSet: ['apps.kruise.io'], Deployment: ['apps'], ReplicaSet: ['apps'], Job: ['batch'], StatefulSet: ['apps', 'apps.kruise.io'] };
+    if (need[ref.kind] && !need[ref.kind].includes(g)) errors.push(fieldError('spec.targetRef.apiVersion', ref.apiVersion, `is not a group OpenKruise accepts for kind ${ref.kind}`, `use group ${need[ref.kind].join(' or ')}`));
+  }
+  const subsets: any[] = spec.subsets ?? [];
+  if (subsets.length === 0) errors.push(fieldError('spec.subsets', subsets, 'is empty', 'add at least one subset'));
+  const names = new Set<string>();
+  subsets.forEach((s, i) => {
+    const at = `spec.subsets[${i}]`;
+    if (!s.name) errors.push(fieldError(`${at}.name`, s.name, 'is empty', 'name the subset'));
+    else if (names.has(s.name)) errors.push(fieldError(`${at}.name`, s.name, 'is used by another subset', 'give each subset a unique name'));
+    names.add(s.name);
+    if (s.requiredNodeSelectorTerm) errors.push(...termErrors(`${at}.requiredNodeSelectorTerm`, s.requiredNodeSelectorTerm));
+    (s.preferredNodeSelectorTerms ?? []).forEach((p: any, j: number) => {
+      if (!(Number.isInteger(p.weight) && p.weight >= 1 && p.weight <= 100)) errors.push(fieldError(`${at}.preferredNodeSelectorTerms[${j}].weight`, p.weight, 'is out of range', 'use 1 to 100'));
+      errors.push(...termErrors(`${at}.preferredNodeSelectorTerms[${j}].preference`, p.preference));
+    });
+    (s.tolerations ?? []).forEach((t: any, j: number) => {
+      const tat = `${at}.tolerations[${j}]`;
+      if (t.key) for (const p of qualifiedNameProblems(t.key)) errors.push(fieldError(`${tat}.key`, t.key, p, 'use a valid taint key'));
+      if (!t.key && t.operator !== 'Exists') errors.push(fieldError(`${tat}.operator`, t.operator, 'must be Exists when the key is empty', 'use NodeTaintQuery.any() or give a key'));
+      if (t.tolerationSeconds !== undefined && t.effect !== 'NoExecute') errors.push(fieldError(`${tat}.tolerationSeconds`, t.tolerationSeconds, 'is only allowed with effect NoExecute', 'set effect NoExecute or drop evictAfter'));
+      if ((!t.operator || t.operator === 'Equal')) for (const p of labelValueProblems(t.value ?? '')) errors.push(fieldError(`${tat}.value`, t.value, p, 'use a valid label value'));
+      if (t.operator === 'Exists' && t.value) errors.push(fieldError(`${tat}.value`, t.value, 'must be empty for operator Exists', 'drop the value'));
+      if (t.operator && !['Equal', 'Exists'].includes(t.operator)) errors.push(fieldError(`${tat}.operator`, t.operator, 'is not a toleration operator', 'use Equal or Exists'));
+      if (t.effect && !['NoSchedule', 'PreferNoSchedule', 'NoExecute'].includes(t.effect)) errors.push(fieldError(`${tat}.effect`, t.effect, 'is not a taint effect', 'use NoSchedule, PreferNoSchedule or NoExecute'));
+    });
+  });
+  // rules 12-16: maxReplicas
+  const withMax = subsets.map((s, i) => ({ s, i })).filter(x => x.s.maxReplicas !== undefined);
+  const types = new Set(withMax.map(x => typeof x.s.maxReplicas));
+  if (types.size > 1) errors.push(fieldError('spec.subsets[*].maxReplicas', withMax.map(x => x.s.maxReplicas), 'mixes numbers and percentages', 'use only numbers or only percentages'));
+  if (ref?.kind === 'StatefulSet') {
+    for (const x of withMax) if (typeof x.s.maxReplicas !== 'number') errors.push(fieldError(`spec.subsets[${x.i}].maxReplicas`, x.s.maxReplicas, 'is a percentage, which OpenKruise refuses for a StatefulSet target', 'use a number'));
+  }
+  let sum = 0;
+  let percents = false;
+  for (const x of withMax) {
+    const p = parseUpstreamPercent(x.s.maxReplicas);
+    if (!p || p.value < 0) {
+      errors.push(fieldError(`spec.subsets[${x.i}].maxReplicas`, x.s.maxReplicas, 'is not a non-negative integer or integer percentage', 'use PercentOrAbsolute.absolute(n) or percent(n) with a whole n >= 0'));
+      continue;
+    }
+    if (p.isPercent) {
+      percents = true;
+      sum += p.value;
+      if (sum > 100) errors.push(fieldError(`spec.subsets[${x.i}].maxReplicas`, x.s.maxReplicas, `brings the percentages to ${sum}%, more than 100%`, 'lower the percentages'));
+    }
+  }
+  const last = subsets[subsets.length - 1];
+  if (percents && last?.maxReplicas !== undefined && sum !== 100 && sum <= 100) {
+    errors.push(fieldError(`spec.subsets[${subsets.length - 1}].maxReplicas`, last.maxReplicas, `leaves the percentages at ${sum}%; with the last subset limited they must add up to 100%`, 'make them add up to 100%, or leave the last subset\'s maxReplicas unset'));
+  }
+  // rules 17-20
+  const ss = spec.scheduleStrategy;
+  if (ss) {
+    if (ss.type !== undefined && !['', 'Fixed', 'Adaptive'].includes(ss.type)) errors.push(fieldError('spec.scheduleStrategy.type', ss.type, 'is not a schedule strategy', 'use Fixed or Adaptive'));
+    if (ss.adaptive) {
+      if (ss.type !== 'Adaptive') errors.push(fieldError('spec.scheduleStrategy.adaptive', ss.adaptive, 'is set but the type is not Adaptive', 'use WorkloadSpreadScheduleStrategy.adaptive()'));
+      if (subsets.length > 1 && last?.maxReplicas !== undefined) errors.push(fieldError(`spec.subsets[${subsets.length - 1}].maxReplicas`, last.maxReplicas, 'is set on the last subset of an adaptive WorkloadSpread', 'leave the last subset unlimited so rescheduled pods always have a place'));
+      const secs = ss.adaptive.rescheduleCriticalSeconds;
+      if (secs !== undefined) {
+        const max = subsets.length > 1 ? Math.floor(295 / (subsets.length - 1)) : 2147483647;
+        if (secs < 0 || secs > max) errors.push(fieldError('spec.scheduleStrategy.adaptive.rescheduleCriticalSeconds', secs, `is out of range for ${subsets.length} subsets`, `use 0 to ${max} seconds`));
+      }
+    }
+  }
+  const sel = spec.targetFilter?.selector;
+  if (sel) for (const p of selectorProblems(sel)) errors.push(fieldError(`spec.targetFilter.selector.${p.field}`, p.value, p.problem, 'fix the selector'));
+  return errors;
+}
+
+/** The WorkloadSpread webhook. */
+export const workloadSpreadAdmission: AdmissionModule = {
+  group: 'apps.kruise.io',
+  kind: 'WorkloadSpread',
+  versions: ['v1alpha1'],
+  validate: m => workloadSpreadErrors(m),
+};

@@ -1,0 +1,79 @@
+import { ApiObject, JsonPatch, Yaml } from 'cdk8s';
+import { Construct } from 'constructs';
+import * as kruise from '../imports/kruise';
+import { _setOrigin, isKruiseObject } from './admission/engine';
+import { KruiseValidation } from './validation/register';
+
+/** Props of `KruiseInclude`. */
+export interface KruiseIncludeProps {
+  /**
+   * A local file path or a URL of a YAML (or JSON) manifest; a file may hold
+   * several documents.
+   */
+  readonly url: string;
+}
+
+/** The L1 class of each OpenKruise apiVersion/kind. */
+function l1Classes(): Map<string, any> {
+  const out = new Map<string, any>();
+  for (const v of Object.values(kruise) as any[]) {
+    if (typeof v === 'function' && v.GVK?.apiVersion && v.GVK?.kind) out.set(`${v.GVK.apiVersion}/${v.GVK.kind}`, v);
+  }
+  return out;
+}
+
+/**
+ * Existing YAML brought into the app, like cdk8s `Include`, with every
+ * OpenKruise object in it judged at synth as the cluster would judge it.
+ *
+ * Each OpenKruise object becomes an instance of its `kruise` L1 class (so
+ * `ApiObject.of`, JSON patches and the admission layer treat it like one
+ * written in code); its fields are kept exactly as in the file. Other
+ * objects become plain `ApiObject`s. An object that would be refused fails
+ * synth under its construct path, with the file and the document number.
+ */
+export class KruiseInclude extends Construct {
+  constructor(scope: Construct, id: string, props: KruiseIncludeProps) {
+    super(scope, id);
+    KruiseValidation.enable(this);
+    let docs: any[];
+    try {
+      docs = Yaml.load(props.url);
+    } catch (e: any) {
+      throw new Error(`KruiseInclude at '${this.node.path}': cannot read '${props.url}': ${e?.message ?? e}; give the path of a YAML or JSON manifest (or a URL)`);
+    }
+    const classes = l1Classes();
+    let unnamed = 0;
+    docs.forEach((obj, i) => {
+      if (obj === null || obj === undefined) return;
+      const where = `'${props.url}', document ${i + 1}`;
+      if (typeof obj !== 'object' || Array.isArray(obj)) {
+        throw new Error(`KruiseInclude at '${this.node.path}': ${where} is not a Kubernetes object but ${JSON.stringify(obj)}; every document must be a mapping with apiVersion and kind`);
+      }
+      if (typeof obj.apiVersion !== 'string' || typeof obj.kind !== 'string') {
+        throw new Error(`KruiseInclude at '${this.node.path}': ${where} has apiVersion ${JSON.stringify(obj.apiVersion)} and kind ${JSON.stringify(obj.kind)}; every object needs both as strings`);
+      }
+      const name = obj.metadata?.name ?? `object${unnamed++}`;
+      const objId = [name, obj.kind.toLowerCase(), obj.metadata?.namespace].filter(x => x).join('-');
+      if (this.node.tryFindChild(objId)) {
+        throw new Error(`KruiseInclude at '${this.node.path}': ${where} is a second ${obj.kind} "${name}"${obj.metadata?.namespace ? ` in namespace ${obj.metadata.namespace}` : ''}; each object may appear once`);
+      }
+      const L1 = classes.get(`${obj.apiVersion}/${obj.kind}`);
+      let created: ApiObject;
+      if (L1) {
+        created = new L1(this, objId, { metadata: obj.metadata });
+        for (const [k, v] of Object.entries(obj)) {
+          if (!['apiVersion', 'kind', 'metadata'].includes(k)) created.addJsonPatch(JsonPatch.add(`/${k}`, v));
+        }
+      } else {
+        created = new ApiObject(this, objId, obj);
+      }
+      if (isKruiseObject(created)) _setOrigin(created, { source: props.url, document: i + 1 });
+    });
+  }
+
+  /** The included objects. */
+  public get apiObjects(): ApiObject[] {
+    return this.node.children.filter((o): o is ApiObject => o instanceof ApiObject);
+  }
+}
