@@ -2,6 +2,7 @@ import { ApiObject } from 'cdk8s';
 import { Construct, IConstruct } from 'constructs';
 import { groupOf } from './fleet/objects';
 import { _gateSources } from './validation/gates';
+import { KruiseValidation } from './validation/register';
 
 /** What `policy.kruise.io/delete-protection` blocks. */
 export enum DeleteProtectionMode {
@@ -58,6 +59,7 @@ export class DeleteProtection extends Construct {
 
   private constructor(obj: ApiObject, mode: DeleteProtectionMode) {
     super(obj, 'DeleteProtection');
+    KruiseValidation.enable(this);
     this.mode = mode;
     obj.metadata.addLabel('policy.kruise.io/delete-protection', mode);
     this.node.addValidation({

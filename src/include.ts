@@ -1,3 +1,4 @@
+import * as fs from 'fs';
 import { ApiObject, JsonPatch, Yaml } from 'cdk8s';
 import { Construct } from 'constructs';
 import * as kruise from '../imports/kruise';
@@ -36,11 +37,15 @@ export class KruiseInclude extends Construct {
   constructor(scope: Construct, id: string, props: KruiseIncludeProps) {
     super(scope, id);
     KruiseValidation.enable(this);
+    const remote = /^https?:\/\//.test(props.url);
+    if (!remote && !fs.existsSync(props.url)) {
+      throw new Error(`KruiseInclude at '${this.node.path}': cannot read '${props.url}': no such file; give the path of a YAML or JSON manifest (or an http(s) URL)`);
+    }
     let docs: any[];
     try {
       docs = Yaml.load(props.url);
     } catch (e: any) {
-      throw new Error(`KruiseInclude at '${this.node.path}': cannot read '${props.url}': ${e?.message ?? e}; give the path of a YAML or JSON manifest (or a URL)`);
+      throw new Error(`KruiseInclude at '${this.node.path}': cannot read '${props.url}': ${e?.message ?? e}; give the path of a YAML or JSON manifest (or an http(s) URL)`);
     }
     const classes = l1Classes();
     let unnamed = 0;

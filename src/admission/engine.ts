@@ -16,7 +16,7 @@ import { ApiObject } from 'cdk8s';
 import { IConstruct } from 'constructs';
 import { GATE_DEFAULTS } from '../control-plane/_gates';
 import { _gateSources } from '../validation/gates';
-import { _currentRound, _newCheckRound, _renderForChecks } from '../validation/render';
+import { _currentRound, _markCheckRounds, _renderForChecks } from '../validation/render';
 import { Warnings } from '../validation/report';
 import { KRUISE_GROUPS, formatIssue, validateManifest } from '../validation/schemas';
 import { admissionModuleFor } from './index';
@@ -94,13 +94,15 @@ class Engine {
   private readonly hooked = new WeakSet<ApiObject>();
 
   constructor(private readonly root: IConstruct) {
+    // the round marker runs first in every validation pass, so the pass, the
+    // warnings and the L2 checks share one render of each object
+    _markCheckRounds(root);
     root.node.addValidation({ validate: () => this.pass() });
     Warnings._addAppProducer(root, () => this.warnings());
   }
 
   /** Judge every Kruise object of the App, once; hang each verdict on its owner. */
   private pass(): string[] {
-    _newCheckRound();
     this.verdicts = new Map();
     this.verdictRound = _currentRound();
     const ctx = contextOf(this.root);
@@ -141,7 +143,7 @@ class Engine {
       const manifest = _renderForChecks(c);
       const module = admissionModuleFor(String(manifest.apiVersion), String(manifest.kind));
       if (!module?.warnings) continue;
-      const v = judge(c, manifest, ctx);
+      const v = this.verdictOf(c);
       if (v.errors.length > 0 || !v.defaulted) continue;
       for (const message of module.warnings(manifest, ctx)) out.push({ scope: ownerOf(c), message });
     }

@@ -14,6 +14,7 @@ import { KruiseDaemonOptions, KruiseManagerOptions } from './options';
 import { addRbac, addServiceAccounts, DAEMON_CONFIG_NAMESPACE } from './rbac';
 import { addWebhookConfigurations, CONTROL_PLANE_LABEL, DELETE_PROTECTION_LABEL } from './webhooks';
 import { _registerGateSource } from '../validation/gates';
+import { KruiseValidation } from '../validation/register';
 import {
   dns1123LabelProblems, dns1123SubdomainProblems, envVarNameProblems, labelValueProblems, qualifiedNameProblems,
 } from '../validation/names';
@@ -253,6 +254,8 @@ export class KruiseControlPlane extends Construct {
 
   constructor(scope: Construct, id: string, props: KruiseControlPlaneProps = {}) {
     super(scope, id);
+    // every OpenKruise object of an app that installs OpenKruise is judged at synth
+    KruiseValidation.enable(this);
     this.props = props;
     this.namespace = props.namespace ?? DEFAULT_NAMESPACE;
     const ns = this.namespace;
