@@ -173,6 +173,26 @@ describe('SidecarSet rendering', () => {
 });
 
 describe('SidecarSet rules (webhook-rules §4)', () => {
+  test('fails on a volume without a source, which pods would default but the SidecarSet webhook does not', () => {
+    const chart = Testing.chart();
+    minimal(chart).apiObject.addJsonPatch(JsonPatch.add('/spec/volumes', [{ name: 'scratch' }]));
+    expect(() => Testing.synth(chart)).toThrow([
+      'Validation failed with the following errors:',
+      '  [test/log] spec.volumes[0]: {"name":"scratch"} must specify a volume type (OpenKruise does not default it to emptyDir for a SidecarSet); give the volume a source, e.g. emptyDir: {} or a configMap',
+    ].join('\n'));
+  });
+
+  test('fails on a volume device at a path a volume is mounted at', () => {
+    const chart = Testing.chart();
+    const ss = minimal(chart);
+    ss.apiObject.addJsonPatch(JsonPatch.add('/spec/volumes', [{ name: 'data', emptyDir: {} }, { name: 'disk', persistentVolumeClaim: { claimName: 'disk' } }]));
+    ss.apiObject.addJsonPatch(JsonPatch.add('/spec/containers/0/volumeMounts', [{ name: 'data', mountPath: '/dev/xvda' }]));
+    ss.apiObject.addJsonPatch(JsonPatch.add('/spec/containers/0/volumeDevices', [{ name: 'disk', devicePath: '/dev/xvda' }]));
+    expect(() => Testing.synth(chart)).toThrow(
+      '[test/log] spec.containers[0].volumeDevices[0].devicePath: "/dev/xvda" is also a volumeMount path of this container; use a device path no volume is mounted at',
+    );
+  });
+
   test('fails eagerly when a sidecar has no name, when namespace and namespaceSelector are both set, or hot() has no image', () => {
     const chart = Testing.chart();
     expect(() => minimal(chart, 'a', { containers: [{ image: 'x:1' }] })).toThrow("SidecarSet at 'test/a': every sidecar container needs a name (image x:1)");

@@ -6,7 +6,7 @@
  */
 import { dns1123LabelProblems, envVarNameProblems, labelsProblems, portNameProblems, qualifiedNameProblems } from '../validation/names';
 import { parseStrictPercent } from '../validation/percent';
-import { defaultPodTemplate, podTemplateProblems } from '../validation/pod-template';
+import { VOLUME_SOURCES, defaultPodTemplate, podTemplateProblems } from '../validation/pod-template';
 import { fieldError } from '../validation/report';
 import { resourceExpressionProblem } from '../validation/resource-expression';
 import { LabelSelectorJson, isEmptySelector, selectorProblems } from '../validation/selectors';
@@ -216,6 +216,10 @@ function sidecarPodErrors(spec: any): string[] {
     for (const p of dns1123LabelProblems(v.name ?? '')) errors.push(fieldError(`spec.volumes[${i}].name`, v.name, p, 'use a DNS-1123 label'));
     if (volumeNames.has(v.name)) errors.push(fieldError(`spec.volumes[${i}].name`, v.name, 'is declared twice', 'give each volume a unique name'));
     volumeNames.add(v.name);
+    // pods get emptyDir for a volume without a source; the SidecarSet webhook defaults nothing
+    if (!VOLUME_SOURCES.some(src => v[src] !== undefined)) {
+      errors.push(fieldError(`spec.volumes[${i}]`, v, 'must specify a volume type (OpenKruise does not default it to emptyDir for a SidecarSet)', 'give the volume a source, e.g. emptyDir: {} or a configMap'));
+    }
   });
   const names = new Set<string>();
   const all: Array<[any, string]> = [
@@ -245,6 +249,7 @@ function sidecarPodErrors(spec: any): string[] {
     });
     (c.volumeDevices ?? []).forEach((d: any, j: number) => {
       if (!volumeNames.has(d.name)) errors.push(fieldError(`${at}.volumeDevices[${j}].name`, d.name, 'is not a volume of this SidecarSet', 'declare the volume in the SidecarSet'));
+      if (mountPaths.has(d.devicePath)) errors.push(fieldError(`${at}.volumeDevices[${j}].devicePath`, d.devicePath, 'is also a volumeMount path of this container', 'use a device path no volume is mounted at'));
     });
     const portNames = new Set<string>();
     (c.ports ?? []).forEach((p: any, j: number) => {

@@ -83,7 +83,7 @@ function defaultContainer(c: Json, kind: 'regular' | 'init'): void {
   defaultHandler(c.lifecycle?.preStop);
 }
 
-const VOLUME_SOURCES = [
+export const VOLUME_SOURCES = [
   'hostPath', 'emptyDir', 'gcePersistentDisk', 'awsElasticBlockStore', 'gitRepo', 'secret', 'nfs', 'iscsi',
   'glusterfs', 'persistentVolumeClaim', 'rbd', 'flexVolume', 'cinder', 'cephfs', 'flocker', 'downwardAPI', 'fc',
   'azureFile', 'configMap', 'vsphereVolume', 'quobyte', 'azureDisk', 'photonPersistentDisk', 'projected',
