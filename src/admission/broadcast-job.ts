@@ -23,11 +23,11 @@
  * Skipped: nothing in this kind needs cluster state; upstream has no
  * update-only rule.
  */
-import { TemplateProblem, defaultPodTemplate, podTemplateProblems } from '../validation/pod-template';
+import { AdmissionContext, AdmissionModule, Manifest } from './types';
 import { objectMetaProblems } from '../validation/names';
 import { parseUpstreamPercent } from '../validation/percent';
+import { TemplateProblem, defaultPodTemplate, podTemplateProblems } from '../validation/pod-template';
 import { fieldError } from '../validation/report';
-import { AdmissionContext, AdmissionModule, Manifest } from './types';
 
 type Json = Record<string, any>;
 

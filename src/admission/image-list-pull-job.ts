@@ -20,12 +20,12 @@
  * Upstream has no update-only rule and checks neither parallelism nor
  * metadata here.
  */
-import { TemplateProblem } from '../validation/pod-template';
-import { fieldError } from '../validation/report';
 import {
   IMAGE_REF_FIX, defaultPullJobSpec, imageReferenceProblems, pullJobCompletionProblems, pullJobSelectorProblems, pullSecretsProblems,
 } from './image-pull-job';
 import { AdmissionModule, Manifest } from './types';
+import { TemplateProblem } from '../validation/pod-template';
+import { fieldError } from '../validation/report';
 
 type Json = Record<string, any>;
 

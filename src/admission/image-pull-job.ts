@@ -26,11 +26,11 @@
  * gate is off (declared by the constructs, checked against the control
  * plane); pullSecrets immutability [update-only]. No metadata rules upstream.
  */
-import { TemplateProblem } from '../validation/pod-template';
+import { AdmissionModule, Manifest } from './types';
 import { dns1123SubdomainProblems } from '../validation/names';
+import { TemplateProblem } from '../validation/pod-template';
 import { fieldError } from '../validation/report';
 import { LabelSelectorJson, selectorProblems } from '../validation/selectors';
-import { AdmissionModule, Manifest } from './types';
 
 type Json = Record<string, any>;
 
@@ -79,7 +79,7 @@ export function imageReferenceProblems(ref: string): string[] {
   if (domain === 'docker.io' && !remainder.includes('/')) remainder = `library/${remainder}`;
   const colon = remainder.indexOf(':');
   const repository = colon >= 0 ? remainder.slice(0, colon) : remainder;
-  if (repository.toLowerCase() !== repository) return [`has the repository name ${JSON.stringify(repository)}, which must be lowercase`];
+  if (repository.toLowerCase() !== repository) return ['has uppercase letters in its repository name, which must be lowercase'];
   const full = `${domain}/${remainder}`;
   const m = REFERENCE.exec(full);
   if (!m) {

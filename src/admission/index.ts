@@ -2,9 +2,13 @@
  * The registry of the admission layer: group/version/kind -> the module
  * holding that kind's defaults and rules (one file per kind in this folder).
  */
+import { advancedCronJobAdmission } from './advanced-cron-job';
 import { advancedDaemonSetAdmission } from './advanced-daemon-set';
 import { advancedStatefulSetAdmission } from './advanced-stateful-set';
+import { broadcastJobAdmission } from './broadcast-job';
 import { cloneSetAdmission } from './clone-set';
+import { imageListPullJobAdmission } from './image-list-pull-job';
+import { imagePullJobAdmission } from './image-pull-job';
 import { podUnavailableBudgetAdmission } from './pod-unavailable-budget';
 import { resourceDistributionAdmission } from './resource-distribution';
 import { sidecarSetAdmission } from './sidecar-set';
@@ -19,6 +23,10 @@ const MODULES: AdmissionModule[] = [
   workloadSpreadAdmission,
   podUnavailableBudgetAdmission,
   resourceDistributionAdmission,
+  broadcastJobAdmission,
+  advancedCronJobAdmission,
+  imagePullJobAdmission,
+  imageListPullJobAdmission,
 ];
 
 const byKey = new Map<string, AdmissionModule>();
