@@ -138,7 +138,7 @@ export function analyzeTemplate(oldTpl: Json, newTpl: Json, gates: PlanGates, pr
       images.push({ container: oldContainers[p[2]].name, from: String(op.from), to: String(op.value) });
       continue;
     }
-    const isResource = p.length === 7 && p[1] === 'containers' && typeof p[2] === 'number' && p[3] === 'resources' && (p[4] === 'limits' || p[4] === 'requests');
+    const isResource = p.length === 6 && p[1] === 'containers' && typeof p[2] === 'number' && p[3] === 'resources' && (p[4] === 'limits' || p[4] === 'requests');
     if (isResource && op.op === 'replace' && gates.isEnabled('InPlaceWorkloadVerticalScaling')) {
       const field = fieldPath(prefix, p);
       if (p[5] !== 'cpu' && p[5] !== 'memory') {

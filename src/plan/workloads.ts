@@ -46,8 +46,9 @@ function entry(s: PlanSubject, a: TemplateAnalysis | undefined, d: Draft, notes:
     ...(s.subset !== undefined ? { subset: s.subset, subsetKind: s.subsetKind } : {}),
     imageChanges: a?.images ?? [],
     metadataChanged: a?.metadataChanged ?? false,
-    envFromMetadataRestarts: a?.envRestarts ?? [],
-    resizedContainers: a?.resized ?? [],
+    // restarts and resizes happen only when the pods are updated in place
+    envFromMetadataRestarts: d.updateType === UpdateType.IN_PLACE ? a?.envRestarts ?? [] : [],
+    resizedContainers: d.updateType === UpdateType.IN_PLACE ? a?.resized ?? [] : [],
     ...d,
     batches: d.batches ?? [],
     notes: [...(a?.envNotRefreshed ?? []), ...notes, ...(d.notes ?? [])],
