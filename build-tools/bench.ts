@@ -10,12 +10,13 @@
 import { performance } from 'perf_hooks';
 import { App, Chart } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
-import { AdvancedStatefulSet, CloneSet } from '../src';
+import { AdvancedStatefulSet, CloneSet, SidecarSet } from '../src';
 
 const N = Number(process.env.BENCH_WORKLOADS ?? 200);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 
-type Factory = (chart: Chart, id: string) => void;
+type Factory = (chart: Chart, id: string, i: number) => void;
+const SIDECAR_SETS = 50;
 
 const container: kplus.ContainerProps = {
   image: 'nginx:1.27',
@@ -28,7 +29,7 @@ function synthOnce(factory: Factory): number {
   const app = new App({ outdir: '/dev/null' });
   const chart = new Chart(app, 'bench');
   const start = performance.now();
-  for (let i = 0; i < N; i++) factory(chart, `w${i}`);
+  for (let i = 0; i < N; i++) factory(chart, `w${i}`, i);
   app.synthYaml();
   return performance.now() - start;
 }
@@ -53,6 +54,25 @@ const cases: Array<{ name: string; ours: Factory; baseline: Factory }> = [
     name: 'AdvancedStatefulSet vs kplus.StatefulSet',
     ours: (c, id) => { new AdvancedStatefulSet(c, id, { replicas: 3, containers: [container] }); },
     baseline: (c, id) => { new kplus.StatefulSet(c, id, { replicas: 3, containers: [container] }); },
+  },
+  {
+    // the fleet case: every SidecarSet selects its own team's workloads, so the
+    // app-wide checks (conflicts, injection) meet each workload once
+    name: `CloneSet + ${SIDECAR_SETS} SidecarSets vs kplus.Deployment`,
+    ours: (c, id, i) => {
+      if (i < SIDECAR_SETS) {
+        new SidecarSet(c, `sidecars${i}`, {
+          selector: kplus.LabelSelector.of({ labels: { team: `t${i}` } }),
+          containers: [{ name: `agent-${i}`, image: 'fluent/fluent-bit:3.1' }],
+        });
+      }
+      const w = new CloneSet(c, id, { replicas: 3, containers: [container] });
+      w.podMetadata.addLabel('team', `t${i % SIDECAR_SETS}`);
+    },
+    baseline: (c, id, i) => {
+      const w = new kplus.Deployment(c, id, { replicas: 3, containers: [container] });
+      w.podMetadata.addLabel('team', `t${i % SIDECAR_SETS}`);
+    },
   },
 ];
 

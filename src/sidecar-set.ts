@@ -3,9 +3,8 @@ import * as kplus from 'cdk8s-plus-28';
 import { Construct, IConstruct } from 'constructs';
 import * as kruise from '../imports/kruise';
 import { _admitted } from './admission/engine';
-import { describe } from './fleet/objects';
 import { InjectionPreview } from './fleet/preview';
-import { AppSidecarSet, appSidecarSets, appWorkloads, injectInto, sidecarSetConflicts } from './fleet/sidecar-fleet';
+import { AppSidecarSet, appInjectionProblems, appSidecarSets, sidecarSetConflicts } from './fleet/sidecar-fleet';
 import { ScatterTerm } from './strategies';
 import { _requireGates } from './validation/gates';
 import { fieldError } from './validation/report';
@@ -556,12 +555,7 @@ export class SidecarSet extends Construct {
         errors.push(`SidecarSet "${me.name}" conflicts with SidecarSet "${other.name}" at '${other.obj.owner.node.path}': their selectors and namespaces can match the same pods and ${why.join(', ')}; OpenKruise refuses the second one applied. Rename, or make the selectors or namespaceSelectors disjoint`);
       }
     }
-    for (const w of appWorkloads(this)) {
-      const r = injectInto(this, w.json, all);
-      for (const p of r?.problems ?? []) {
-        if (p.sidecarSet === me.name) errors.push(`injecting into ${describe(w.json)} at '${w.owner.node.path}': ${p.problem.slice(p.problem.indexOf(': ') + 2)}`);
-      }
-    }
+    errors.push(...(appInjectionProblems(this).get(me.name) ?? []));
     return [...new Set(errors)];
   }
 }

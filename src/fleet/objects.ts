@@ -6,7 +6,7 @@
  */
 import { ApiObject } from 'cdk8s';
 import { IConstruct } from 'constructs';
-import { _renderForChecks } from '../validation/render';
+import { _currentRound, _renderForChecks } from '../validation/render';
 
 /** One synthesized object of the app, with the construct that owns it. */
 export interface AppObject {
@@ -32,19 +32,61 @@ export function ownerOf(obj: ApiObject): IConstruct {
   return obj;
 }
 
+/** What the app-wide checks read of one app, collected once per round of checks. */
+interface AppIndex {
+  readonly round: number;
+  readonly all: AppObject[];
+  readonly byGroupKind: Map<string, AppObject[]>;
+  readonly namespaceLabels: Map<string, Record<string, string>>;
+  readonly memo: Map<string, unknown>;
+}
+
+const indexes = new WeakMap<IConstruct, AppIndex>();
+
+/** The app's objects, rendered once and sorted once per round (every app-wide check shares them). */
+function indexOf(scope: IConstruct): AppIndex {
+  const root = scope.node.root;
+  const hit = indexes.get(root);
+  if (hit && hit.round === _currentRound()) return hit;
+  const all: AppObject[] = [];
+  for (const c of root.node.findAll()) {
+    if (c instanceof ApiObject) all.push({ apiObject: c, owner: ownerOf(c), json: _renderForChecks(c) });
+  }
+  all.sort((a, b) => a.owner.node.path.localeCompare(b.owner.node.path));
+  const byGroupKind = new Map<string, AppObject[]>();
+  const namespaceLabelsOf = new Map<string, Record<string, string>>();
+  for (const o of all) {
+    const key = `${groupOf(o.json.apiVersion)}/${o.json.kind}`;
+    const list = byGroupKind.get(key);
+    if (list) list.push(o); else byGroupKind.set(key, [o]);
+    if (key === '/Namespace' && o.json.metadata?.name && !namespaceLabelsOf.has(o.json.metadata.name)) {
+      namespaceLabelsOf.set(o.json.metadata.name, o.json.metadata?.labels ?? {});
+    }
+  }
+  const created: AppIndex = { round: _currentRound(), all, byGroupKind, namespaceLabels: namespaceLabelsOf, memo: new Map() };
+  indexes.set(root, created);
+  return created;
+}
+
 /** Every ApiObject of the app of `scope`, in construct-path order. */
 export function allAppObjects(scope: IConstruct, filter: (o: ApiObject) => boolean = () => true): AppObject[] {
-  const out: AppObject[] = [];
-  for (const c of scope.node.root.node.findAll()) {
-    if (!(c instanceof ApiObject) || !filter(c)) continue;
-    out.push({ apiObject: c, owner: ownerOf(c), json: _renderForChecks(c) });
-  }
-  return out.sort((a, b) => a.owner.node.path.localeCompare(b.owner.node.path));
+  return indexOf(scope).all.filter(o => filter(o.apiObject));
 }
 
 /** Every ApiObject of the app of `scope` whose group and kind match, in construct-path order. */
 export function appObjects(scope: IConstruct, group: string, kind: string): AppObject[] {
-  return allAppObjects(scope, c => c.kind === kind && groupOf(c.apiVersion) === group);
+  return [...(indexOf(scope).byGroupKind.get(`${group}/${kind}`) ?? [])];
+}
+
+/**
+ * A value computed at most once per round of checks for the app of `scope`
+ * (app-wide results every construct of a kind reads).
+ * @internal
+ */
+export function _oncePerRound<T>(scope: IConstruct, key: string, compute: () => T): T {
+  const memo = indexOf(scope).memo;
+  if (!memo.has(key)) memo.set(key, compute());
+  return memo.get(key) as T;
 }
 
 /** The pod a workload object creates: labels, annotations and spec of its template. */
@@ -72,8 +114,7 @@ export function namespaceOf(json: any): string {
 
 /** The labels of a namespace as the cluster sets them: its Namespace object's labels (if in the app) plus kubernetes.io/metadata.name. */
 export function namespaceLabels(scope: IConstruct, name: string): Record<string, string> {
-  const own = appObjects(scope, '', 'Namespace').find(o => o.json.metadata?.name === name);
-  return { ...(own?.json.metadata?.labels ?? {}), 'kubernetes.io/metadata.name': name };
+  return { ...(indexOf(scope).namespaceLabels.get(name) ?? {}), 'kubernetes.io/metadata.name': name };
 }
 
 /** `Kind "name"` for messages. */

@@ -2,8 +2,8 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { ApiObject, App, Yaml } from 'cdk8s';
 import { IConstruct } from 'constructs';
-import { namespaceOf } from './objects';
-import { appSidecarSets, appWorkloads, injectInto } from './sidecar-fleet';
+import { namespaceOf, podTemplateOf } from './objects';
+import { SidecarSetIndex, appSidecarSets, appWorkloads, injectInto } from './sidecar-fleet';
 import { _markCheckRounds, _newCheckRound } from '../validation/render';
 
 /**
@@ -63,10 +63,10 @@ export class InjectionPreview {
     root.node.addValidation({
       validate: () => {
         const dir = writers.get(root) ?? path.join((root instanceof App ? root.outdir : 'dist'), 'injection-preview');
-        const sets = appSidecarSets(root);
+        const index = new SidecarSetIndex(appSidecarSets(root));
         const files = new Map<string, any>();
         for (const w of appWorkloads(root)) {
-          const r = injectInto(root, w.json, sets);
+          const r = injectInto(root, w.json, index.candidates(podTemplateOf(w.json)?.metadata.labels));
           if (!r || r.injectedBy.length === 0) continue;
           const name = `${w.json.kind}.${namespaceOf(w.json)}.${w.json.metadata?.name}`.replace(/[^0-9a-zA-Z-_.]/g, '');
           files.set(name, {

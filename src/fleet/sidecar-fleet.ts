@@ -4,7 +4,7 @@
  * preview (what the OpenKruise pod webhook does to a pod at creation).
  */
 import { IConstruct } from 'constructs';
-import { AppObject, allAppObjects, appObjects, describe, namespaceLabels, namespaceOf, podTemplateOf } from './objects';
+import { AppObject, _oncePerRound, allAppObjects, appObjects, describe, namespaceLabels, namespaceOf, podTemplateOf } from './objects';
 import { defaultedSidecarSetSpec, sidecarSetSpecOf } from '../admission/sidecar-set';
 import { LabelSelectorJson, selectorMatches, selectorsOverlap } from '../validation/selectors';
 
@@ -17,11 +17,70 @@ export interface AppSidecarSet {
 
 /** Every SidecarSet (any served version, L1 or L2) in the app of `scope`. */
 export function appSidecarSets(scope: IConstruct): AppSidecarSet[] {
-  return appObjects(scope, 'apps.kruise.io', 'SidecarSet').map(obj => ({
+  return [..._oncePerRound(scope, 'sidecar-sets', () => appObjects(scope, 'apps.kruise.io', 'SidecarSet').map(obj => ({
     obj,
     name: obj.json.metadata?.name,
     spec: defaultedSidecarSetSpec(sidecarSetSpecOf(obj.json)),
-  }));
+  })))];
+}
+
+/**
+ * SidecarSets indexed by what their pod selector requires, so that a
+ * workload meets only the SidecarSets that can select its pods: a required
+ * label value (matchLabels, or an `In` expression) or a required key
+ * (`Exists`); SidecarSets whose selector requires neither are candidates for
+ * every pod. The exact match is still decided by `sidecarSetSelects`.
+ */
+export class SidecarSetIndex {
+  private readonly byLabel = new Map<string, AppSidecarSet[]>();
+  private readonly byKey = new Map<string, AppSidecarSet[]>();
+  private readonly always: AppSidecarSet[] = [];
+
+  constructor(sets: AppSidecarSet[]) {
+    const add = (m: Map<string, AppSidecarSet[]>, k: string, s: AppSidecarSet) => {
+      const list = m.get(k);
+      if (list) list.push(s); else m.set(k, [s]);
+    };
+    for (const s of sets) {
+      const sel = s.spec.selector as LabelSelectorJson | undefined;
+      const labels = Object.entries(sel?.matchLabels ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+      const exprIn = (sel?.matchExpressions ?? []).find(e => e.operator === 'In' && (e.values ?? []).length > 0);
+      const exprExists = (sel?.matchExpressions ?? []).find(e => e.operator === 'Exists');
+      if (labels.length > 0) add(this.byLabel, `${labels[0][0]}=${labels[0][1]}`, s);
+      else if (exprIn) for (const v of new Set(exprIn.values)) add(this.byLabel, `${exprIn.key}=${v}`, s);
+      else if (exprExists) add(this.byKey, exprExists.key, s);
+      else this.always.push(s);
+    }
+  }
+
+  /** The SidecarSets that may select a pod with these labels. */
+  public candidates(labels: Record<string, string> | undefined): AppSidecarSet[] {
+    const out = new Set<AppSidecarSet>(this.always);
+    for (const [k, v] of Object.entries(labels ?? {})) {
+      for (const s of this.byLabel.get(`${k}=${v}`) ?? []) out.add(s);
+      for (const s of this.byKey.get(k) ?? []) out.add(s);
+    }
+    return [...out];
+  }
+}
+
+/** The injection problems of the app, per SidecarSet name, computed once per round for every SidecarSet. */
+export function appInjectionProblems(scope: IConstruct): Map<string, string[]> {
+  return _oncePerRound(scope, 'injection-problems', () => {
+    const index = new SidecarSetIndex(appSidecarSets(scope));
+    const out = new Map<string, string[]>();
+    for (const w of appWorkloads(scope)) {
+      const candidates = index.candidates(podTemplateOf(w.json)?.metadata.labels);
+      if (candidates.length === 0) continue;
+      const r = injectInto(scope, w.json, candidates);
+      for (const p of r?.problems ?? []) {
+        const line = `injecting into ${describe(w.json)} at '${w.owner.node.path}': ${p.problem.slice(p.problem.indexOf(': ') + 2)}`;
+        const list = out.get(p.sidecarSet);
+        if (list) list.push(line); else out.set(p.sidecarSet, [line]);
+      }
+    }
+    return out;
+  });
 }
 
 const canonical = (v: any): string => JSON.stringify(v, (_k, x) => (x && typeof x === 'object' && !Array.isArray(x)
@@ -313,5 +372,5 @@ export function injectInto(scope: IConstruct, workloadJson: any, sidecarSets: Ap
 
 /** Every object of the app that creates pods from a template (workloads and pods), in construct-path order. */
 export function appWorkloads(scope: IConstruct): AppObject[] {
-  return allAppObjects(scope).filter(o => podTemplateOf(o.json) !== undefined);
+  return [..._oncePerRound(scope, 'workloads', () => allAppObjects(scope).filter(o => podTemplateOf(o.json) !== undefined))];
 }
