@@ -17,8 +17,9 @@ const project = new cdk8s.ConstructLibraryCdk8s({
   constructsVersion: '10.3.0',
   jsiiVersion: '~6.0.0',
   peerDeps: ['cdk8s-plus-28@^2.5.6'],
-  bundledDeps: ['ajv@^8.17.1'],
-  devDeps: ['json2jsii@^0.5.19', 'yaml@^2.8.1'],
+  // croner parses AdvancedCronJob schedules (the admission layer normalises them to what upstream accepts first)
+  bundledDeps: ['ajv@^8.17.1', 'croner@^11.0.1'],
+  devDeps: ['json2jsii@^0.5.19', 'yaml@^2.8.1', 'fast-check@^4.11.0'],
 
   // jsii targets: every package is built by `npx projen package-all` into
   // dist/<language>/ and proven by the smoke tests under test/<language>/.
@@ -74,6 +75,8 @@ const project = new cdk8s.ConstructLibraryCdk8s({
   },
   gitignore: ['/dist/', '/examples/*/dist/', '.cache/'],
   npmignoreEnabled: true,
+  // `cdk8s-kruise plan`: the update plan CLI (src/plan/cli.ts)
+  bin: { 'cdk8s-kruise': 'bin/cdk8s-kruise' },
 });
 
 // --- generation: one schema source -> CRDs, L1 bindings, validation schemas
