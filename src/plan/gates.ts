@@ -14,9 +14,9 @@ export const PLAN_GATES = [
 
 /** Whether a gate is on, as kruise-manager resolves it. */
 export interface PlanGates {
-  isEnabled(gate: string): boolean;
   /** The plan gates and their values, for the report. */
   readonly summary: { [gate: string]: boolean };
+  isEnabled(gate: string): boolean;
 }
 
 /** The gates of `settings` (gate name -> value); unknown names are an input error. */

@@ -107,17 +107,35 @@ function created(k: Keyed, ctx: PlanContext): WorkloadPlan | SidecarSetPlan {
   const o = k.obj;
   if (o.kind === 'SidecarSet') {
     return {
-      apiVersion: o.apiVersion, name: o.metadata.name, updateType: UpdateType.CREATE,
+      apiVersion: o.apiVersion,
+      name: o.metadata.name,
+      updateType: UpdateType.CREATE,
       summary: 'new SidecarSet: its sidecars are injected into pods created from now on; running pods get them only when recreated',
-      inPlaceImages: [], hotUpgrade: [], newPodsOnly: [], selectedWorkloads: [], batches: [], notes: [],
+      inPlaceImages: [],
+      hotUpgrade: [],
+      newPodsOnly: [],
+      selectedWorkloads: [],
+      batches: [],
+      notes: [],
     };
   }
   const replicas: number | undefined = o.kind === 'DaemonSet' ? ctx.daemonSetNodes : o.kind === 'UnitedDeployment' ? o.spec?.replicas : o.spec?.replicas ?? 1;
   return {
-    apiVersion: o.apiVersion, kind: o.kind, namespace: k.namespace, name: o.metadata.name, updateType: UpdateType.CREATE,
+    apiVersion: o.apiVersion,
+    kind: o.kind,
+    namespace: k.namespace,
+    name: o.metadata.name,
+    updateType: UpdateType.CREATE,
     summary: `new ${o.kind}: ${replicas === undefined ? 'its' : replicas} pod${replicas === 1 ? '' : 's'} created`,
-    imageChanges: [], metadataChanged: false, envFromMetadataRestarts: [], resizedContainers: [], batches: [], notes: [],
-    replicas, podsUpdated: replicas, podsOnOldRevision: replicas === undefined ? undefined : 0,
+    imageChanges: [],
+    metadataChanged: false,
+    envFromMetadataRestarts: [],
+    resizedContainers: [],
+    batches: [],
+    notes: [],
+    replicas,
+    podsUpdated: replicas,
+    podsOnOldRevision: replicas === undefined ? undefined : 0,
   };
 }
 
@@ -125,17 +143,35 @@ function deleted(k: Keyed, ctx: PlanContext): WorkloadPlan | SidecarSetPlan {
   const o = k.obj;
   if (o.kind === 'SidecarSet') {
     return {
-      apiVersion: o.apiVersion, name: o.metadata.name, updateType: UpdateType.DELETE,
+      apiVersion: o.apiVersion,
+      name: o.metadata.name,
+      updateType: UpdateType.DELETE,
       summary: 'removed from the manifests: running pods keep their sidecars; pods created after it is deleted get none',
-      inPlaceImages: [], hotUpgrade: [], newPodsOnly: [], selectedWorkloads: [], batches: [], notes: [],
+      inPlaceImages: [],
+      hotUpgrade: [],
+      newPodsOnly: [],
+      selectedWorkloads: [],
+      batches: [],
+      notes: [],
     };
   }
   const replicas: number | undefined = o.kind === 'DaemonSet' ? ctx.daemonSetNodes : o.spec?.replicas ?? (o.kind === 'UnitedDeployment' ? undefined : 1);
   return {
-    apiVersion: o.apiVersion, kind: o.kind, namespace: k.namespace, name: o.metadata.name, updateType: UpdateType.DELETE,
+    apiVersion: o.apiVersion,
+    kind: o.kind,
+    namespace: k.namespace,
+    name: o.metadata.name,
+    updateType: UpdateType.DELETE,
     summary: `removed from the manifests: when it is pruned, its ${replicas === undefined ? '' : `${replicas} `}pods are deleted`,
-    imageChanges: [], metadataChanged: false, envFromMetadataRestarts: [], resizedContainers: [], batches: [], notes: [],
-    replicas: 0, podsUpdated: 0, podsOnOldRevision: 0,
+    imageChanges: [],
+    metadataChanged: false,
+    envFromMetadataRestarts: [],
+    resizedContainers: [],
+    batches: [],
+    notes: [],
+    replicas: 0,
+    podsUpdated: 0,
+    podsOnOldRevision: 0,
   };
 }
 

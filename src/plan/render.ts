@@ -18,7 +18,9 @@ interface Row { readonly name: string; readonly type: string; readonly updated: 
 
 function rows(report: PlanReport): Row[] {
   return [
-    ...report.workloads.map(w => ({ name: workloadName(w), type: w.updateType, updated: num(w.podsUpdated), kept: num(w.podsOnOldRevision), batches: batches(w.batches) })),
+    ...report.workloads.map(w => ({
+      name: workloadName(w), type: w.updateType, updated: num(w.podsUpdated), kept: num(w.podsOnOldRevision), batches: batches(w.batches),
+    })),
     ...report.sidecarSets.map(s => ({ name: `SidecarSet ${s.name}`, type: s.updateType, updated: num(s.podsUpdated), kept: num(s.podsOnOldRevision), batches: batches(s.batches) })),
   ];
 }
@@ -42,7 +44,7 @@ function gateLine(report: PlanReport): string {
 }
 
 function verdict(report: PlanReport): string {
-  const n = report.workloads.filter(w => w.updateType === UpdateType.REJECTED).length + report.sidecarSets.filter(s => s.updateType === UpdateType.REJECTED).length;
+  const n = [...report.workloads, ...report.sidecarSets].filter(x => x.updateType === UpdateType.REJECTED).length;
   return n > 0 ? `${n} change${n === 1 ? '' : 's'} the cluster will refuse` : 'nothing the cluster will refuse';
 }
 

@@ -51,7 +51,9 @@ function hashedWithoutImages(spec: Json): Json {
 const OTHER_FIELDS = ['initContainers', 'volumes', 'patchPodMetadata', 'imagePullSecrets', 'selector', 'namespaceSelector', 'injectionStrategy'];
 
 /** Plan of one SidecarSet whose object changed. */
-export function planSidecarSet(oldObj: Json, newObj: Json, owners: PodOwner[], namespaceLabels: (ns: string) => Record<string, string>): SidecarSetPlan | undefined {
+export function planSidecarSet(
+  oldObj: Json, newObj: Json, owners: PodOwner[], namespaceLabels: (ns: string) => Record<string, string>,
+): SidecarSetPlan | undefined {
   const name: string = newObj.metadata?.name;
   const o = stored(oldObj);
   const n = stored(newObj);
@@ -104,7 +106,7 @@ export function planSidecarSet(oldObj: Json, newObj: Json, owners: PodOwner[], n
   const newPodsOnly: string[] = [];
   newContainers.forEach((c, i) => {
     const before = oldByName.get(c.name)!;
-    if (before.image !== c.image) images.push({ container: c.name, from: before.image, to: c.image });
+    if (before.image !== c.image) images.push({ container: c.name, oldImage: before.image, newImage: c.image });
     for (const op of diff({ ...before, image: '' }, { ...c, image: '' })) {
       newPodsOnly.push(`${fieldPath(`spec.containers[${i}]`, op.path)} (sidecar "${c.name}")`);
     }
@@ -182,7 +184,7 @@ export function planSidecarSet(oldObj: Json, newObj: Json, owners: PodOwner[], n
   }
   if (selected.length === 0) notes.push('no workload of the new manifests has pods this SidecarSet selects');
   const parts: string[] = [];
-  if (inPlace) parts.push(`in place on running pods: ${images.map(i => `"${i.container}" ${i.from} -> ${i.to}${hot.includes(i.container) ? ' (hot upgrade)' : ' (container restart)'}`).join('; ')}; ${rollout}`);
+  if (inPlace) parts.push(`in place on running pods: ${images.map(i => `"${i.container}" ${i.oldImage} -> ${i.newImage}${hot.includes(i.container) ? ' (hot upgrade)' : ' (container restart)'}`).join('; ')}; ${rollout}`);
   if (newPodsOnly.length > 0) parts.push(`new pods only: ${newPodsOnly.join(', ')}${!sidecarsHashSame && images.length > 0 ? ` and the images of ${images.map(i => `"${i.container}"`).join(', ')}` : ''}`);
   return {
     ...base,
@@ -190,7 +192,7 @@ export function planSidecarSet(oldObj: Json, newObj: Json, owners: PodOwner[], n
     summary: parts.join('; '),
     inPlaceImages: inPlace ? images : [],
     hotUpgrade: hot,
-    newPodsOnly: [...newPodsOnly, ...(!inPlace ? images.map(i => `spec.containers image of sidecar "${i.container}" ${i.from} -> ${i.to}`) : [])],
+    newPodsOnly: [...newPodsOnly, ...(!inPlace ? images.map(i => `spec.containers image of sidecar "${i.container}" ${i.oldImage} -> ${i.newImage}`) : [])],
     selectedWorkloads,
     podsSelected,
     podsUpdated,

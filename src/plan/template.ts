@@ -135,7 +135,7 @@ export function analyzeTemplate(oldTpl: Json, newTpl: Json, gates: PlanGates, pr
       continue;
     }
     if (op.op === 'replace' && p.length === 4 && p[1] === 'containers' && p[3] === 'image' && typeof p[2] === 'number' && p[2] < oldContainers.length) {
-      images.push({ container: oldContainers[p[2]].name, from: String(op.from), to: String(op.value) });
+      images.push({ container: oldContainers[p[2]].name, oldImage: String(op.from), newImage: String(op.value) });
       continue;
     }
     const isResource = p.length === 6 && p[1] === 'containers' && typeof p[2] === 'number' && p[3] === 'resources' && (p[4] === 'limits' || p[4] === 'requests');

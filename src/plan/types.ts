@@ -46,9 +46,9 @@ export interface ImageChange {
   /** The container name. */
   readonly container: string;
   /** The image before the change. */
-  readonly from: string;
+  readonly oldImage: string;
   /** The image after the change. */
-  readonly to: string;
+  readonly newImage: string;
 }
 
 /** Options of an update plan. */

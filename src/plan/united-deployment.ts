@@ -5,10 +5,10 @@
  * rules (in place or recreate) subset by subset.
  */
 import { sameJson } from './diff';
+import { RejectedBy, UpdateType, WorkloadPlan } from './types';
 import {
   PlanContext, PlanSubject, planCloneSet, planDeployment, planStatefulSet,
 } from './workloads';
-import { RejectedBy, UpdateType, WorkloadPlan } from './types';
 import { fieldError } from '../validation/report';
 
 type Json = any;
@@ -110,17 +110,32 @@ export function planUnitedDeployment(base: Omit<PlanSubject, 'specPath'>, oldObj
         const field = `spec.topology.subsets[${i}].${f}`;
         const rejection = fieldError(field, sub[f], `cannot change for the existing subset "${sub.name}"`, 'keep it, or add a subset under a new name and remove this one');
         out.push({
-          ...ident, ...empty, updateType: UpdateType.REJECTED, summary: `rejected: the webhook refuses the update: ${rejection}`, rejectedField: field, rejectedBy: RejectedBy.WEBHOOK, rejection,
-          replicas: oldReplicas.get(sub.name), podsUpdated: 0, podsOnOldRevision: oldReplicas.get(sub.name), notes: [],
+          ...ident,
+          ...empty,
+          updateType: UpdateType.REJECTED,
+          summary: `rejected: the webhook refuses the update: ${rejection}`,
+          rejectedField: field,
+          rejectedBy: RejectedBy.WEBHOOK,
+          rejection,
+          replicas: oldReplicas.get(sub.name),
+          podsUpdated: 0,
+          podsOnOldRevision: oldReplicas.get(sub.name),
+          notes: [],
         });
         return;
       }
     }
     if (ot.key !== nt.key) {
       out.push({
-        ...ident, ...empty, updateType: UpdateType.RECREATE, forcedBy: `spec.template.${nt.key}`,
+        ...ident,
+        ...empty,
+        updateType: UpdateType.RECREATE,
+        forcedBy: `spec.template.${nt.key}`,
         summary: `recreate: the subset workload changes from ${ot.kind} to ${nt.kind}; the old workload and its pods are deleted`,
-        replicas, podsUpdated: replicas, podsOnOldRevision: 0, notes: [],
+        replicas,
+        podsUpdated: replicas,
+        podsOnOldRevision: 0,
+        notes: [],
       });
       return;
     }
@@ -142,9 +157,23 @@ export function planUnitedDeployment(base: Omit<PlanSubject, 'specPath'>, oldObj
     if (subsets.some(s => s.name === name)) continue;
     const r = oldReplicas.get(name);
     out.push({
-      apiVersion: base.apiVersion, kind: base.kind, namespace: base.namespace, name: base.name, subset: name, subsetKind: ot.kind,
-      imageChanges: [], metadataChanged: false, envFromMetadataRestarts: [], resizedContainers: [], batches: [],
-      updateType: UpdateType.DELETE, summary: `subset removed: its ${r ?? ''} pods are deleted`.replace('  ', ' '), replicas: 0, podsUpdated: 0, podsOnOldRevision: 0, notes: [],
+      apiVersion: base.apiVersion,
+      kind: base.kind,
+      namespace: base.namespace,
+      name: base.name,
+      subset: name,
+      subsetKind: ot.kind,
+      imageChanges: [],
+      metadataChanged: false,
+      envFromMetadataRestarts: [],
+      resizedContainers: [],
+      batches: [],
+      updateType: UpdateType.DELETE,
+      summary: `subset removed: its ${r ?? ''} pods are deleted`.replace('  ', ' '),
+      replicas: 0,
+      podsUpdated: 0,
+      podsOnOldRevision: 0,
+      notes: [],
     });
   }
   return out;

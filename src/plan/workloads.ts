@@ -55,7 +55,10 @@ function entry(s: PlanSubject, a: TemplateAnalysis | undefined, d: Draft, notes:
   };
 }
 
-function rejected(s: PlanSubject, a: TemplateAnalysis | undefined, field: string, by: RejectedBy, rejection: string, keep: number | undefined, replicas: number | undefined, notes: string[]): WorkloadPlan {
+function rejected(
+  s: PlanSubject, a: TemplateAnalysis | undefined, field: string, by: RejectedBy, rejection: string,
+  keep: number | undefined, replicas: number | undefined, notes: string[],
+): WorkloadPlan {
   const who = by === RejectedBy.WEBHOOK ? 'the webhook refuses the update' : 'the controller refuses to update the pods';
   return entry(s, a, {
     updateType: UpdateType.REJECTED,
@@ -72,7 +75,7 @@ function rejected(s: PlanSubject, a: TemplateAnalysis | undefined, field: string
 /** "image of app: a -> b; labels/annotations patched; ..." for an in-place change. */
 function inPlaceWhat(a: TemplateAnalysis): string {
   const parts: string[] = [];
-  for (const i of a.images) parts.push(`image of "${i.container}" ${i.from} -> ${i.to}`);
+  for (const i of a.images) parts.push(`image of "${i.container}" ${i.oldImage} -> ${i.newImage}`);
   if (a.resized.length > 0) parts.push(`cpu/memory of ${a.resized.map(c => `"${c}"`).join(', ')} resized`);
   if (a.metadataChanged) parts.push('labels/annotations patched onto the pods');
   if (a.envRestarts.length > 0) parts.push(`${a.envRestarts.map(c => `"${c}"`).join(', ')} restarted to read the new label/annotation env`);

@@ -3,8 +3,8 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { stringify } from 'yaml';
-import { PLAN_GOLDEN } from '../fixtures/plan-golden';
 import { main } from '../../src/plan/cli';
+import { PLAN_GOLDEN } from '../fixtures/plan-golden';
 
 function run(argv: string[], cwd?: string): { code: number; out: string; err: string } {
   let out = '';

@@ -1,5 +1,5 @@
-import { PLAN_GOLDEN, GoldenCase } from '../fixtures/plan-golden';
 import { UpdatePlan } from '../../src/plan';
+import { PLAN_GOLDEN, GoldenCase } from '../fixtures/plan-golden';
 
 const WORKLOAD_FIELDS = [
   'kind', 'name', 'subset', 'updateType', 'podsUpdated', 'podsOnOldRevision', 'batches', 'forcedBy', 'rejectedField', 'rejectedBy',

@@ -1,12 +1,16 @@
 import { UpdatePlan, UpdateType } from '../../src/plan';
 
 const ss = (containers: any[], spec: any = {}) => ({
-  apiVersion: 'apps.kruise.io/v1beta1', kind: 'SidecarSet', metadata: { name: 'mesh' },
+  apiVersion: 'apps.kruise.io/v1beta1',
+  kind: 'SidecarSet',
+  metadata: { name: 'mesh' },
   spec: { selector: { matchLabels: { mesh: 'on' } }, containers, ...spec },
 });
 const c = (name: string, image: string, extra: any = {}) => ({ name, image, command: ['sleep', '3600'], ...extra });
 const cs = (name: string, ns: string, replicas: number, labels: any) => ({
-  apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', metadata: { name, namespace: ns },
+  apiVersion: 'apps.kruise.io/v1alpha1',
+  kind: 'CloneSet',
+  metadata: { name, namespace: ns },
   spec: { replicas, selector: { matchLabels: labels }, template: { metadata: { labels }, spec: { containers: [{ name: 'app', image: 'registry.k8s.io/pause:3.10' }] } } },
 });
 const deploy = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'legacy', namespace: 'shop' }, spec: { replicas: 2, selector: { matchLabels: { mesh: 'on' } }, template: { metadata: { labels: { mesh: 'on' } }, spec: { containers: [{ name: 'a', image: 'p' }] } } } };

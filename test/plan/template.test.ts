@@ -9,7 +9,7 @@ describe('in place: container image', () => {
   test('a replaced image of a regular container is in place and named', () => {
     const r = run(tpl([{ name: 'app', image: 'busybox:1.36' }]), tpl([{ name: 'app', image: 'busybox:1.37' }]));
     expect(r.blocking).toBeUndefined();
-    expect(r.images).toEqual([{ container: 'app', from: 'busybox:1.36', to: 'busybox:1.37' }]);
+    expect(r.images).toEqual([{ container: 'app', oldImage: 'busybox:1.36', newImage: 'busybox:1.37' }]);
   });
   test('an init container image is not in place', () => {
     const r = run(tpl([{ name: 'app', image: 'p' }], undefined, { initContainers: [{ name: 'init', image: 'busybox:1.36' }] }),
@@ -23,8 +23,13 @@ describe('template defaults are not changes', () => {
   test('explicit imagePullPolicy Always, terminationMessage*, port protocol and probe defaults compare equal', () => {
     const a = tpl([{ name: 'app', image: 'p:1', ports: [{ containerPort: 80 }], readinessProbe: { httpGet: { port: 80 } } }]);
     const b = tpl([{
-      name: 'app', image: 'p:1', imagePullPolicy: 'Always', terminationMessagePath: '/dev/termination-log', terminationMessagePolicy: 'File',
-      ports: [{ containerPort: 80, protocol: 'TCP' }], readinessProbe: { httpGet: { port: 80, path: '/', scheme: 'HTTP' }, periodSeconds: 10, timeoutSeconds: 1 },
+      name: 'app',
+      image: 'p:1',
+      imagePullPolicy: 'Always',
+      terminationMessagePath: '/dev/termination-log',
+      terminationMessagePolicy: 'File',
+      ports: [{ containerPort: 80, protocol: 'TCP' }],
+      readinessProbe: { httpGet: { port: 80, path: '/', scheme: 'HTTP' }, periodSeconds: 10, timeoutSeconds: 1 },
     }], undefined, { dnsPolicy: 'ClusterFirst', restartPolicy: 'Always', schedulerName: 'default-scheduler', terminationGracePeriodSeconds: 30 });
     expect(run(a, b).ops).toEqual([]);
   });

@@ -1,7 +1,9 @@
 import { UpdatePlan, UpdateType, RejectedBy } from '../../src/plan';
 
 const cs = (spec: any, image = 'registry.k8s.io/pause:3.10', extra: any = {}) => ({
-  apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', metadata: { name: 'web', namespace: 'default' },
+  apiVersion: 'apps.kruise.io/v1alpha1',
+  kind: 'CloneSet',
+  metadata: { name: 'web', namespace: 'default' },
   spec: { replicas: 4, selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'app', image, ...extra }] } }, ...spec },
 });
 const one = (a: any, b: any, opts: any = {}) => {
@@ -67,10 +69,15 @@ describe('CloneSet', () => {
 });
 
 const asts = (spec: any, image = 'registry.k8s.io/pause:3.10', apiVersion = 'apps.kruise.io/v1beta1') => ({
-  apiVersion, kind: 'StatefulSet', metadata: { name: 'db', namespace: 'default' },
+  apiVersion,
+  kind: 'StatefulSet',
+  metadata: { name: 'db', namespace: 'default' },
   spec: {
-    replicas: 3, serviceName: 'db', selector: { matchLabels: { app: 'db' } },
-    template: { metadata: { labels: { app: 'db' } }, spec: { readinessGates: [{ conditionType: 'InPlaceUpdateReady' }], containers: [{ name: 'app', image }] } }, ...spec,
+    replicas: 3,
+    serviceName: 'db',
+    selector: { matchLabels: { app: 'db' } },
+    template: { metadata: { labels: { app: 'db' } }, spec: { readinessGates: [{ conditionType: 'InPlaceUpdateReady' }], containers: [{ name: 'app', image }] } },
+    ...spec,
   },
 });
 
@@ -112,7 +119,9 @@ describe('Advanced StatefulSet', () => {
 });
 
 const ads = (ru: any, image = 'registry.k8s.io/pause:3.10', extra: any = {}) => ({
-  apiVersion: 'apps.kruise.io/v1beta1', kind: 'DaemonSet', metadata: { name: 'agent', namespace: 'default' },
+  apiVersion: 'apps.kruise.io/v1beta1',
+  kind: 'DaemonSet',
+  metadata: { name: 'agent', namespace: 'default' },
   spec: { selector: { matchLabels: { app: 'agent' } }, updateStrategy: { type: 'RollingUpdate', rollingUpdate: ru }, template: { metadata: { labels: { app: 'agent' } }, spec: { containers: [{ name: 'app', image, ...extra }] } } },
 });
 
@@ -142,9 +151,12 @@ describe('Advanced DaemonSet', () => {
 
 describe('UnitedDeployment', () => {
   const ud = (subsets: any[], image: string, key = 'cloneSetTemplate') => ({
-    apiVersion: 'apps.kruise.io/v1alpha1', kind: 'UnitedDeployment', metadata: { name: 'shop', namespace: 'default' },
+    apiVersion: 'apps.kruise.io/v1alpha1',
+    kind: 'UnitedDeployment',
+    metadata: { name: 'shop', namespace: 'default' },
     spec: {
-      replicas: 5, selector: { matchLabels: { app: 'shop' } },
+      replicas: 5,
+      selector: { matchLabels: { app: 'shop' } },
       template: { [key]: { metadata: { labels: { app: 'shop' } }, spec: { selector: { matchLabels: { app: 'shop' } }, template: { metadata: { labels: { app: 'shop' } }, spec: { containers: [{ name: 'app', image }] } } } } },
       topology: { subsets },
     },
