@@ -18,8 +18,9 @@ const project = new cdk8s.ConstructLibraryCdk8s({
   jsiiVersion: '~6.0.0',
   peerDeps: ['cdk8s-plus-28@^2.5.6'],
   // croner parses AdvancedCronJob schedules (the admission layer normalises them to what upstream accepts first)
-  bundledDeps: ['ajv@^8.17.1', 'croner@^11.0.1'],
-  devDeps: ['json2jsii@^0.5.19', 'yaml@^2.8.1', 'fast-check@^4.11.0'],
+  // yaml reads manifests in the update-plan CLI (src/plan)
+  bundledDeps: ['ajv@^8.17.1', 'croner@^11.0.1', 'yaml@^2.8.1'],
+  devDeps: ['json2jsii@^0.5.19', 'fast-check@^4.11.0'],
 
   // jsii targets: every package is built by `npx projen package-all` into
   // dist/<language>/ and proven by the smoke tests under test/<language>/.

@@ -1,6 +1,7 @@
 export * from './validation/register';
 export * from './validation/report';
 export * from './include';
+export * from './plan';
 export * as kruise from '../imports/kruise';
 export * from './strategies';
 export * from './kruise-workload';

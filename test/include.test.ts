@@ -13,7 +13,9 @@ const write = (name: string, text: string) => {
 };
 const template = { metadata: { labels: { app: 'shop' } }, spec: { containers: [{ name: 'shop', image: 'nginx:1.27' }] } };
 const cloneSet = (spec: Record<string, unknown>) => ({
-  apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', metadata: { name: 'shop', namespace: 'legacy' },
+  apiVersion: 'apps.kruise.io/v1alpha1',
+  kind: 'CloneSet',
+  metadata: { name: 'shop', namespace: 'legacy' },
   spec: { selector: { matchLabels: { app: 'shop' } }, template, ...spec },
 });
 

@@ -8,8 +8,8 @@
 import { dns1123LabelProblems, dns1123SubdomainProblems, labelValueProblems, labelsProblems, qualifiedNameProblems } from '../validation/names';
 import { IntOrPercent, parseUpstreamPercent } from '../validation/percent';
 import { TemplateProblem, defaultPodTemplate, parseQuantity, podTemplateProblems } from '../validation/pod-template';
-import { isEmptySelector, LabelSelectorJson, selectorMatches, selectorProblems } from '../validation/selectors';
 import { fieldError } from '../validation/report';
+import { isEmptySelector, LabelSelectorJson, selectorMatches, selectorProblems } from '../validation/selectors';
 
 /** One rule violation: field path, value found, what is wrong, how to fix it. */
 export type RuleProblem = TemplateProblem;

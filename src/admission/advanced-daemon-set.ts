@@ -4,13 +4,13 @@
  * create-time validating rules that need no cluster state, and warnings.
  * Left out: immutable fields on update.
  */
-import { IntOrPercent, parseStrictPercent, parseUpstreamPercent } from '../validation/percent';
-import { selectorProblems } from '../validation/selectors';
 import {
   Json, RuleProblem, Rules, clone, describe, imagePreDownloadRules, lifecycleRules, lifecycleWarnings,
   metadataRules, problemLines, selectorRules, templateRules,
 } from './_workload';
 import { AdmissionModule } from './types';
+import { IntOrPercent, parseStrictPercent, parseUpstreamPercent } from '../validation/percent';
+import { selectorProblems } from '../validation/selectors';
 
 
 /** Advanced DaemonSet defaults D1-D6 (no template defaults are persisted, D7). */

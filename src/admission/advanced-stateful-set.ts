@@ -6,12 +6,12 @@
  * server refuses the pods the controller would create from such a template).
  * Left out: immutable fields on update, StorageClass lookups for PVC resizing.
  */
-import { IntOrPercent, parseStrictPercent, scaled } from '../validation/percent';
 import {
   Json, RuleProblem, Rules, clone, hasPreDownload, imagePreDownloadRules, lifecycleRules, lifecycleWarnings,
   metadataRules, priorityRules, problemLines, selectorRules, templateRules, volumeClaimTemplateRules,
 } from './_workload';
 import { AdmissionModule } from './types';
+import { IntOrPercent, parseStrictPercent, scaled } from '../validation/percent';
 
 
 /** Options of the Advanced StatefulSet defaults. */

@@ -5,12 +5,12 @@
  * the live object or the cluster): immutable fields on update, InPlaceOnly
  * diffs between revisions, podsToDelete naming pods the CloneSet owns.
  */
-import { parseKruisePercent, ParsedIntOrPercent, parseUpstreamPercent, scaled } from '../validation/percent';
 import {
   Json, MAX_INT32, RuleProblem, Rules, clone, describe, hasPreDownload, imagePreDownloadRules, lifecycleRules, lifecycleWarnings,
   metadataRules, priorityRules, problemLines, scatterRules, selectorRules, templateRules, volumeClaimTemplateRules,
 } from './_workload';
 import { AdmissionModule } from './types';
+import { parseKruisePercent, ParsedIntOrPercent, parseUpstreamPercent, scaled } from '../validation/percent';
 
 
 /** CloneSet defaults D1-D8 (template defaults are applied by the template rules). */

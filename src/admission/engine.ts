@@ -14,13 +14,13 @@
  */
 import { ApiObject } from 'cdk8s';
 import { IConstruct } from 'constructs';
+import { admissionModuleFor } from './index';
+import { AdmissionContext, Manifest } from './types';
 import { GATE_DEFAULTS } from '../control-plane/_gates';
 import { _gateSources } from '../validation/gates';
 import { _currentRound, _markCheckRounds, _renderForChecks } from '../validation/render';
 import { Warnings } from '../validation/report';
 import { KRUISE_GROUPS, formatIssue, validateManifest } from '../validation/schemas';
-import { admissionModuleFor } from './index';
-import { AdmissionContext, Manifest } from './types';
 
 /** Where an object came from, when the construct path alone does not say it (included files). */
 export interface _ObjectOrigin {

@@ -4,10 +4,10 @@
  * out: budgets of other namespaces and of the live cluster overlapping this
  * one (the app-wide check covers the App).
  */
+import { AdmissionModule } from './types';
 import { parseStrictPercent } from '../validation/percent';
 import { fieldError } from '../validation/report';
 import { LabelSelectorJson, isEmptySelector, selectorProblems } from '../validation/selectors';
-import { AdmissionModule } from './types';
 
 /** §6 rules 2-8 on a PodUnavailableBudget in wire form. */
 export function podUnavailableBudgetErrors(json: any): string[] {

@@ -4,13 +4,13 @@
  * no cluster state. Used by the SidecarSet construct and by the app-wide
  * checks, so L1 objects and JSON patches are judged the same way.
  */
+import { AdmissionModule } from './types';
 import { dns1123LabelProblems, envVarNameProblems, labelsProblems, portNameProblems, qualifiedNameProblems } from '../validation/names';
 import { parseStrictPercent } from '../validation/percent';
 import { VOLUME_SOURCES, defaultPodTemplate, podTemplateProblems } from '../validation/pod-template';
 import { fieldError } from '../validation/report';
 import { resourceExpressionProblem } from '../validation/resource-expression';
 import { LabelSelectorJson, isEmptySelector, selectorProblems } from '../validation/selectors';
-import { AdmissionModule } from './types';
 
 /** The v1beta1 spec of a SidecarSet in wire form; a v1alpha1 object is converted first (rule 30). */
 export function sidecarSetSpecOf(json: any): any {

@@ -4,11 +4,11 @@
  * state. Left out: whether the target exists, and one WorkloadSpread per
  * workload across the cluster (the app-wide check covers the App).
  */
+import { AdmissionModule } from './types';
 import { dns1123SubdomainProblems, labelValueProblems, qualifiedNameProblems } from '../validation/names';
 import { parseUpstreamPercent } from '../validation/percent';
 import { fieldError } from '../validation/report';
 import { selectorProblems } from '../validation/selectors';
-import { AdmissionModule } from './types';
 
 const groupOf = (apiVersion: string | undefined): string => (apiVersion && apiVersion.includes('/') ? apiVersion.slice(0, apiVersion.indexOf('/')) : '');
 

@@ -14,10 +14,10 @@ import { KruiseDaemonOptions, KruiseManagerOptions } from './options';
 import { addRbac, addServiceAccounts, DAEMON_CONFIG_NAMESPACE } from './rbac';
 import { addWebhookConfigurations, CONTROL_PLANE_LABEL, DELETE_PROTECTION_LABEL } from './webhooks';
 import { _registerGateSource } from '../validation/gates';
-import { KruiseValidation } from '../validation/register';
 import {
   dns1123LabelProblems, dns1123SubdomainProblems, envVarNameProblems, labelValueProblems, qualifiedNameProblems,
 } from '../validation/names';
+import { KruiseValidation } from '../validation/register';
 import { fieldError, Warnings } from '../validation/report';
 
 /** Values of the `policy.kruise.io/delete-protection` label kruise-manager honours. */

@@ -3,7 +3,9 @@ import { CloneSet, KruiseControlPlane, Warnings, kruise } from '../../src';
 
 const template = { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'web', image: 'nginx:1.27' }] } };
 const cloneSet = (spec: Record<string, unknown>, name = 'web') => ({
-  apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', metadata: { name },
+  apiVersion: 'apps.kruise.io/v1alpha1',
+  kind: 'CloneSet',
+  metadata: { name },
   spec: { selector: { matchLabels: { app: 'web' } }, template, ...spec },
 });
 const errorOf = (f: () => unknown): string => {
@@ -69,7 +71,9 @@ test('each object is rendered once and judged once per synth, however many check
 
 test('the feature gates of the app control plane decide gate-dependent defaults', () => {
   const sts = (chart: any) => new ApiObject(chart, 'sts', {
-    apiVersion: 'apps.kruise.io/v1beta1', kind: 'StatefulSet', metadata: { name: 'db' },
+    apiVersion: 'apps.kruise.io/v1beta1',
+    kind: 'StatefulSet',
+    metadata: { name: 'db' },
     spec: { serviceName: 'db', selector: { matchLabels: { app: 'web' } }, template, persistentVolumeClaimRetentionPolicy: { whenDeleted: 'Delete' } },
   });
   // gate on (the default): whenScaled is defaulted to Retain and the object passes

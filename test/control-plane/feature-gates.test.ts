@@ -97,12 +97,16 @@ describe('cross-checks with the constructs of the app', () => {
     const chart = new Chart(app, 'apps');
     // valid objects: the admission layer judges them too, so only the gates are under test here
     const spread = new ApiObject(chart, 'spread', {
-      apiVersion: 'apps.kruise.io/v1alpha1', kind: 'WorkloadSpread', metadata: { name: 's' },
+      apiVersion: 'apps.kruise.io/v1alpha1',
+      kind: 'WorkloadSpread',
+      metadata: { name: 's' },
       spec: { targetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' }, subsets: [{ name: 'a' }] },
     });
     _requireGates(spread, 'WorkloadSpread', ['WorkloadSpread']);
     const rd = new ApiObject(chart, 'rd', {
-      apiVersion: 'apps.kruise.io/v1alpha1', kind: 'ResourceDistribution', metadata: { name: 'r' },
+      apiVersion: 'apps.kruise.io/v1alpha1',
+      kind: 'ResourceDistribution',
+      metadata: { name: 'r' },
       spec: { resource: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' }, data: { a: 'b' } }, targets: { allNamespaces: true } },
     });
     _requireGates(rd, 'ResourceDistribution', ['ResourceDistributionGate']);

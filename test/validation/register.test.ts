@@ -16,8 +16,8 @@ test('a raw ApiObject of a Kruise group is validated once validation is enabled'
   new ApiObject(chart, 'raw', cloneSet({ ...validSpec, replicas: -1.5, scaleStrategy: { podsToDelete: 'web-0' } }));
   expect(() => Testing.synth(chart)).toThrow([
     'Validation failed with the following errors:',
-    "  [test/raw] CloneSet \"web\" (apps.kruise.io/v1alpha1) spec.replicas: -1.5 must be an integer",
-    "  [test/raw] CloneSet \"web\" (apps.kruise.io/v1alpha1) spec.scaleStrategy.podsToDelete: \"web-0\" must be an array",
+    '  [test/raw] CloneSet "web" (apps.kruise.io/v1alpha1) spec.replicas: -1.5 must be an integer',
+    '  [test/raw] CloneSet "web" (apps.kruise.io/v1alpha1) spec.scaleStrategy.podsToDelete: "web-0" must be an array',
   ].join('\n'));
 });
 
@@ -27,7 +27,7 @@ test('validation enabled from one chart covers every chart of the app', () => {
   const b = new Chart(app, 'b');
   KruiseValidation.enable(a);
   new ApiObject(b, 'raw', cloneSet({ template: {} }));
-  expect(() => app.synth()).toThrow("[b/raw] CloneSet \"web\" (apps.kruise.io/v1alpha1) spec.selector: is required");
+  expect(() => app.synth()).toThrow('[b/raw] CloneSet "web" (apps.kruise.io/v1alpha1) spec.selector: is required');
 });
 
 test('valid raw objects synthesize unchanged', () => {
@@ -50,7 +50,7 @@ test('fails for a Kruise kind at a version upstream does not serve, naming the s
   KruiseValidation.enable(chart);
   new ApiObject(chart, 'raw', { apiVersion: 'apps.kruise.io/v1', kind: 'CloneSet', metadata: { name: 'web' }, spec: validSpec });
   expect(() => Testing.synth(chart)).toThrow(
-    "[test/raw] CloneSet \"web\" (apps.kruise.io/v1) apiVersion: \"apps.kruise.io/v1\" CloneSet is served as apps.kruise.io/v1alpha1",
+    '[test/raw] CloneSet "web" (apps.kruise.io/v1) apiVersion: "apps.kruise.io/v1" CloneSet is served as apps.kruise.io/v1alpha1',
   );
 });
 
