@@ -228,7 +228,7 @@ export function planCloneSet(s: PlanSubject, oldObj: Json, newObj: Json, ctx: Pl
   notes.push(...scaleNote(oldReplicas, replicas));
   return entry(s, a, {
     updateType,
-    summary: `${how}; ${u.paused ? 'paused' : describeBatches(batches)}${partition > 0 ? `, ${partition} kept by the partition` : ''}`,
+    summary: `${how}; ${u.paused ? 'paused' : describeBatches(batches)}`,
     forcedBy,
     replicas,
     podsUpdated: u.paused ? 0 : toUpdate,
