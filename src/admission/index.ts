@@ -13,6 +13,7 @@ import { podUnavailableBudgetAdmission } from './pod-unavailable-budget';
 import { resourceDistributionAdmission } from './resource-distribution';
 import { sidecarSetAdmission } from './sidecar-set';
 import { AdmissionModule } from './types';
+import { unitedDeploymentAdmission } from './united-deployment';
 import { workloadSpreadAdmission } from './workload-spread';
 
 const MODULES: AdmissionModule[] = [
@@ -27,6 +28,7 @@ const MODULES: AdmissionModule[] = [
   advancedCronJobAdmission,
   imagePullJobAdmission,
   imageListPullJobAdmission,
+  unitedDeploymentAdmission,
 ];
 
 const byKey = new Map<string, AdmissionModule>();

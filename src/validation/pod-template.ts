@@ -606,3 +606,13 @@ export function podTemplateProblems(template: Json | undefined, options: PodTemp
   checkPodSecurity(c, sp, s.securityContext);
   return c.out;
 }
+
+/**
+ * The upstream toleration rules on a list found at `${at}.tolerations` (as in
+ * a pod spec; also used for the per-subset tolerations of UnitedDeployment).
+ */
+export function tolerationsProblems(tolerations: Json[] | undefined, at: string): TemplateProblem[] {
+  const c = new Collector();
+  checkTolerations(c, at, Array.isArray(tolerations) ? tolerations : []);
+  return c.out;
+}
