@@ -7,8 +7,12 @@ import { advancedDaemonSetAdmission } from './advanced-daemon-set';
 import { advancedStatefulSetAdmission } from './advanced-stateful-set';
 import { broadcastJobAdmission } from './broadcast-job';
 import { cloneSetAdmission } from './clone-set';
+import { containerRecreateRequestAdmission } from './container-recreate-request';
+import { ephemeralJobAdmission } from './ephemeral-job';
 import { imageListPullJobAdmission } from './image-list-pull-job';
 import { imagePullJobAdmission } from './image-pull-job';
+import { persistentPodStateAdmission } from './persistent-pod-state';
+import { podProbeMarkerAdmission } from './pod-probe-marker';
 import { podUnavailableBudgetAdmission } from './pod-unavailable-budget';
 import { resourceDistributionAdmission } from './resource-distribution';
 import { sidecarSetAdmission } from './sidecar-set';
@@ -29,6 +33,10 @@ const MODULES: AdmissionModule[] = [
   imagePullJobAdmission,
   imageListPullJobAdmission,
   unitedDeploymentAdmission,
+  ephemeralJobAdmission,
+  persistentPodStateAdmission,
+  podProbeMarkerAdmission,
+  containerRecreateRequestAdmission,
 ];
 
 const byKey = new Map<string, AdmissionModule>();

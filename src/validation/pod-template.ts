@@ -616,3 +616,17 @@ export function tolerationsProblems(tolerations: Json[] | undefined, at: string)
   checkTolerations(c, at, Array.isArray(tolerations) ? tolerations : []);
   return c.out;
 }
+
+/** The upstream rules of a container's env list, found at `${at}.env` (strict variable names). */
+export function envProblems(env: Json[] | undefined, at: string): TemplateProblem[] {
+  const c = new Collector();
+  checkEnv(c, at, Array.isArray(env) ? env : []);
+  return c.out;
+}
+
+/** The upstream rules of a container's securityContext, found at `${at}.securityContext`. */
+export function containerSecurityProblems(securityContext: Json | undefined, at: string): TemplateProblem[] {
+  const c = new Collector();
+  checkContainerSecurity(c, at, securityContext);
+  return c.out;
+}
