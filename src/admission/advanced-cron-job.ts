@@ -49,9 +49,14 @@
  * and seven-field patterns, and fewer: empty list items, `+5`, `*-5`,
  * `5/10` (unless sloppy). So the grammar above is checked here, field by
  * field, and croner is given the normalized pattern only (numbers, `*`, `a-b`
- * and `/step`). Days are combined as upstream does: when both day fields are
+ * and `/step`; a step longer than its range, which croner refuses, becomes
+ * the range's start, which is what upstream selects). Days are combined as upstream does: when both day fields are
  * restricted, a day matching either runs (croner's default); `*`, `?`, `*\/1`
  * or a list containing them counts as unrestricted.
+ *
+ * With the TemplateNoDefaults gate on, upstream checks a jobTemplate's or
+ * broadcastJobTemplate's pod template without defaults (so an unset
+ * imagePullPolicy is refused); here it is always checked on a defaulted copy.
  *
  * Time zones are looked up in Node's ICU database, which differs from Go's:
  * the ICU-only legacy ids (PST, JST, IST, ... and SystemV/...) are refused,
@@ -228,7 +233,9 @@ function normalizeField(text: string, f: CronField): { value: string | undefined
     if (start > end) return { problem: `has ${JSON.stringify(item)} in the ${f.name} field, a range that starts after it ends` };
     if (step === 0) return { problem: `has ${JSON.stringify(item)} in the ${f.name} field, with a step of 0` };
     if (isStar && step === 1) star = true;
-    out.push(step === 1 ? (start === end ? `${start}` : `${start}-${end}`) : `${start}-${end}/${step}`);
+    // a step past the end selects the start alone (croner refuses such steps)
+    if (step > end - start) out.push(`${start}`);
+    else out.push(step === 1 ? `${start}-${end}` : `${start}-${end}/${step}`);
   }
   if (star) return { value: '*' };
   return { value: out.length === 0 ? undefined : out.join(',') };
@@ -288,7 +295,13 @@ function everRuns(pattern: Array<string | undefined>): boolean {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { Cron } = require('croner') as { Cron: CronConstructor };
   const from = new Date(Date.UTC(2024, 0, 1));
-  const next = new Cron(pattern.join(' '), { paused: true, timezone: 'UTC', mode: '5-part', domAndDow: false }).nextRun(from);
+  let next: Date | null;
+  try {
+    next = new Cron(pattern.join(' '), { paused: true, timezone: 'UTC', mode: '5-part', domAndDow: false }).nextRun(from);
+  } catch {
+    // the pattern is upstream-valid (checked above); a croner refusal must not stop synth, and warns of nothing
+    return true;
+  }
   return next !== null && next.getTime() - from.getTime() <= 5 * 366 * 24 * 3600 * 1000;
 }
 

@@ -72,6 +72,7 @@ describe('the schedule parser', () => {
     ['0 0 * * 1-5,*', ['0', '0', '*', '*', '*']],
     ['0\t0  1 * *', ['0', '0', '1', '*', '*']],
     [', * * * *', [undefined, '*', '*', '*', '*']],
+    ['*/100 0 1-31/40 3/12 0-6/7', ['0', '0', '1', '3', '0']],
   ])('%j reads as upstream reads it', (text, pattern) => {
     expect(parseSchedule(text)).toEqual({ pattern });
   });
@@ -130,6 +131,7 @@ describe('warnings', () => {
     ]);
     expect(warn('@every 1s')).toEqual([]);
     expect(warn('@weekly')).toEqual([]);
+    expect(warn('*/100 0 1-31/40 3/12 *')).toEqual([]);
   });
 });
 
