@@ -343,7 +343,12 @@ function checkContainer(
   c: Collector, at: string, k: Json, kind: 'regular' | 'init', volumes: Map<string, Json>, hostNetwork: boolean, hostPorts: HostPortKey[],
 ): void {
   const isSidecar = kind === 'init' && k.restartPolicy === 'Always';
-  if (!k.image || String(k.image).trim() === '') c.add(`${at}.image`, k.image, 'is required', 'set the container image');
+  if (!k.image || String(k.image).trim() === '') {
+    c.add(`${at}.image`, k.image, 'is required', 'set the container image');
+  } else if (String(k.image) !== String(k.image).trim()) {
+    // a template check admits it, but the API server refuses every pod created from the template
+    c.add(`${at}.image`, k.image, 'has leading or trailing whitespace, which the API server refuses in a pod', 'remove the spaces around the image name');
+  }
   if (k.imagePullPolicy !== undefined && !PULL_POLICIES.includes(k.imagePullPolicy)) {
     c.add(`${at}.imagePullPolicy`, k.imagePullPolicy, 'is not supported', `use one of ${PULL_POLICIES.join(', ')}`);
   }
