@@ -290,8 +290,16 @@ interface CronJobRunner { nextRun(from?: Date): Date | null }
 type CronConstructor = new (pattern: string, options: Record<string, unknown>) => CronJobRunner;
 
 /** Whether the five normalized fields ever match a time (within the next 5 years, as upstream searches). */
-function everRuns(pattern: Array<string | undefined>): boolean {
-  if (pattern.some(p => p === undefined)) return false;
+function everRuns(fields: Array<string | undefined>): boolean {
+  const pattern = [...fields];
+  if (pattern[0] === undefined || pattern[1] === undefined || pattern[3] === undefined) return false;
+  // a day field that selects nothing counts as restricted: with the other day field restricted
+  // too, that one alone decides (either may match); with the other unrestricted, no day matches
+  const [dom, dow] = [pattern[2], pattern[4]];
+  if (dom === undefined && (dow === undefined || dow === '*')) return false;
+  if (dow === undefined && dom === '*') return false;
+  if (dom === undefined) pattern[2] = '*';
+  if (dow === undefined) pattern[4] = '*';
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { Cron } = require('croner') as { Cron: CronConstructor };
   const from = new Date(Date.UTC(2024, 0, 1));

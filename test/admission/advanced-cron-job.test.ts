@@ -123,6 +123,11 @@ describe('warnings', () => {
     expect(warn('0 0 30 2 MON')).toEqual([]);
     expect(warn('0 0 31 2 */2')).toEqual([]);
     expect(warn('0 0 31 2 */1')).toHaveLength(1);
+    // a day field that selects nothing leaves the other day field to decide, or matches nothing when the other is *
+    expect(warn('0 0 30 * ,')).toEqual([]);
+    expect(warn('0 0 , * 1')).toEqual([]);
+    expect(warn('0 0 30 2 ,')).toHaveLength(1);
+    expect(warn('0 0 , * *')).toHaveLength(1);
   });
   test('a leap day runs, and an @every under a second runs every second', () => {
     expect(warn('0 0 29 2 *')).toEqual([]);
