@@ -18,7 +18,7 @@ import { admissionModuleFor } from './index';
 import { AdmissionContext, Manifest } from './types';
 import { GATE_DEFAULTS } from '../control-plane/_gates';
 import { _gateSources } from '../validation/gates';
-import { _currentRound, _markCheckRounds, _renderForChecks } from '../validation/render';
+import { _currentRound, _markCheckRounds, _sharedRender } from '../validation/render';
 import { Warnings } from '../validation/report';
 import { KRUISE_GROUPS, formatIssue, validateManifest } from '../validation/schemas';
 
@@ -81,8 +81,9 @@ function judge(obj: ApiObject, manifest: Manifest, ctx: AdmissionContext): Verdi
     return { errors: schema.map(i => `${from}${describeObject(manifest)} ${formatIssue(i)}`) };
   }
   const module = admissionModuleFor(String(manifest.apiVersion), String(manifest.kind));
-  if (!module) return { errors: [], defaulted: manifest };
-  const defaulted = module.defaults ? module.defaults(manifest, ctx) : manifest;
+  if (!module) return { errors: [], defaulted: structuredClone(manifest) };
+  // the render is shared with the other checks: defaults return a copy, a module without defaults gets one
+  const defaulted = module.defaults ? module.defaults(manifest, ctx) : structuredClone(manifest);
   const errors = module.validate(defaulted, ctx).map(line => `${from}${line}`);
   return { errors, defaulted };
 }
@@ -108,7 +109,7 @@ class Engine {
     const ctx = contextOf(this.root);
     for (const c of this.root.node.findAll()) {
       if (!(c instanceof ApiObject) || !isKruiseObject(c)) continue;
-      this.verdicts.set(c, judge(c, _renderForChecks(c), ctx));
+      this.verdicts.set(c, judge(c, _sharedRender(c), ctx));
       this.hook(c);
     }
     return [];
@@ -129,7 +130,7 @@ class Engine {
     }
     let v = this.verdicts.get(obj);
     if (!v) {
-      v = judge(obj, _renderForChecks(obj), contextOf(this.root));
+      v = judge(obj, _sharedRender(obj), contextOf(this.root));
       this.verdicts.set(obj, v);
     }
     return v;
@@ -140,7 +141,7 @@ class Engine {
     const ctx = contextOf(this.root);
     for (const c of this.root.node.findAll()) {
       if (!(c instanceof ApiObject) || !isKruiseObject(c)) continue;
-      const manifest = _renderForChecks(c);
+      const manifest = _sharedRender(c);
       const module = admissionModuleFor(String(manifest.apiVersion), String(manifest.kind));
       if (!module?.warnings) continue;
       const v = this.verdictOf(c);
@@ -175,14 +176,4 @@ export function _admissionEngine(scope: IConstruct): Engine {
  */
 export function _admitted(obj: ApiObject): boolean {
   return _admissionEngine(obj).verdictOf(obj).errors.length === 0;
-}
-
-/**
- * The defaulted form of `obj` as the admission layer sees it, or undefined
- * when it does not pass admission.
- * @internal
- */
-export function _defaultedManifest(obj: ApiObject): Manifest | undefined {
-  const v = _admissionEngine(obj).verdictOf(obj);
-  return v.errors.length === 0 ? v.defaulted : undefined;
 }

@@ -47,9 +47,18 @@ export function _markCheckRounds(scope: IConstruct): void {
  * @internal
  */
 export function _renderForChecks(obj: ApiObject): any {
+  return structuredClone(_sharedRender(obj));
+}
+
+/**
+ * The one render of `obj` this round, shared: callers only read it (the
+ * admission engine, whose modules' defaults return copies).
+ * @internal
+ */
+export function _sharedRender(obj: ApiObject): any {
   const hit = renders.get(obj);
-  if (hit && hit.round === round) return structuredClone(hit.json);
+  if (hit && hit.round === round) return hit.json;
   const json = obj.toJson();
   renders.set(obj, { round, json });
-  return structuredClone(json);
+  return json;
 }

@@ -1,0 +1,34 @@
+/**
+ * The contract of every admission module, over the whole admission corpus:
+ * defaults return a copy and never change their input, and warnings only
+ * read the object (the engine hands both the one render it shares with the
+ * other checks).
+ */
+import { admissionModuleFor } from '../../src/admission';
+import { validateManifest } from '../../src/validation/schemas';
+import { admissionCases } from '../fixtures/admission';
+
+const ctx = { gate: () => true };
+function deepFreeze<T>(v: T): T {
+  if (v && typeof v === 'object') {
+    for (const x of Object.values(v)) deepFreeze(x);
+    Object.freeze(v);
+  }
+  return v;
+}
+
+// the engine runs a module only on objects that pass the schema
+const cases = admissionCases().filter(c => admissionModuleFor(c.manifest.apiVersion, c.manifest.kind) && validateManifest(c.manifest).length === 0);
+
+test('the corpus reaches every registered module', () => {
+  expect(cases.length).toBeGreaterThan(300);
+});
+
+test.each(cases.map(c => [c.id, c] as const))('%s: defaults and warnings leave the input alone', (_id, c) => {
+  const m = admissionModuleFor(c.manifest.apiVersion, c.manifest.kind)!;
+  const frozen = deepFreeze(JSON.parse(JSON.stringify(c.manifest)));
+  const defaulted = m.defaults ? m.defaults(frozen, ctx) : JSON.parse(JSON.stringify(frozen));
+  expect(defaulted).not.toBe(frozen);
+  expect(() => m.validate(defaulted, ctx)).not.toThrow();
+  if (m.warnings && m.validate(defaulted, ctx).length === 0) expect(() => m.warnings!(frozen, ctx)).not.toThrow();
+});
