@@ -2,7 +2,7 @@ import { ApiObject, Duration, Lazy } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { KruiseWorkload, KruiseWorkloadProps } from './kruise-workload';
-import { AdvancedDaemonSetUpdateStrategy, _intOrString, _seconds } from './strategies';
+import { AdvancedDaemonSetUpdateStrategy, _intOrString, _seconds, _withPath } from './strategies';
 import * as kruise from '../imports/kruise';
 
 /** Props of an `AdvancedDaemonSet`. */
@@ -79,7 +79,7 @@ export class AdvancedDaemonSet extends KruiseWorkload {
     this.partitionedScaling = props.partitionedScaling;
     this.apiObject = new kruise.KubeDaemonSet(this, 'Resource', {
       metadata: props.metadata,
-      spec: Lazy.any({ produce: () => this._toKube() }),
+      spec: Lazy.any({ produce: () => _withPath(this, 'AdvancedDaemonSet', () => this._toKube()) }),
     });
     this._wire({
       kind: 'Advanced DaemonSet',
@@ -93,7 +93,7 @@ export class AdvancedDaemonSet extends KruiseWorkload {
       selector: this._toLabelSelector(),
       template: this._podTemplate(),
       updateStrategy: this.updateStrategy?._toKube(),
-      minReadySeconds: _seconds(this.minReady),
+      minReadySeconds: _seconds(this.minReady, 'minReady'),
       burstReplicas: _intOrString(this.burstReplicas, kruise.DaemonSetSpecBurstReplicas),
       scaleStrategy: this.partitionedScaling !== undefined ? { partitionedScaling: this.partitionedScaling } : undefined,
       revisionHistoryLimit: this.revisionHistoryLimit,

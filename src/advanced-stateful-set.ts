@@ -3,7 +3,7 @@ import * as kplus from 'cdk8s-plus-28';
 import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { KruiseReplicatedWorkload, KruiseReplicatedWorkloadProps } from './kruise-workload';
-import { AdvancedStatefulSetUpdateStrategy, PodUpdatePolicy, _intOrString } from './strategies';
+import { AdvancedStatefulSetUpdateStrategy, PodUpdatePolicy, _intOrString, _withPath } from './strategies';
 import * as kruise from '../imports/kruise';
 import { KruiseValidation } from './validation/register';
 import { fieldError } from './validation/report';
@@ -223,7 +223,7 @@ export class AdvancedStatefulSet extends KruiseReplicatedWorkload {
     this.updateStrategy = props.updateStrategy;
     this.apiObject = new kruise.KubeStatefulSet(this, 'Resource', {
       metadata: props.metadata,
-      spec: Lazy.any({ produce: () => this._toKube() }),
+      spec: Lazy.any({ produce: () => _withPath(this, 'AdvancedStatefulSet', () => this._toKube()) }),
     });
     this.ownService = props.service === undefined;
     this.service = props.service ?? new kplus.Service(this, 'Service', {

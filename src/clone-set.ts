@@ -2,7 +2,7 @@ import { ApiObject, Duration, Lazy } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { KruiseReplicatedWorkload, KruiseReplicatedWorkloadProps } from './kruise-workload';
-import { CloneSetUpdateStrategy, _intOrString, _seconds } from './strategies';
+import { CloneSetUpdateStrategy, _intOrString, _seconds, _withPath } from './strategies';
 import * as kruise from '../imports/kruise';
 
 /** The scale strategy of a CloneSet. */
@@ -110,7 +110,7 @@ export class CloneSet extends KruiseReplicatedWorkload {
     this.podsToDelete = [...(props.podsToDelete ?? [])];
     this.apiObject = new kruise.KubeCloneSet(this, 'Resource', {
       metadata: props.metadata,
-      spec: Lazy.any({ produce: () => this._toKube() }),
+      spec: Lazy.any({ produce: () => _withPath(this, 'CloneSet', () => this._toKube()) }),
     });
     this._wire({ kind: 'CloneSet', preDownloadGate: 'PreDownloadImageForInPlaceUpdate' });
   }
@@ -143,8 +143,8 @@ export class CloneSet extends KruiseReplicatedWorkload {
       volumeClaimTemplates: this._volumeClaimTemplates(),
       updateStrategy: this.updateStrategy?._toKube(),
       scaleStrategy: Object.values(scaleStrategy).some(v => v !== undefined) ? scaleStrategy : undefined,
-      minReadySeconds: _seconds(this.minReady),
-      progressDeadlineSeconds: _seconds(this.progressDeadline),
+      minReadySeconds: _seconds(this.minReady, 'minReady'),
+      progressDeadlineSeconds: _seconds(this.progressDeadline, 'progressDeadline'),
       revisionHistoryLimit: this.revisionHistoryLimit,
       lifecycle: this._renderLifecycle(),
     };

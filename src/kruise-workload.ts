@@ -12,7 +12,7 @@ import * as kplus from 'cdk8s-plus-28';
 import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { PodUnavailableBudget, PodUnavailableBudgetOptions } from './pod-unavailable-budget';
-import { ImagePreDownload, Lifecycle, _imagePreDownloadAnnotations, _renderLifecycle } from './strategies';
+import { ImagePreDownload, Lifecycle, _imagePreDownloadAnnotations, _renderLifecycle, _withPath } from './strategies';
 import { _gateSources } from './validation/gates';
 import { Warnings } from './validation/report';
 import { WorkloadSpread, WorkloadSpreadOptions } from './workload-spread';
@@ -78,7 +78,7 @@ export abstract class KruiseWorkload extends kplus.Workload {
    * @internal
    */
   protected _wire(w: _KruiseWorkloadWiring): void {
-    const annotations = _imagePreDownloadAnnotations(this.imagePreDownload);
+    const annotations = _withPath(this, w.kind, () => _imagePreDownloadAnnotations(this.imagePreDownload));
     for (const [k, v] of Object.entries(annotations)) this.apiObject.metadata.addAnnotation(k, v);
     if (this.isolate) this.connections.isolate();
 

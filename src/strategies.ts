@@ -6,6 +6,7 @@
  */
 import { Duration } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
+import { IConstruct } from 'constructs';
 import * as kruise from '../imports/kruise';
 
 /** An int-or-string L1 class (every `fromNumber`/`fromString` pair of the generated bindings). */
@@ -23,12 +24,57 @@ export function _intOrString<T>(v: kplus.PercentOrAbsolute | undefined, factory:
   return typeof v.value === 'number' ? factory.fromNumber(v.value) : factory.fromString(String(v.value));
 }
 
+/** How a `Duration` reads in messages (cdk8s cannot describe one that is not finite). */
+function describeDuration(d: Duration): string {
+  const ms = d.toMilliseconds({ integral: false });
+  return Number.isFinite(ms) ? `${ms / 1000} seconds` : `${ms} milliseconds`;
+}
+
+/** Marks the error of a `Duration` that cannot be rendered; `_withPath` adds the construct to it. */
+const DURATION_PROBLEM = Symbol.for('cdk8s-kruise.duration-problem');
+
+function durationError(detail: string): Error {
+  const e = new Error(detail);
+  (e as any)[DURATION_PROBLEM] = detail;
+  return e;
+}
+
 /**
- * Render a `Duration` as whole seconds.
+ * Render a `Duration` as whole seconds; `prop` names it in the error when it
+ * is not a finite whole number of seconds.
  * @internal
  */
-export function _seconds(d: Duration | undefined): number | undefined {
-  return d?.toSeconds();
+export function _seconds(d: Duration | undefined, prop: string): number | undefined {
+  if (d === undefined) return undefined;
+  const ms = d.toMilliseconds({ integral: false });
+  const s = ms / 1000;
+  if (!Number.isFinite(s)) {
+    throw durationError(`'${prop}' (${describeDuration(d)}) is not a finite duration; use e.g. Duration.seconds(30)`);
+  }
+  if (!Number.isInteger(s)) {
+    const whole = Math.max(Math.round(s), s > 0 ? 1 : 0);
+    throw durationError(`'${prop}' (${describeDuration(d)}) must be whole seconds; use Duration.seconds(${whole})`);
+  }
+  return s;
+}
+
+/**
+ * Run `render` (a construct's spec) so that a `Duration` that is not whole
+ * seconds fails with the construct path: `CloneSet at 'app/web': 'minReady' (1.5 seconds) must be whole seconds; ...`.
+ * @internal
+ */
+export function _withPath<T>(scope: IConstruct, kind: string, render: () => T): T {
+  try {
+    return render();
+  } catch (e: any) {
+    const detail = e?.[DURATION_PROBLEM];
+    if (typeof detail === 'string') throw new Error(`${kind} at '${scope.node.path}': ${detail}`);
+    // a Duration cdk8s-plus converts in the pod template (terminationGracePeriod, probe and lifecycle timings)
+    if (e instanceof Error && /^\S+ must be a whole number of \w+\.$|cannot be converted into a whole number of/.test(e.message)) {
+      throw new Error(`${kind} at '${scope.node.path}': a Duration of the pod template (terminationGracePeriod, a probe or a lifecycle hook): ${e.message} Use whole seconds, e.g. Duration.seconds(30)`);
+    }
+    throw e;
+  }
 }
 
 // --- update priority and scatter ---------------------------------------------
@@ -288,7 +334,7 @@ export class CloneSetUpdateStrategy {
       paused: o.paused,
       priorityStrategy: o.priority?._toKube(),
       scatterStrategy: o.scatter && o.scatter.length > 0 ? o.scatter.map(s => ({ key: s.key, value: s.value })) : undefined,
-      inPlaceUpdateStrategy: this.gracePeriod ? { gracePeriodSeconds: this.gracePeriod.toSeconds() } : undefined,
+      inPlaceUpdateStrategy: this.gracePeriod ? { gracePeriodSeconds: _seconds(this.gracePeriod, 'updateStrategy gracePeriod') } : undefined,
     };
   }
 }
@@ -403,8 +449,8 @@ export class AdvancedStatefulSetUpdateStrategy {
       podUpdatePolicy: o.podUpdatePolicy,
       paused: o.paused,
       unorderedUpdate: unordered ? { priorityStrategy: o.priority?._toKube() } : undefined,
-      minReadySeconds: _seconds(o.minReady),
-      inPlaceUpdateStrategy: o.gracePeriod ? { gracePeriodSeconds: o.gracePeriod.toSeconds() } : undefined,
+      minReadySeconds: _seconds(o.minReady, 'updateStrategy minReady'),
+      inPlaceUpdateStrategy: o.gracePeriod ? { gracePeriodSeconds: _seconds(o.gracePeriod, 'updateStrategy gracePeriod') } : undefined,
     };
     const empty = Object.values(rollingUpdate).every(v => v === undefined);
     return { type: 'RollingUpdate', rollingUpdate: empty ? undefined : rollingUpdate };
@@ -561,7 +607,7 @@ export function _imagePreDownloadAnnotations(o: ImagePreDownload | undefined): R
   const out: Record<string, string> = {};
   if (!o) return out;
   if (o.parallelism !== undefined) out[IMAGE_PREDOWNLOAD_PARALLELISM] = String(o.parallelism);
-  if (o.timeout !== undefined) out[IMAGE_PREDOWNLOAD_TIMEOUT] = String(o.timeout.toSeconds());
+  if (o.timeout !== undefined) out[IMAGE_PREDOWNLOAD_TIMEOUT] = String(_seconds(o.timeout, 'imagePreDownload timeout'));
   if (o.minUpdatedReadyPods !== undefined) out[IMAGE_PREDOWNLOAD_MIN_UPDATED_READY_PODS] = String(o.minUpdatedReadyPods.value);
   return out;
 }

@@ -5,6 +5,7 @@ import * as kruise from '../imports/kruise';
 import { _admitted } from './admission/engine';
 import { appObjects, groupOf, namespaceOf } from './fleet/objects';
 import { resolveTarget, targetNamespace } from './fleet/targets';
+import { _seconds, _withPath } from './strategies';
 import { _requireGates } from './validation/gates';
 import { _renderForChecks } from './validation/render';
 import { fieldError, Warnings } from './validation/report';
@@ -75,17 +76,19 @@ export class WorkloadSpreadScheduleStrategy {
    * @param options reschedule time
    */
   public static adaptive(options: WorkloadSpreadAdaptiveOptions = {}): WorkloadSpreadScheduleStrategy {
-    return new WorkloadSpreadScheduleStrategy({
-      type: kruise.WorkloadSpreadSpecScheduleStrategyType.ADAPTIVE,
-      adaptive: { rescheduleCriticalSeconds: options.rescheduleCritical?.toSeconds(), disableSimulationSchedule: options.disableSimulationSchedule },
-    });
+    return new WorkloadSpreadScheduleStrategy({ type: kruise.WorkloadSpreadSpecScheduleStrategyType.ADAPTIVE }, options);
   }
 
-  private constructor(private readonly spec: kruise.WorkloadSpreadSpecScheduleStrategy) {}
+  private constructor(private readonly spec: kruise.WorkloadSpreadSpecScheduleStrategy, private readonly adaptive?: WorkloadSpreadAdaptiveOptions) {}
 
   /** @internal */
   public _toKube(): kruise.WorkloadSpreadSpecScheduleStrategy {
-    return this.spec;
+    const a = this.adaptive;
+    if (!a) return this.spec;
+    return {
+      ...this.spec,
+      adaptive: { rescheduleCriticalSeconds: _seconds(a.rescheduleCritical, 'scheduleStrategy rescheduleCritical'), disableSimulationSchedule: a.disableSimulationSchedule },
+    };
   }
 }
 
@@ -143,7 +146,7 @@ export class WorkloadSpread extends Construct {
     this.scheduleStrategy = props.scheduleStrategy;
     this.apiObject = new kruise.KubeWorkloadSpread(this, 'Resource', {
       metadata: { ...props.metadata, namespace: props.metadata?.namespace ?? targetNamespace(props.target) },
-      spec: Lazy.any({ produce: () => this._toKube() }),
+      spec: Lazy.any({ produce: () => _withPath(this, 'WorkloadSpread', () => this._toKube()) }),
     });
     for (const s of props.subsets ?? []) this.addSubset(s);
     _requireGates(this, 'WorkloadSpread', ['WorkloadSpread']);

@@ -32,7 +32,7 @@ export function renderResources(r: kplus.ContainerResources): k8s.ResourceRequir
 
 /** A Go duration string for a command-line flag: 0 -> "0", 90 s -> "90s", 1.5 s -> "1500ms". */
 export function goDuration(d: Duration): string {
-  const ms = d.toMilliseconds();
+  const ms = d.toMilliseconds({ integral: false });
   if (ms === 0) return '0';
   if (ms % 1000 === 0) return `${ms / 1000}s`;
   return `${ms}ms`;

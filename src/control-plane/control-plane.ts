@@ -325,7 +325,7 @@ export class KruiseControlPlane extends Construct {
     });
     addWebhookConfigurations(this, {
       namespace: ns,
-      timeoutSeconds: (props.webhookTimeout ?? Duration.seconds(30)).toMilliseconds() / 1000,
+      timeoutSeconds: (props.webhookTimeout ?? Duration.seconds(30)).toMilliseconds({ integral: false }) / 1000,
       annotations: certificates._annotations(ns),
       conditions: {
         podWebhook: this.gates.isEnabled('PodWebhook'),
@@ -456,8 +456,13 @@ export class KruiseControlPlane extends Construct {
       add('manager.webhookPort/metricsPort/healthPort', [ports.webhook, ports.metrics, ports.health], 'must be three different ports', 'give each endpoint its own port');
     }
     if (p.webhookTimeout !== undefined) {
-      const s = p.webhookTimeout.toMilliseconds() / 1000;
-      if (!Number.isInteger(s) || s < 1 || s > 30) add('webhookTimeout', `${p.webhookTimeout.toMilliseconds()}ms`, 'must be a whole number of seconds from 1 to 30 (the API server limit)', 'use e.g. Duration.seconds(10)');
+      const ms = p.webhookTimeout.toMilliseconds({ integral: false });
+      const s = ms / 1000;
+      if (!Number.isInteger(s) || s < 1 || s > 30) add('webhookTimeout', `${ms}ms`, 'must be a whole number of seconds from 1 to 30 (the API server limit)', 'use e.g. Duration.seconds(10)');
+    }
+    const sync = m.syncPeriod?.toMilliseconds({ integral: false });
+    if (sync !== undefined && !Number.isFinite(sync)) {
+      add('manager.syncPeriod', `${sync}ms`, 'is not a finite duration', 'use e.g. Duration.minutes(30), or leave it unset');
     }
     if ((m.enablePprof === false) && m.pprofAddress !== undefined) {
       add('manager.pprofAddress', m.pprofAddress, 'is set while manager.enablePprof is false', 'drop one of them');
