@@ -1,22 +1,30 @@
 #!/usr/bin/env bash
-# The cluster tier's control plane: etcd and kube-apiserver on 127.0.0.1.
+# The cluster tier's control plane: etcd, kube-apiserver, kube-scheduler and
+# kwok (fake nodes) on 127.0.0.1, and the released kruise-manager for the
+# tests to start.
 #
 #   test/cluster/cluster.sh run [--] COMMAND [ARGS...]
 #
-# builds the binaries if needed (build.sh), picks free loopback ports,
-# generates a CA, serving and client certificates and a service-account key,
-# starts etcd and kube-apiserver, waits for /readyz, runs COMMAND with
-#   KUBECONFIG         admin kubeconfig (client certificate, group system:masters)
-#   CLUSTER_DIR        the run's folder (ca.crt, admin.crt, admin.key, logs)
-#   CLUSTER_SERVER     https://127.0.0.1:<port>
-#   CLUSTER_BIN        folder with kubectl, kube-apiserver, etcd
-# and stops both processes when COMMAND ends, fails, or the run is interrupted.
-# Its exit code is COMMAND's. SKIP_CLUSTER=1 skips the tier (exit 0).
+# builds the binaries if needed (build.sh, build-manager.sh), picks free
+# loopback ports, generates a CA, serving and client certificates and a
+# service-account key, starts etcd, kube-apiserver (admission webhooks on),
+# the service proxy, kube-scheduler and kwok, waits for /readyz, runs COMMAND
+# with
+#   KUBECONFIG             admin kubeconfig (client certificate, group system:masters)
+#   CLUSTER_DIR            the run's folder (ca.crt, admin.crt, admin.key, logs)
+#   CLUSTER_SERVER         https://127.0.0.1:<port>
+#   CLUSTER_BIN            folder with kubectl, kube-apiserver, kube-scheduler, kwok, etcd
+#   CLUSTER_KRUISE_MANAGER the kruise-manager v1.9.0 binary (started by the tests)
+#   CLUSTER_ROUTES         the service proxy's routes file (ClusterIP:port -> endpoints)
+#   CLUSTER_PIDS           a file the tests append the pid of every process they start to
+# and stops every process (its own and those in CLUSTER_PIDS) when COMMAND
+# ends, fails, or the run is interrupted. Its exit code is COMMAND's.
+# SKIP_CLUSTER=1 skips the tier (exit 0).
 #
-# Admission webhooks are not called (no manager serves them): webhook
-# configurations are stored and validated like any object, but the
-# MutatingAdmissionWebhook and ValidatingAdmissionWebhook plugins are off.
-# CLUSTER_WEBHOOKS=1 turns them on, for a run that also starts a manager.
+# The MutatingAdmissionWebhook and ValidatingAdmissionWebhook plugins are on:
+# the tests run the real kruise-manager behind our webhook configurations.
+# CLUSTER_WEBHOOKS=0 turns them off (webhook configurations are then stored
+# and validated like any object, but never called).
 set -euo pipefail
 
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -39,6 +47,7 @@ done
 
 bin="$(bash "$here/build.sh")"
 kubectl="$bin/kubectl"
+manager_bin="$(bash "$here/build-manager.sh")"
 
 # Remove the folders of earlier runs that were killed outright (their script is gone).
 for old in "${TMPDIR:-/tmp}"/cdk8s-kruise-cluster.*; do
@@ -52,6 +61,10 @@ pids=()
 stop() {
   local rc=$?
   trap - EXIT INT TERM
+  # Processes the tests started (kruise-manager) first, then ours in reverse start order.
+  if [ -f "$dir/pids" ]; then
+    while read -r pid; do [ -n "$pid" ] && pids=("$pid" "${pids[@]}"); done < "$dir/pids"
+  fi
   for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
   for pid in "${pids[@]}"; do
     for _ in $(seq 1 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
@@ -70,11 +83,11 @@ trap 'exit 130' INT
 trap 'exit 143' TERM
 
 # --- free loopback ports (the kernel picks them; bound and released at once)
-read -r etcd_client etcd_peer api_port < <(node -e '
+read -r etcd_client etcd_peer api_port scheduler_port kwok_port kwok_node_port < <(node -e '
   const net = require("net");
   const take = () => new Promise((ok, ko) => { const s = net.createServer(); s.on("error", ko);
     s.listen(0, "127.0.0.1", () => { const p = s.address().port; ok([s, p]); }); });
-  Promise.all([take(), take(), take()]).then(r => { r.forEach(([s]) => s.close()); console.log(r.map(([, p]) => p).join(" ")); })
+  Promise.all([take(), take(), take(), take(), take(), take()]).then(r => { r.forEach(([s]) => s.close()); console.log(r.map(([, p]) => p).join(" ")); })
     .catch(e => { console.error(e.message); process.exit(1); });
 ') || fail "no free port on 127.0.0.1 could be had"
 
@@ -127,8 +140,25 @@ start etcd "$bin/etcd" --name cluster-tier --data-dir "$dir/etcd" \
   --unsafe-no-fsync --log-level warn --listen-metrics-urls ""
 etcd_pid=${pids[-1]}
 
-admission="--disable-admission-plugins=MutatingAdmissionWebhook,ValidatingAdmissionWebhook"
-[ "${CLUSTER_WEBHOOKS:-}" = 1 ] && admission="--enable-admission-plugins=MutatingAdmissionWebhook,ValidatingAdmissionWebhook"
+admission="--enable-admission-plugins=MutatingAdmissionWebhook,ValidatingAdmissionWebhook"
+[ "${CLUSTER_WEBHOOKS:-1}" = 0 ] && admission="--disable-admission-plugins=MutatingAdmissionWebhook,ValidatingAdmissionWebhook"
+
+# The API server calls a webhook Service at its ClusterIP. With no kube-proxy,
+# its `cluster` egress goes through the service proxy (HTTP CONNECT on a unix
+# socket), which forwards a ClusterIP:port to the local processes that serve it.
+echo '{}' > "$dir/routes.json"
+cat > "$dir/egress.yaml" <<EGRESS
+apiVersion: apiserver.k8s.io/v1beta1
+kind: EgressSelectorConfiguration
+egressSelections:
+- name: cluster
+  connection:
+    proxyProtocol: HTTPConnect
+    transport:
+      uds:
+        udsName: $dir/service-proxy.sock
+EGRESS
+start service-proxy node "$here/service-proxy.js" "$dir/service-proxy.sock" "$dir/routes.json"
 
 start kube-apiserver "$bin/kube-apiserver" \
   --etcd-servers "http://127.0.0.1:$etcd_client" \
@@ -139,6 +169,7 @@ start kube-apiserver "$bin/kube-apiserver" \
   --service-account-signing-key-file "$dir/sa.key" \
   --service-cluster-ip-range 10.96.0.0/16 --endpoint-reconciler-type none \
   --authorization-mode RBAC "$admission" --allow-privileged=true \
+  --egress-selector-config-file "$dir/egress.yaml" \
   --cert-dir "$dir/apiserver-certs" --v 1
 api_pid=${pids[-1]}
 
@@ -156,7 +187,27 @@ if [ "$ready" != 1 ]; then
 fi
 echo "cluster tier: kube-apiserver $("$kubectl" --kubeconfig "$dir/kubeconfig" version -o json | node -pe 'JSON.parse(require("fs").readFileSync(0)).serverVersion.gitVersion') ready at $server" >&2
 
-export KUBECONFIG="$dir/kubeconfig" CLUSTER_DIR="$dir" CLUSTER_SERVER="$server" CLUSTER_BIN="$bin"
+# --- kube-scheduler (binds Pods to the fake nodes) and kwok (plays the kubelet
+# of every Node annotated kwok.x-k8s.io/node=fake: node and pod status).
+start kube-scheduler "$bin/kube-scheduler" --kubeconfig "$dir/kubeconfig" \
+  --authentication-kubeconfig "$dir/kubeconfig" --authorization-kubeconfig "$dir/kubeconfig" \
+  --bind-address 127.0.0.1 --secure-port "$scheduler_port" --leader-elect=false --v 1
+scheduler_pid=${pids[-1]}
+cat "$bin/../kwok-stages/"*.yaml "$here/fixtures/kwok-stages.yaml" > "$dir/kwok.yaml"
+start kwok "$bin/kwok" --config "$dir/kwok.yaml" --kubeconfig "$dir/kubeconfig" \
+  --manage-all-nodes=false --manage-nodes-with-annotation-selector kwok.x-k8s.io/node=fake \
+  --server-address "127.0.0.1:$kwok_port" --node-port "$kwok_node_port" --cidr 10.244.0.0/16 --node-ip 10.0.0.1
+kwok_pid=${pids[-1]}
+for name in kube-scheduler kwok; do
+  for _ in $(seq 1 20); do [ -s "$dir/$name.log" ] && break; sleep 0.25; done
+done
+sleep 1
+exited "$scheduler_pid" && { tail -n 20 "$dir/kube-scheduler.log" >&2; fail "kube-scheduler exited at start (log above)"; }
+exited "$kwok_pid" && { tail -n 20 "$dir/kwok.log" >&2; fail "kwok exited at start (log above)"; }
+
+touch "$dir/pids"
+export KUBECONFIG="$dir/kubeconfig" CLUSTER_DIR="$dir" CLUSTER_SERVER="$server" CLUSTER_BIN="$bin" \
+  CLUSTER_KRUISE_MANAGER="$manager_bin" CLUSTER_ROUTES="$dir/routes.json" CLUSTER_PIDS="$dir/pids"
 # In the background so that a TERM or INT sent to this script alone is acted on
 # at once (bash runs traps only between commands, and `wait` is interruptible).
 setpriv --pdeathsig TERM -- "$@" &
