@@ -9,18 +9,10 @@
  * or an unknown kind.
  */
 import { App, Chart, Duration } from 'cdk8s';
-import { Kube, Manifest } from './kube';
-import { Managers, ManagerProcess, runControlPlane, testNamespace, unpatched } from './manager';
+import { Kube } from './kube';
+import { Managers, ManagerProcess, defaultsSynth, probeWebhooks, runControlPlane, testNamespace, unpatched } from './manager';
 import { Synth, synthApp } from './sources';
 import * as lib from '../../src';
-
-/** The control plane with its defaults. */
-export function defaultsSynth(): Synth {
-  return synthApp('KruiseControlPlane (defaults)', (app: App) => {
-    new lib.KruiseControlPlane(new Chart(app, 'kruise'), 'kruise');
-    return app;
-  });
-}
 
 /**
  * Every option of the control plane that changes what kruise-manager does and
@@ -62,27 +54,6 @@ const NEVER: Array<[RegExp, string]> = [
   [/Ignore webhook in configuration/, 'a webhook path kruise-manager does not serve'],
   [/Not found kind/, 'a kind kruise-manager does not know'],
 ];
-
-/** A CloneSet for a dry-run create: its Pod template gets defaults only the mutating webhook sets. */
-function probeCloneSet(namespace: string): Manifest {
-  return {
-    apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet',
-    metadata: { name: 'webhook-probe', namespace },
-    spec: {
-      replicas: 1,
-      selector: { matchLabels: { app: 'webhook-probe' } },
-      template: { metadata: { labels: { app: 'webhook-probe' } }, spec: { containers: [{ name: 'main', image: 'nginx:1.25' }] } },
-    },
-  };
-}
-
-/** Dry-run create of the probe CloneSet: the object as the webhooks left it, or the refusal. */
-export async function probeWebhooks(kube: Kube, namespace: string) {
-  const m = probeCloneSet(namespace);
-  const res = await kube.request('POST', `${await kube.pathOf(m, '')}?dryRun=All`, m);
-  const container = res.body?.spec?.template?.spec?.containers?.[0] ?? {};
-  return { status: res.status, message: res.body?.message, terminationMessagePath: container.terminationMessagePath };
-}
 
 let kube: Kube;
 

@@ -15,9 +15,11 @@ import { ChildProcess, spawn } from 'child_process';
 import * as fs from 'fs';
 import * as net from 'net';
 import * as path from 'path';
+import { App, Chart } from 'cdk8s';
 import { Kube, Manifest, applyAll, describeObject } from './kube';
 import { rejections } from './prove';
-import { Synth } from './sources';
+import { Synth, synthApp } from './sources';
+import { KruiseControlPlane } from '../../src';
 
 const sleep = (ms: number) => new Promise(r => setTimeout(r, ms));
 
@@ -392,4 +394,33 @@ export async function unpatched(kube: Kube, s: Synth): Promise<string[]> {
     }
   }
   return out;
+}
+
+/** The control plane with its defaults, synthesized. */
+export function defaultsSynth(): Synth {
+  return synthApp('KruiseControlPlane (defaults)', (app: App) => {
+    new KruiseControlPlane(new Chart(app, 'kruise'), 'kruise');
+    return app;
+  });
+}
+
+/** A CloneSet for a dry-run create: its Pod template gets defaults only the mutating webhook sets. */
+function probeCloneSet(namespace: string): Manifest {
+  return {
+    apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet',
+    metadata: { name: 'webhook-probe', namespace },
+    spec: {
+      replicas: 1,
+      selector: { matchLabels: { app: 'webhook-probe' } },
+      template: { metadata: { labels: { app: 'webhook-probe' } }, spec: { containers: [{ name: 'main', image: 'nginx:1.25' }] } },
+    },
+  };
+}
+
+/** Dry-run create of the probe CloneSet: the object as the webhooks left it, or the refusal. */
+export async function probeWebhooks(kube: Kube, namespace: string) {
+  const m = probeCloneSet(namespace);
+  const res = await kube.request('POST', `${await kube.pathOf(m, '')}?dryRun=All`, m);
+  const container = res.body?.spec?.template?.spec?.containers?.[0] ?? {};
+  return { status: res.status, message: res.body?.message, terminationMessagePath: container.terminationMessagePath };
 }
