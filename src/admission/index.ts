@@ -11,6 +11,7 @@ import { containerRecreateRequestAdmission } from './container-recreate-request'
 import { ephemeralJobAdmission } from './ephemeral-job';
 import { imageListPullJobAdmission } from './image-list-pull-job';
 import { imagePullJobAdmission } from './image-pull-job';
+import { nodeImageAdmission } from './node-image';
 import { persistentPodStateAdmission } from './persistent-pod-state';
 import { podProbeMarkerAdmission } from './pod-probe-marker';
 import { podUnavailableBudgetAdmission } from './pod-unavailable-budget';
@@ -21,6 +22,7 @@ import { unitedDeploymentAdmission } from './united-deployment';
 import { workloadSpreadAdmission } from './workload-spread';
 
 const MODULES: AdmissionModule[] = [
+  nodeImageAdmission,
   cloneSetAdmission,
   advancedStatefulSetAdmission,
   advancedDaemonSetAdmission,

@@ -295,7 +295,6 @@ export class KruiseControlPlane extends Construct {
     const rbac = {
       namespace: ns,
       roleListGroups: [...(props.roleListGroups ?? ['*'])],
-      storageClasses: this.gates.isEnabled('StatefulSetAutoResizePVCGate'),
       certsRole: !certificates.isExternal,
       serviceAccountAnnotations: props.serviceAccountAnnotations,
     };

@@ -3,6 +3,7 @@ import { KINDS } from '../../src/api';
 import { KruiseValidation } from '../../src/validation/register';
 import { formatIssue, servedVersions, validateManifest } from '../../src/validation/schemas';
 import { FIXTURE_KINDS, kindFixtures } from '../fixtures/kinds';
+import { ENTRY_PATHS, synthOn } from '../util/admission';
 
 const fixtures = kindFixtures(servedVersions);
 
@@ -15,6 +16,10 @@ test('there is a fixture for every kind and every served version', () => {
 describe.each(fixtures.map(f => [`${f.apiVersion} ${f.kind}`, f] as const))('%s', (_name, f) => {
   test('a valid object passes', () => {
     expect(validateManifest(f.valid).map(formatIssue)).toEqual([]);
+  });
+
+  test('a valid object passes admission on every path (L1, raw, included YAML)', () => {
+    for (const p of ENTRY_PATHS) expect({ path: p, error: synthOn(p, f.valid) }).toEqual({ path: p, error: '' });
   });
 
   test('fails with the exact problem when broken', () => {
