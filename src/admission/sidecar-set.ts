@@ -235,7 +235,8 @@ function sidecarPodErrors(spec: any): string[] {
       errors.push(fieldError(`${at}.name`, c.name, why, 'rename the container'));
     }
     names.add(c.name);
-    if (!c.image) errors.push(fieldError(`${at}.image`, c.image, 'is empty', 'give an image'));
+    if (c.image !== undefined && typeof c.image !== 'string') errors.push(fieldError(`${at}.image`, c.image, 'is not a string', 'give the image as a string, e.g. "fluent-bit:3.1"'));
+    else if (!c.image) errors.push(fieldError(`${at}.image`, c.image, 'is empty', 'give an image'));
     else if (c.image !== c.image.trim()) errors.push(fieldError(`${at}.image`, c.image, 'has leading or trailing whitespace', 'trim the image'));
     (c.volumeMounts ?? []).forEach((m: any, j: number) => {
       if (!volumeNames.has(m.name)) {

@@ -35,6 +35,30 @@ type Json = Record<string, any>;
 
 const clone = <T>(v: T): T => (v === undefined ? v : JSON.parse(JSON.stringify(v)));
 
+/** A list field as the checks read it: anything but an array (reported by the shape check) reads as empty. */
+const arr = (v: unknown): any[] => (Array.isArray(v) ? v : []);
+/** A list of objects as the checks read it (other items are reported by the shape check). */
+const objs = (v: unknown): any[] => arr(v).filter(x => x !== null && typeof x === 'object' && !Array.isArray(x));
+
+const POD_LISTS = ['containers', 'initContainers', 'volumes', 'tolerations', 'topologySpreadConstraints', 'readinessGates', 'hostAliases', 'imagePullSecrets', 'ephemeralContainers'];
+const CONTAINER_LISTS = ['ports', 'env', 'envFrom', 'volumeMounts', 'volumeDevices'];
+
+/** Lists that are not lists of objects: the API server cannot decode such a pod. */
+function shapeProblems(c: Collector, sp: string, s: Json): void {
+  const list = (at: string, v: unknown) => {
+    if (v === undefined || v === null) return;
+    if (!Array.isArray(v)) {
+      c.add(at, v, 'is not a list, so the API server cannot decode the pod', 'give a list (or leave it out)');
+      return;
+    }
+    v.forEach((x, i) => { if (x === null || typeof x !== 'object' || Array.isArray(x)) c.add(`${at}[${i}]`, x, 'is not an object, so the API server cannot decode the pod', 'give each item as an object'); });
+  };
+  for (const f of POD_LISTS) list(`${sp}.${f}`, s[f]);
+  for (const f of ['containers', 'initContainers']) {
+    objs(s[f]).forEach((k: Json, i: number) => { for (const g of CONTAINER_LISTS) list(`${sp}.${f}[${i}].${g}`, k[g]); });
+  }
+}
+
 // --- TEMPLATE-DEFAULTS --------------------------------------------------------
 
 function hasLatestOrNoTag(image: string | undefined): boolean {
@@ -72,8 +96,8 @@ function defaultContainer(c: Json, kind: 'regular' | 'init'): void {
   }
   c.terminationMessagePath ??= '/dev/termination-log';
   c.terminationMessagePolicy ??= 'File';
-  for (const p of c.ports ?? []) p.protocol ??= 'TCP';
-  for (const e of c.env ?? []) {
+  for (const p of objs(c.ports)) p.protocol ??= 'TCP';
+  for (const e of objs(c.env)) {
     if (e.valueFrom?.fieldRef) e.valueFrom.fieldRef.apiVersion ??= 'v1';
   }
   defaultProbe(c.livenessProbe);
@@ -96,12 +120,12 @@ function defaultVolume(v: Json): void {
   for (const s of ['secret', 'configMap', 'downwardAPI', 'projected']) {
     if (v[s]) v[s].defaultMode ??= 420;
   }
-  for (const item of v.downwardAPI?.items ?? []) {
+  for (const item of objs(v.downwardAPI?.items)) {
     if (item.fieldRef) item.fieldRef.apiVersion ??= 'v1';
   }
-  for (const src of v.projected?.sources ?? []) {
+  for (const src of objs(v.projected?.sources)) {
     if (src.serviceAccountToken) src.serviceAccountToken.expirationSeconds ??= 3600;
-    for (const item of src.downwardAPI?.items ?? []) {
+    for (const item of objs(src.downwardAPI?.items)) {
       if (item.fieldRef) item.fieldRef.apiVersion ??= 'v1';
     }
   }
@@ -121,9 +145,9 @@ export function defaultPodTemplate(template: Json | undefined): Json {
   s.securityContext ??= {};
   s.terminationGracePeriodSeconds ??= 30;
   s.schedulerName ||= 'default-scheduler';
-  for (const c of s.containers ?? []) defaultContainer(c, 'regular');
-  for (const c of s.initContainers ?? []) defaultContainer(c, 'init');
-  for (const v of s.volumes ?? []) defaultVolume(v);
+  for (const c of objs(s.containers)) defaultContainer(c, 'regular');
+  for (const c of objs(s.initContainers)) defaultContainer(c, 'init');
+  for (const v of objs(s.volumes)) defaultVolume(v);
   return t;
 }
 
@@ -332,7 +356,7 @@ function checkContainerSecurity(c: Collector, at: string, sc: Json | undefined):
   if (sc.privileged === true && sc.allowPrivilegeEscalation === false) {
     c.add(`${at}.securityContext.allowPrivilegeEscalation`, false, 'cannot be false when privileged is true', 'drop one of the two settings');
   }
-  if (sc.allowPrivilegeEscalation === false && (sc.capabilities?.add ?? []).includes('SYS_ADMIN')) {
+  if (sc.allowPrivilegeEscalation === false && arr(sc.capabilities?.add).includes('SYS_ADMIN')) {
     c.add(`${at}.securityContext.allowPrivilegeEscalation`, false, 'cannot be false when the SYS_ADMIN capability is added', 'drop one of the two settings');
   }
 }
@@ -343,7 +367,9 @@ function checkContainer(
   c: Collector, at: string, k: Json, kind: 'regular' | 'init', volumes: Map<string, Json>, hostNetwork: boolean, hostPorts: HostPortKey[],
 ): void {
   const isSidecar = kind === 'init' && k.restartPolicy === 'Always';
-  if (!k.image || String(k.image).trim() === '') {
+  if (k.image !== undefined && k.image !== null && typeof k.image !== 'string') {
+    c.add(`${at}.image`, k.image, 'is not a string, so the API server cannot decode the pod', 'give the image as a string, e.g. "nginx:1.27"');
+  } else if (!k.image || String(k.image).trim() === '') {
     c.add(`${at}.image`, k.image, 'is required', 'set the container image');
   } else if (String(k.image) !== String(k.image).trim()) {
     // a template check admits it, but the API server refuses every pod created from the template
@@ -362,7 +388,7 @@ function checkContainer(
   // ports
   const names = new Set<string>();
   const portNames: string[] = [];
-  (k.ports ?? []).forEach((p: Json, i: number) => {
+  objs(k.ports).forEach((p: Json, i: number) => {
     const here = `${at}.ports[${i}]`;
     if (!isIntInRange(p.containerPort, 1, 65535)) c.add(`${here}.containerPort`, p.containerPort, 'is not a valid port number', 'use a port between 1 and 65535');
     if (p.hostPort !== undefined && !isIntInRange(p.hostPort, 0, 65535)) c.add(`${here}.hostPort`, p.hostPort, 'is not a valid port number', 'use 0 or a port between 1 and 65535');
@@ -384,8 +410,8 @@ function checkContainer(
       else hostPorts.push(key);
     }
   });
-  checkEnv(c, at, k.env ?? []);
-  (k.envFrom ?? []).forEach((e: Json, i: number) => {
+  checkEnv(c, at, objs(k.env));
+  objs(k.envFrom).forEach((e: Json, i: number) => {
     const here = `${at}.envFrom[${i}]`;
     const srcs = ['configMapRef', 'secretRef'].filter(s => e[s] !== undefined);
     if (srcs.length !== 1) c.add(here, srcs, srcs.length === 0 ? 'has no source' : 'sets more than one source', 'set exactly one of configMapRef, secretRef');
@@ -394,7 +420,7 @@ function checkContainer(
   // mounts
   const mountPaths = new Set<string>();
   const mounted = new Set<string>();
-  (k.volumeMounts ?? []).forEach((m: Json, i: number) => {
+  objs(k.volumeMounts).forEach((m: Json, i: number) => {
     const here = `${at}.volumeMounts[${i}]`;
     if (!m.name || !volumes.has(m.name)) {
       c.add(`${here}.name`, m.name, 'names no volume of the pod', `add the volume, or use one of ${JSON.stringify([...volumes.keys()])}`);
@@ -411,7 +437,7 @@ function checkContainer(
       if (sp.split('/').includes('..')) c.add(`${here}.${f}`, sp, 'must not contain \'..\'', 'use a path inside the volume');
     }
   });
-  (k.volumeDevices ?? []).forEach((d: Json, i: number) => {
+  objs(k.volumeDevices).forEach((d: Json, i: number) => {
     const here = `${at}.volumeDevices[${i}]`;
     const v = volumes.get(d.name);
     if (!v || (v.persistentVolumeClaim === undefined && v.ephemeral === undefined)) {
@@ -510,10 +536,10 @@ function checkPodSecurity(c: Collector, at: string, sc: Json | undefined): void 
   for (const f of ['runAsUser', 'runAsGroup', 'fsGroup']) {
     if (sc[f] !== undefined && !isIntInRange(sc[f], 0, MAX_INT32)) c.add(`${at}.securityContext.${f}`, sc[f], 'must be between 0 and 2147483647', 'use a valid id');
   }
-  (sc.supplementalGroups ?? []).forEach((g: unknown, i: number) => {
+  arr(sc.supplementalGroups).forEach((g: unknown, i: number) => {
     if (!isIntInRange(g, 0, MAX_INT32)) c.add(`${at}.securityContext.supplementalGroups[${i}]`, g, 'must be between 0 and 2147483647', 'use a valid group id');
   });
-  (sc.sysctls ?? []).forEach((s: Json, i: number) => {
+  objs(sc.sysctls).forEach((s: Json, i: number) => {
     if (!s.name || !/^([a-z0-9]([-_a-z0-9]*[a-z0-9])?[./])*[a-z0-9]([-_a-z0-9]*[a-z0-9])?$/.test(s.name)) {
       c.add(`${at}.securityContext.sysctls[${i}].name`, s.name, 'is not a valid sysctl name', 'use a name such as net.core.somaxconn');
     }
@@ -544,18 +570,21 @@ export function podTemplateProblems(template: Json | undefined, options: PodTemp
 
   const s: Json = template?.spec ?? {};
   const sp = `${at}.spec`;
-  const volumes = checkVolumes(c, sp, s.volumes ?? []);
-  for (const name of options.claimVolumes ?? []) {
+  shapeProblems(c, sp, s);
+  const volumes = checkVolumes(c, sp, objs(s.volumes));
+  for (const name of arr(options.claimVolumes)) {
     if (!volumes.has(name)) volumes.set(name, { name, persistentVolumeClaim: { claimName: name } });
   }
 
-  const containers: Json[] = s.containers ?? [];
+  const containers: Json[] = objs(s.containers);
   if (containers.length === 0) c.add(`${sp}.containers`, s.containers ?? [], 'must list at least one container', 'add a container');
   const names = new Map<string, string>();
   const hostPorts: HostPortKey[] = [];
   const eachContainer = (list: Json[], f: 'containers' | 'initContainers', kind: 'regular' | 'init') => list.forEach((k, i) => {
     const here = `${sp}.${f}[${i}]`;
-    if (!k.name) {c.add(`${here}.name`, k.name, 'is required', 'name the container');} else {
+    if (!k.name) {c.add(`${here}.name`, k.name, 'is required', 'name the container');} else if (typeof k.name !== 'string') {
+      c.add(`${here}.name`, k.name, 'is not a string, so the API server cannot decode the pod', 'name the container with a DNS-1123 label, e.g. "web"');
+    } else {
       for (const p of dns1123LabelProblems(k.name)) c.add(`${here}.name`, k.name, p, 'rename the container');
       const other = names.get(k.name);
       if (other) c.add(`${here}.name`, k.name, `is also the name of ${other}`, 'give every container (init containers included) its own name');
@@ -563,9 +592,9 @@ export function podTemplateProblems(template: Json | undefined, options: PodTemp
     }
     checkContainer(c, here, k, kind, volumes, s.hostNetwork === true, hostPorts);
   });
-  eachContainer(s.initContainers ?? [], 'initContainers', 'init');
+  eachContainer(objs(s.initContainers), 'initContainers', 'init');
   eachContainer(containers, 'containers', 'regular');
-  if ((s.ephemeralContainers ?? []).length > 0) {
+  if (arr(s.ephemeralContainers).length > 0) {
     c.add(`${sp}.ephemeralContainers`, s.ephemeralContainers.map((e: Json) => e.name), 'are not allowed in a pod template', 'remove them; add ephemeral containers to running pods instead');
   }
 
@@ -576,11 +605,11 @@ export function podTemplateProblems(template: Json | undefined, options: PodTemp
     c.add(`${sp}.dnsPolicy`, s.dnsPolicy, 'is not supported', `use one of ${DNS_POLICIES.join(', ')}`);
   }
   if (s.dnsPolicy === 'None' && !s.dnsConfig) c.add(`${sp}.dnsConfig`, s.dnsConfig, 'is required when dnsPolicy is None', 'give nameservers in dnsConfig or use another dnsPolicy');
-  if ((s.dnsConfig?.nameservers ?? []).length > 3) c.add(`${sp}.dnsConfig.nameservers`, s.dnsConfig.nameservers, 'lists more than 3 nameservers', 'keep at most 3');
-  if (s.dnsPolicy === 'None' && s.dnsConfig && (s.dnsConfig.nameservers ?? []).length === 0) {
+  if (arr(s.dnsConfig?.nameservers).length > 3) c.add(`${sp}.dnsConfig.nameservers`, s.dnsConfig.nameservers, 'lists more than 3 nameservers', 'keep at most 3');
+  if (s.dnsPolicy === 'None' && s.dnsConfig && arr(s.dnsConfig.nameservers).length === 0) {
     c.add(`${sp}.dnsConfig.nameservers`, s.dnsConfig.nameservers, 'must list at least one nameserver when dnsPolicy is None', 'add a nameserver');
   }
-  if ((s.dnsConfig?.searches ?? []).length > 32) c.add(`${sp}.dnsConfig.searches`, s.dnsConfig.searches.length, 'lists more than 32 search domains', 'keep at most 32');
+  if (arr(s.dnsConfig?.searches).length > 32) c.add(`${sp}.dnsConfig.searches`, s.dnsConfig.searches.length, 'lists more than 32 search domains', 'keep at most 32');
   if (s.activeDeadlineSeconds !== undefined && !(Number.isInteger(s.activeDeadlineSeconds) && s.activeDeadlineSeconds >= 1)) {
     c.add(`${sp}.activeDeadlineSeconds`, s.activeDeadlineSeconds, 'must be at least 1', 'use a positive number of seconds');
   }
@@ -593,18 +622,18 @@ export function podTemplateProblems(template: Json | undefined, options: PodTemp
   ] as Array<[string, (v: string) => string[]]>) {
     if (s[f]) for (const p of check(s[f])) c.add(`${sp}.${f}`, s[f], p, `use a valid ${f}`);
   }
-  (s.imagePullSecrets ?? []).forEach((r: Json, i: number) => {
+  objs(s.imagePullSecrets).forEach((r: Json, i: number) => {
     if (!r.name) c.add(`${sp}.imagePullSecrets[${i}].name`, r.name, 'is required', 'name the Secret');
   });
   for (const p of labelsProblems(s.nodeSelector)) c.add(`${sp}.nodeSelector[${JSON.stringify(p.key)}]`, p.key, p.problem, 'use a qualified key and a valid label value');
-  checkTolerations(c, sp, s.tolerations ?? []);
-  checkSpreadConstraints(c, sp, s.topologySpreadConstraints ?? []);
-  (s.readinessGates ?? []).forEach((g: Json, i: number) => {
+  checkTolerations(c, sp, objs(s.tolerations));
+  checkSpreadConstraints(c, sp, objs(s.topologySpreadConstraints));
+  objs(s.readinessGates).forEach((g: Json, i: number) => {
     for (const p of qualifiedNameProblems(g.conditionType ?? '')) c.add(`${sp}.readinessGates[${i}].conditionType`, g.conditionType, p, 'use a qualified condition type');
   });
-  (s.hostAliases ?? []).forEach((h: Json, i: number) => {
+  objs(s.hostAliases).forEach((h: Json, i: number) => {
     if (!h.ip || !isIp(h.ip)) c.add(`${sp}.hostAliases[${i}].ip`, h.ip, 'is not a valid IP address', 'use an IPv4 or IPv6 address');
-    (h.hostnames ?? []).forEach((n: string, j: number) => {
+    arr(h.hostnames).forEach((n: string, j: number) => {
       for (const p of dns1123SubdomainProblems(n)) c.add(`${sp}.hostAliases[${i}].hostnames[${j}]`, n, p, 'use a valid host name');
     });
   });
