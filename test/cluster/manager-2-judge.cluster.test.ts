@@ -60,7 +60,10 @@ const JUDGE_NAMESPACE = 'webhook-judge';
 /** Dry-run create in the judge namespace: what the API server and the webhooks say. */
 async function judge(original: Manifest): Promise<Verdict['webhook']> {
   const m = JSON.parse(JSON.stringify(original));
-  if ((await kube.resource(m.apiVersion, m.kind)).namespaced && m.metadata?.namespace === 'default') m.metadata.namespace = JUDGE_NAMESPACE;
+  const namespaced = (await kube.resource(m.apiVersion, m.kind)).namespaced;
+  if (namespaced && m.metadata?.namespace === 'default') m.metadata.namespace = JUDGE_NAMESPACE;
+  // a cluster-scoped fixture may exist already (the apply tier created it): judge a fresh name
+  if (!namespaced && m.metadata?.name && !original.metadata?.namespace) m.metadata.name = `judged-${m.metadata.name}`.slice(0, 63);
   const res = await kube.request('POST', `${await kube.pathOf(m, '')}?dryRun=All&fieldValidation=Strict`, m);
   return { allowed: res.status < 300, status: res.status, message: res.status < 300 ? undefined : (res.body?.message ?? String(res.body)) };
 }

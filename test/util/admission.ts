@@ -40,7 +40,7 @@ export function synthOn(p: EntryPath, manifest: Record<string, any>): string {
   } else {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kruise-case-'));
     const file = path.join(dir, 'objects.yaml');
-    fs.writeFileSync(file, YAML.stringify(copy));
+    fs.writeFileSync(file, YAML.stringify(copy, { version: '1.1' })); // cdk8s reads YAML 1.1
     new KruiseInclude(chart, 'obj', { url: file });
   }
   try {
