@@ -163,13 +163,19 @@ test('UnitedDeployment native templates are typed as k8s specs', () => {
       template: {
         deploymentTemplate: {
           metadata: { labels: { app: 'web' } },
-          spec: { selector, template, replicas: 1 },
+          spec: { selector, template, minReadySeconds: 5 },
         },
       },
     },
   });
   const [m] = Testing.synth(chart);
   expect(m.spec.template.deploymentTemplate.metadata).toEqual({ labels: { app: 'web' } });
-  expect(m.spec.template.deploymentTemplate.spec.replicas).toBe(1);
+  expect(m.spec.template.deploymentTemplate.spec.minReadySeconds).toBe(5);
+  // the UnitedDeployment owns the subset replicas: a template that sets them is refused at synth, as upstream does
+  const c2 = Testing.chart();
+  new kruise.KubeUnitedDeployment(c2, 'ud', {
+    spec: { selector, template: { deploymentTemplate: { metadata: { labels: { app: 'web' } }, spec: { selector, template, replicas: 1 } } } },
+  });
+  expect(() => Testing.synth(c2)).toThrow('[test/ud] spec.template.deploymentTemplate.spec.replicas: 1 is not used: the UnitedDeployment sets the replicas of each subset; remove it; set spec.replicas and the subset replicas instead');
   expect(m.spec.template.deploymentTemplate.spec.template.spec.containers[0].resources).toEqual({ limits: { cpu: '500m', memory: '256Mi' } });
 });
