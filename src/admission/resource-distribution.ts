@@ -5,10 +5,10 @@
  * (upstream dry-runs creating it) that need none. Left out: namespaces that
  * exist in the cluster, conflicts with resources already there.
  */
+import { AdmissionModule } from './types';
 import { dns1123LabelProblems, dns1123SubdomainProblems } from '../validation/names';
 import { fieldError } from '../validation/report';
 import { selectorProblems } from '../validation/selectors';
-import { AdmissionModule } from './types';
 
 const DATA_KEY = /^[-._a-zA-Z0-9]+$/;
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;

@@ -29,50 +29,59 @@ type Builder = { readonly name: string; readonly valid: boolean; readonly build:
 
 const builders: Builder[] = [
   {
-    name: 'PodUnavailableBudget on a CloneSet', valid: true,
+    name: 'PodUnavailableBudget on a CloneSet',
+    valid: true,
     build: (c, i) => {
       const w = new CloneSet(c, 'web', { metadata: { name: `web-${i}` }, containers: [{ image: 'nginx:1.27' }] });
       new PodUnavailableBudget(c, 'pub', { target: w, maxUnavailable: kplus.PercentOrAbsolute.percent(25) });
     },
   },
   {
-    name: 'PodUnavailableBudget with a fractional budget', valid: false,
+    name: 'PodUnavailableBudget with a fractional budget',
+    valid: false,
     build: c => new PodUnavailableBudget(c, 'pub', { selector: kplus.LabelSelector.of({ labels: { app: 'web' } }), maxUnavailable: kplus.PercentOrAbsolute.percent(12.5) }),
   },
   {
-    name: 'SidecarSet', valid: true,
+    name: 'SidecarSet',
+    valid: true,
     build: (c, i) => new SidecarSet(c, 'sc', {
-      metadata: { name: `log-${i}` }, selector: kplus.LabelSelector.of({ labels: { app: 'web' } }),
+      metadata: { name: `log-${i}` },
+      selector: kplus.LabelSelector.of({ labels: { app: 'web' } }),
       containers: [{ name: 'log', image: 'fluent-bit:3.1' }],
     }),
   },
   {
-    name: 'SidecarSet with an empty selector', valid: false,
+    name: 'SidecarSet with an empty selector',
+    valid: false,
     build: c => new SidecarSet(c, 'sc', { selector: kplus.LabelSelector.of({}), containers: [{ name: 'Log', image: ' x' }] }),
   },
   {
-    name: 'ResourceDistribution of a ConfigMap', valid: true,
+    name: 'ResourceDistribution of a ConfigMap',
+    valid: true,
     build: (c, i) => {
       const cm = new kplus.ConfigMap(c, 'cm', { metadata: { name: `settings-${i}` }, data: { a: 'b' } });
       new ResourceDistribution(c, 'rd', { metadata: { name: `settings-${i}` }, resource: DistributedResource.fromConfigMap(cm), includedNamespaces: ['team-a'] });
     },
   },
   {
-    name: 'ResourceDistribution of a ServiceAccount without targets', valid: false,
+    name: 'ResourceDistribution of a ServiceAccount without targets',
+    valid: false,
     build: c => {
       const sa = new kplus.ServiceAccount(c, 'sa', { metadata: { name: 'Bad' } });
       new ResourceDistribution(c, 'rd', { metadata: { name: 'RD' }, resource: DistributedResource.fromApiObject(ApiObject.of(sa)) });
     },
   },
   {
-    name: 'raw PodUnavailableBudget with neither budget', valid: false,
+    name: 'raw PodUnavailableBudget with neither budget',
+    valid: false,
     build: c => {
       new ApiObject(c, 'raw', { apiVersion: 'policy.kruise.io/v1alpha1', kind: 'PodUnavailableBudget', metadata: { name: 'raw' }, spec: { selector: { matchLabels: { a: 'b' } } } });
       KruiseValidation.enable(c);
     },
   },
   {
-    name: 'a SidecarSet whose constructor throws (unnamed container)', valid: false,
+    name: 'a SidecarSet whose constructor throws (unnamed container)',
+    valid: false,
     build: c => new SidecarSet(c, 'sc', { selector: kplus.LabelSelector.of({ labels: { app: 'web' } }), containers: [{ image: 'x' } as any] }),
   },
 ];

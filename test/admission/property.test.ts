@@ -251,11 +251,13 @@ describe('L2 constructs agree with the CRD schema and the pod rules', () => {
       maxSurge: fc.option(arb.percentOrAbsolute(), { nil: undefined }),
       gracePeriod: arb.duration(),
     }), { nil: undefined });
+    // eslint-disable-next-line @stylistic/max-len
     const props = fc.record({ replicas: arb.replicas(), containers: arb.containers(), minReady: arb.duration(), progressDeadline: arb.duration(), strategy, name: arb.name() });
     l2Property('CloneSet', props, (chart, p) => {
       const s = p.strategy;
       const updateStrategy = s === undefined ? undefined : s.type === 'recreate'
         ? CloneSetUpdateStrategy.recreate({ partition: s.partition, maxUnavailable: s.maxUnavailable, maxSurge: s.maxSurge })
+        // eslint-disable-next-line @stylistic/max-len
         : (CloneSetUpdateStrategy as any)[s.type]({ partition: s.partition, maxUnavailable: s.maxUnavailable, maxSurge: s.maxSurge, gracePeriod: s.gracePeriod });
       new CloneSet(chart, 'web', { metadata: { name: p.name }, replicas: p.replicas, containers: p.containers, minReady: p.minReady, progressDeadline: p.progressDeadline, updateStrategy });
     }, 60);
@@ -272,8 +274,10 @@ describe('L2 constructs agree with the CRD schema and the pod rules', () => {
     });
     l2Property('StatefulSet', props, (chart, p) => {
       new AdvancedStatefulSet(chart, 'db', {
-        replicas: p.replicas, containers: p.containers,
+        replicas: p.replicas,
+        containers: p.containers,
         podManagementPolicy: p.parallel ? kplus.PodManagementPolicy.PARALLEL : kplus.PodManagementPolicy.ORDERED_READY,
+        // eslint-disable-next-line @stylistic/max-len
         updateStrategy: AdvancedStatefulSetUpdateStrategy.rollingUpdate({ partition: p.partition, maxUnavailable: p.maxUnavailable, minReady: p.minReady }),
       });
     }, 50);
@@ -289,7 +293,8 @@ describe('L2 constructs agree with the CRD schema and the pod rules', () => {
     });
     l2Property('DaemonSet', props, (chart, p) => {
       new AdvancedDaemonSet(chart, 'ds', {
-        containers: p.containers, minReady: p.minReady,
+        containers: p.containers,
+        minReady: p.minReady,
         updateStrategy: p.surge
           ? AdvancedDaemonSetUpdateStrategy.surging({ maxSurge: p.budget, partition: p.partition })
           : AdvancedDaemonSetUpdateStrategy.rollingUpdate({ maxUnavailable: p.budget, partition: p.partition }),
@@ -331,6 +336,7 @@ describe('L2 constructs agree with the CRD schema and the pod rules', () => {
 
   test('ResourceDistribution', () => {
     const key = fc.oneof(fc.stringMatching(/^[a-z][a-z0-9._-]{0,8}$/), fc.constantFrom('.', '..', '..x', 'a b', 'ok'));
+    // eslint-disable-next-line @stylistic/max-len
     const props = fc.record({ data: fc.dictionary(key, fc.string({ maxLength: 4 }), { maxKeys: 3 }), namespaces: fc.array(arb.name(), { maxLength: 2 }) });
     l2Property('ResourceDistribution', props, (chart, p) => {
       const cm = new kplus.ConfigMap(chart, 'cm', { metadata: { name: 'shared' }, data: p.data });
@@ -361,6 +367,7 @@ const PATHS: Record<string, string[]> = {
 test('mutated fixtures of the seven kinds agree with the oracle on the raw path', () => {
   const mutation = fc.constantFrom(...FIXTURES).chain(f => fc.tuple(
     fc.constant(f),
+    // eslint-disable-next-line @stylistic/max-len
     fc.array(fc.record({ path: fc.constantFrom(...PATHS[f.kind]), value: fc.oneof({ weight: 6, arbitrary: arb.awkwardValue() }, { weight: 1, arbitrary: fc.constant(undefined) }) }), { minLength: 1, maxLength: 2 }),
   ));
   fc.assert(fc.property(mutation, ([f, ms]) => {

@@ -7,10 +7,10 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { ApiObject, JsonPatch, Testing, Yaml } from 'cdk8s';
-import * as YAML from 'yaml';
-import { KruiseInclude } from '../../src/include';
 import * as kplus from 'cdk8s-plus-28';
+import * as YAML from 'yaml';
 import { DistributedResource, ResourceDistribution } from '../../src';
+import { KruiseInclude } from '../../src/include';
 import { formatIssue, servedVersions, validateManifest } from '../../src/validation/schemas';
 import { cases } from '../fixtures/admission/resource-distribution';
 import { ENTRY_PATHS, constructPathOn, expectCase, synthOn } from '../util/admission';
@@ -84,6 +84,7 @@ test('the corpus covers every served version with a valid object, and explains e
     expect(c.id.startsWith(`${KIND}/`)).toBe(true);
     expect(c.manifest.kind).toBe(KIND);
     if (!c.allowed) expect(c.message).toMatch(/\S/);
+    // eslint-disable-next-line @stylistic/max-len
     if (c.stricter !== undefined) expect({ id: c.id, allowed: c.allowed, reason: c.stricter.length > 10 }).toEqual({ id: c.id, allowed: false, reason: true });
     if (c.clusterSkip !== undefined) expect(c.clusterSkip.length).toBeGreaterThan(10);
   }

@@ -117,6 +117,7 @@ describe.each([
     expect(conversions.length).toBeGreaterThan(0);
     for (const crd of conversions) {
       const live = (await kube.get(crd)).body;
+      // eslint-disable-next-line @stylistic/max-len
       expect({ crd: crd.metadata.name, service: live.spec.conversion.webhook.clientConfig.service, caBundle: !!live.spec.conversion.webhook.clientConfig.caBundle })
         .toEqual({ crd: crd.metadata.name, service: crd.spec.conversion.webhook.clientConfig.service, caBundle: true });
     }

@@ -109,7 +109,7 @@ export async function serviceAccountKubeconfig(kube: Kube, namespace: string, na
   const env = tierEnv();
   fs.writeFileSync(file, [
     'apiVersion: v1', 'kind: Config',
-    'clusters:', `- name: cluster-tier`, `  cluster: { server: "${env.server}", certificate-authority: "${path.join(env.dir, 'ca.crt')}" }`,
+    'clusters:', '- name: cluster-tier', `  cluster: { server: "${env.server}", certificate-authority: "${path.join(env.dir, 'ca.crt')}" }`,
     'users:', `- name: ${name}`, `  user: { token: "${res.body.status.token}" }`,
     'contexts:', `- name: ${name}`, `  context: { cluster: cluster-tier, user: ${name}, namespace: ${namespace} }`,
     `current-context: ${name}`, '',
@@ -232,6 +232,7 @@ export class Managers {
     fs.writeFileSync(`${env.routes}.tmp`, JSON.stringify(routes, null, 2));
     fs.renameSync(`${env.routes}.tmp`, env.routes);
   }
+  // eslint-disable-next-line @typescript-eslint/member-ordering
   private servicePorts: number[] = [];
 
   /** Wait until a process answers /readyz with 200 (its webhook server and certificates are up). */
@@ -325,7 +326,8 @@ export async function testNamespace(kube: Kube, name: string, labels: Record<str
 export async function fakeNodes(kube: Kube, nodes: Array<{ name: string; labels?: Record<string, string> }>): Promise<void> {
   for (const n of nodes) {
     const m: Manifest = {
-      apiVersion: 'v1', kind: 'Node',
+      apiVersion: 'v1',
+      kind: 'Node',
       metadata: { name: n.name, annotations: { 'kwok.x-k8s.io/node': 'fake' }, labels: { 'type': 'kwok', 'kubernetes.io/hostname': n.name, ...n.labels } },
     };
     const res = await kube.apply(m, { fieldManager: 'cluster-tier' });
@@ -407,7 +409,8 @@ export function defaultsSynth(): Synth {
 /** A CloneSet for a dry-run create: its Pod template gets defaults only the mutating webhook sets. */
 function probeCloneSet(namespace: string): Manifest {
   return {
-    apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet',
+    apiVersion: 'apps.kruise.io/v1alpha1',
+    kind: 'CloneSet',
     metadata: { name: 'webhook-probe', namespace },
     spec: {
       replicas: 1,
