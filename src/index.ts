@@ -16,3 +16,4 @@ export * from './resource-distribution';
 export * from './delete-protection';
 export * from './fleet/preview';
 export * from './workload-ref';
+export * from './broadcast-job';
