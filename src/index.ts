@@ -17,3 +17,4 @@ export * from './delete-protection';
 export * from './fleet/preview';
 export * from './workload-ref';
 export * from './broadcast-job';
+export * from './advanced-cron-job';
