@@ -8,6 +8,7 @@ import { Construct, IConstruct } from 'constructs';
 import { _GateSet, _gatePrerequisites, _GateSetting } from './_gates';
 import { WebhookCertificates } from './certs';
 import { addCrds } from './crds';
+import { _orderDeploy } from './deploy-order';
 import { addDaemon } from './daemon';
 import { addManager, addWebhookSecret, addWebhookService, managerPorts } from './manager';
 import { KruiseDaemonOptions, KruiseManagerOptions } from './options';
@@ -202,6 +203,17 @@ export interface KruiseControlPlaneProps {
    * @default - the chart's values
    */
   readonly daemon?: KruiseDaemonOptions;
+
+  /**
+   * Annotate the control plane's objects with Argo CD sync waves
+   * (`argocd.argoproj.io/sync-wave`): Namespaces and CRDs wave "-2",
+   * everything else of the control plane wave "-1". Objects of the app
+   * charts keep the default wave 0, so Argo CD applies them once
+   * kruise-manager is healthy.
+   *
+   * @default false
+   */
+  readonly argoCdSyncWaves?: boolean;
 }
 
 const DEFAULT_NAMESPACE = 'kruise-system';
@@ -345,6 +357,7 @@ export class KruiseControlPlane extends Construct {
       isEnabled: (gate: string) => self.gates.isEnabled(gate),
       howToEnable: (gate: string) => self.howToEnable(gate),
     });
+    _orderDeploy(this, props.argoCdSyncWaves ?? false);
   }
 
   /**

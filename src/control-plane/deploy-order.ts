@@ -1,0 +1,110 @@
+/**
+ * Deploy order of an app that installs OpenKruise: the control plane's chart
+ * before every chart holding OpenKruise objects, and inside the control plane
+ * the Namespaces and CRDs before everything else.
+ */
+import { ApiObject, Chart } from 'cdk8s';
+import { IConstruct } from 'constructs';
+import { Warnings } from '../validation/report';
+
+/** Annotation Argo CD reads to order the objects of one sync. */
+export const ARGO_CD_SYNC_WAVE = 'argocd.argoproj.io/sync-wave';
+
+/** API groups whose objects need OpenKruise's CRDs and webhooks. */
+const KRUISE_GROUPS = ['apps.kruise.io', 'policy.kruise.io'];
+
+const REGISTRY = Symbol.for('cdk8s-kruise.deploy-order');
+
+interface Registry {
+  readonly controlPlanes: IConstruct[];
+  readonly warned: Set<string>;
+}
+
+function isFirstWave(o: ApiObject): boolean {
+  return (o.kind === 'CustomResourceDefinition' && o.apiVersion.startsWith('apiextensions.k8s.io/'))
+    || (o.kind === 'Namespace' && o.apiVersion === 'v1');
+}
+
+function isKruiseObject(o: ApiObject): boolean {
+  const group = o.apiVersion.includes('/') ? o.apiVersion.split('/')[0] : '';
+  return KRUISE_GROUPS.includes(group);
+}
+
+function apiObjectsOf(scope: IConstruct): ApiObject[] {
+  return scope.node.findAll().filter((c): c is ApiObject => c instanceof ApiObject);
+}
+
+/** True when `from` depends on `to`, directly or through other dependencies (nested charts included). */
+function reaches(from: IConstruct, to: IConstruct, seen = new Set<IConstruct>()): boolean {
+  if (from === to) return true;
+  if (seen.has(from)) return false;
+  seen.add(from);
+  const next = [...from.node.dependencies];
+  if (Chart.isChart(from)) next.push(...from.node.children.filter(c => Chart.isChart(c)));
+  return next.some(n => reaches(n, to, seen));
+}
+
+/**
+ * Order the deploy of `controlPlane`: annotate its objects with Argo CD sync
+ * waves when asked (now, so that a later annotation of the user wins), and
+ * register, once per app, a check that adds the chart and object
+ * dependencies at synth, when every chart of the app exists. `App.synth`
+ * validates the app before it orders charts, so the dependencies added here
+ * decide file names and order.
+ *
+ * @internal
+ */
+export function _orderDeploy(controlPlane: IConstruct, argoCdSyncWaves: boolean): void {
+  if (argoCdSyncWaves) {
+    for (const o of apiObjectsOf(controlPlane)) {
+      o.metadata.addAnnotation(ARGO_CD_SYNC_WAVE, isFirstWave(o) ? '-2' : '-1');
+    }
+  }
+  const root = controlPlane.node.root as IConstruct & { [REGISTRY]?: Registry };
+  let registry = root[REGISTRY];
+  if (!registry) {
+    const created: Registry = { controlPlanes: [], warned: new Set() };
+    registry = created;
+    Object.defineProperty(root, REGISTRY, { value: created });
+    root.node.addValidation({ validate: () => { applyOrder(root, created); return []; } });
+  }
+  registry.controlPlanes.push(controlPlane);
+}
+
+function applyOrder(root: IConstruct, registry: Registry): void {
+  const controlPlaneCharts = [...new Set(registry.controlPlanes.map(cp => Chart.of(cp)))];
+
+  // Inside each control plane chart: its Namespaces and CRDs first.
+  for (const cp of registry.controlPlanes) {
+    const chart = Chart.of(cp);
+    const first = apiObjectsOf(cp).filter(isFirstWave);
+    if (first.length === 0) continue;
+    const rest = apiObjectsOf(chart).filter(o => Chart.of(o) === chart && !isFirstWave(o));
+    for (const o of rest) {
+      // an object a Namespace or CRD already depends on stays before it
+      const deps = first.filter(f => !reaches(f, o));
+      if (deps.length > 0) o.node.addDependency(...deps);
+    }
+  }
+
+  // Every chart holding OpenKruise objects after every control plane chart.
+  const charts = root.node.findAll().filter((c): c is Chart => Chart.isChart(c));
+  for (const chart of charts) {
+    const holdsKruise = apiObjectsOf(chart).some(o => Chart.of(o) === chart && isKruiseObject(o));
+    if (!holdsKruise) continue;
+    for (const cpChart of controlPlaneCharts) {
+      if (cpChart === chart) continue;
+      if (reaches(cpChart, chart)) {
+        const key = `${chart.node.path} ${cpChart.node.path}`;
+        if (!registry.warned.has(key)) {
+          registry.warned.add(key);
+          Warnings.add(chart, `chart '${chart.node.path}' holds OpenKruise objects but chart '${cpChart.node.path}' of a KruiseControlPlane depends on it `
+            + '(or contains it), so its manifest cannot be ordered after the control plane; apply the control plane first yourself, or move the '
+            + 'OpenKruise objects to a chart the control plane chart does not depend on');
+        }
+        continue;
+      }
+      chart.addDependency(cpChart);
+    }
+  }
+}
