@@ -10,6 +10,7 @@ import * as YAML from 'yaml';
 import * as kruise from '../../imports/kruise';
 import { KruiseInclude } from '../../src/include';
 import { KruiseValidation } from '../../src/validation/register';
+import { formatIssue, servedVersions, validateManifest } from '../../src/validation/schemas';
 import { AdmissionCase } from '../fixtures/admission/types';
 
 /** The paths every object can take (an L2, where one exists, is tested by hand). */
@@ -71,4 +72,46 @@ export function expectCase(c: AdmissionCase): void {
       expect(error).toContain(c.message!);
     }
   }
+}
+
+/**
+ * The tests every kind's corpus gets: each case through every entry path,
+ * each manifest against the JSON schema, and the corpus itself (a valid
+ * object per served version, ids, reasons for stricter and skipped cases).
+ */
+export function describeCorpus(group: string, kind: string, cases: AdmissionCase[]): void {
+  /** A message the schema gives (`Kind "name" (apiVersion) field: ...`), or undefined for a rule's message. */
+  const schemaLine = (c: AdmissionCase): string | undefined => {
+    const prefix = `${kind} "${c.manifest.metadata?.name}" (${c.manifest.apiVersion}) `;
+    return c.message?.startsWith(prefix) ? c.message.slice(prefix.length) : undefined;
+  };
+
+  describe.each(cases.map(c => [c.id, c] as const))('%s', (_id, c) => {
+    test('gets its verdict and exact message on the L1, raw and included-YAML paths', () => {
+      expectCase(c);
+    });
+
+    test('passes the JSON schema, or fails it with the case\'s message when that is what it tests', () => {
+      const issues = validateManifest(c.manifest).map(formatIssue);
+      const line = schemaLine(c);
+      if (line === undefined) expect(issues).toEqual([]);
+      else expect(issues.some(i => i.startsWith(line))).toBe(true);
+    });
+  });
+
+  test('the corpus covers every served version with a valid object, and explains every stricter or skipped case', () => {
+    for (const apiVersion of servedVersions(group, kind)) {
+      expect({ apiVersion, valid: cases.some(c => c.allowed && c.manifest.apiVersion === apiVersion) }).toEqual({ apiVersion, valid: true });
+    }
+    for (const c of cases) {
+      expect(c.id.startsWith(`${kind}/`)).toBe(true);
+      expect(c.manifest.kind).toBe(kind);
+      if (!c.allowed) expect(c.message).toMatch(/\S/);
+      if (c.stricter !== undefined) {
+        expect({ id: c.id, allowed: c.allowed, reason: c.stricter.length > 10 }).toEqual({ id: c.id, allowed: false, reason: true });
+      }
+      if (c.clusterSkip !== undefined) expect(c.clusterSkip.length).toBeGreaterThan(10);
+    }
+    expect(new Set(cases.map(c => c.id)).size).toBe(cases.length);
+  });
 }
