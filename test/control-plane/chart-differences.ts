@@ -1,0 +1,277 @@
+/**
+ * Every way our default control plane (`new KruiseControlPlane(chart, 'kruise')`)
+ * differs from the openkruise/charts `kruise` chart 1.9.0-alpha.3 rendered with
+ * its default values, declared once. This list is the source of truth for the
+ * README table "Where we differ from the chart, on purpose": chart-parity.test.ts
+ * renders the table from it and compares, and fails on a difference of the
+ * output that no entry declares, or on a declared one that no longer occurs.
+ *
+ * Notation of a site:
+ * - `objects`: `Kind namespace/name` (or `Kind name` when cluster-scoped); `*` matches any characters.
+ * - `path`: the field path the structural diff reports, e.g.
+ *   `spec.template.spec.containers[manager].image`. Lists of objects with a `name` are keyed by it
+ *   (`[manager]`), command-line flags by the flag (`args[--feature-gates]`), other lists by index; a list of
+ *   scalars is one value. In a pattern `*` matches within one segment, `[*]` any key, `**` any run of
+ *   characters. `''` is the whole object (present on one side only).
+ */
+import { KruiseControlPlaneProps, DeletionProtection } from '../../src';
+
+/** One place where the outputs differ. */
+export interface DifferenceSite {
+  readonly objects: string | readonly string[];
+  readonly path: string;
+  /** Our value, when it is the point of the entry (`undefined`: we leave the field out). */
+  readonly ours?: unknown;
+  /** The chart's value, likewise. */
+  readonly chart?: unknown;
+  /** Instead of exact values: whether a difference at this site is the declared one. */
+  readonly accepts?: (ours: unknown, chart: unknown, ourObject: any) => boolean;
+  /** How many differences must match this site (default: at least one). */
+  readonly count?: number;
+}
+
+/**
+ * A difference that the default output does not show because it depends on a value: checked on our
+ * output synthesized with `props` (the chart side is its documented behaviour).
+ */
+export interface OptionSite {
+  readonly props: KruiseControlPlaneProps;
+  readonly objects: string;
+  readonly path: string;
+  /** Our value at `path` with `props` (`undefined`: absent). */
+  readonly ours: unknown;
+}
+
+export interface ChartDifference {
+  /** Short title: the first cell of the README row. */
+  readonly title: string;
+  /** What the chart renders (README wording). */
+  readonly chart: string;
+  /** What we render (README wording). */
+  readonly ours: string;
+  /** Why, for users. */
+  readonly why: string;
+  /** Where the default outputs differ; at least one site or one option site. */
+  readonly sites?: readonly DifferenceSite[];
+  readonly optionSites?: readonly OptionSite[];
+}
+
+const MANAGER = 'Deployment kruise-system/kruise-controller-manager';
+const DAEMON = 'DaemonSet kruise-system/kruise-daemon';
+const WEBHOOK_CONFIGS = ['MutatingWebhookConfiguration kruise-mutating-webhook-configuration', 'ValidatingWebhookConfiguration kruise-validating-webhook-configuration'];
+const CRDS = [
+  'advancedcronjobs', 'broadcastjobs', 'clonesets', 'containerrecreaterequests', 'daemonsets', 'ephemeraljobs', 'imagelistpulljobs',
+  'imagepulljobs', 'nodeimages', 'nodepodprobes', 'persistentpodstates', 'podprobemarkers', 'resourcedistributions', 'sidecarsets',
+  'statefulsets', 'uniteddeployments', 'workloadspreads',
+].map(p => `CustomResourceDefinition ${p}.apps.kruise.io`).concat('CustomResourceDefinition podunavailablebudgets.policy.kruise.io');
+const PROTECTION = { 'policy.kruise.io/delete-protection': 'Cascading' };
+const isText = (v: unknown) => v === undefined || typeof v === 'string';
+
+export const CHART_DIFFERENCES: readonly ChartDifference[] = [
+  {
+    title: 'Image tag',
+    chart: '`openkruise/kruise-manager:v1.9.0-alpha3`, a pre-release build',
+    ours: '`openkruise/kruise-manager:v1.9.0`',
+    why: 'the OpenKruise v1.9.0 release, whose API and CRDs this library is written against; set `imageTag` to choose another',
+    sites: [MANAGER, DAEMON].map(o => ({
+      objects: o,
+      path: 'spec.template.spec.containers[*].image',
+      ours: 'openkruise/kruise-manager:v1.9.0',
+      chart: 'openkruise/kruise-manager:v1.9.0-alpha3',
+    })),
+  },
+  {
+    title: 'Webhook paths of AdvancedCronJob, BroadcastJob, DaemonSet, ImagePullJob, ImageListPullJob, NodeImage, SidecarSet',
+    chart: '`/mutate-apps-kruise-io-v1alpha1-<kind>` (and `/validate-...`), v1alpha1 only',
+    ours: 'the paths the v1.9.0 manager serves (`/mutate-apps-kruise-io-<kind>`), for v1alpha1 and v1beta1',
+    why: 'kruise-manager drops webhooks whose path it does not serve, so the chart\'s would silently turn off defaulting and validation of these kinds',
+    sites: [
+      {
+        objects: WEBHOOK_CONFIGS,
+        path: 'webhooks[*].clientConfig.service.path',
+        accepts: (ours, chart) => typeof chart === 'string' && ours === chart.replace('-v1alpha1-', '-'),
+        count: 14,
+      },
+      { objects: WEBHOOK_CONFIGS, path: 'webhooks[*].rules[0].apiVersions', ours: ['v1alpha1', 'v1beta1'], chart: ['v1alpha1'], count: 14 },
+    ],
+  },
+  {
+    title: 'Conversion webhook of the daemonsets, sidecarsets and statefulsets CRDs',
+    chart: 'daemonsets and sidecarsets point at `webhook-service` in namespace `system` until the manager rewrites them; no port',
+    ours: 'the install namespace\'s `kruise-webhook-service`, port 443',
+    why: 'what kruise-manager writes (minus the CA bundle, which it adds), so applying again changes nothing; 443 is the API server\'s default',
+    sites: [
+      {
+        objects: ['CustomResourceDefinition daemonsets.apps.kruise.io', 'CustomResourceDefinition sidecarsets.apps.kruise.io'],
+        path: 'spec.conversion.webhook.clientConfig.service.name',
+        ours: 'kruise-webhook-service',
+        chart: 'webhook-service',
+        count: 2,
+      },
+      {
+        objects: ['CustomResourceDefinition daemonsets.apps.kruise.io', 'CustomResourceDefinition sidecarsets.apps.kruise.io'],
+        path: 'spec.conversion.webhook.clientConfig.service.namespace',
+        ours: 'kruise-system',
+        chart: 'system',
+        count: 2,
+      },
+      { objects: 'CustomResourceDefinition *', path: 'spec.conversion.webhook.clientConfig.service.port', ours: 443, chart: undefined, count: 3 },
+    ],
+  },
+  {
+    title: 'Webhook `template` annotation',
+    chart: '`""` (reset on every upgrade, then rewritten by the manager)',
+    ours: 'the JSON of the webhooks we ship',
+    why: 'the manager reads it and never rewrites it, so nothing drifts and upgrades take effect',
+    sites: [{
+      objects: WEBHOOK_CONFIGS,
+      path: 'metadata.annotations.template',
+      chart: '',
+      accepts: (ours, chart, obj) => chart === '' && typeof ours === 'string' && JSON.stringify(JSON.parse(ours)) === JSON.stringify(obj.webhooks),
+      count: 2,
+    }],
+  },
+  {
+    title: '`vservice`/`vingress` webhooks',
+    chart: 'always',
+    ours: 'only when `ResourcesDeletionProtection` is on (as it is by default)',
+    why: 'the manager serves them only then, and removes them otherwise',
+    optionSites: [
+      {
+        props: { crdDeletionProtection: DeletionProtection.NONE, namespaceDeletionProtection: DeletionProtection.NONE },
+        objects: 'ValidatingWebhookConfiguration kruise-validating-webhook-configuration',
+        path: 'webhooks[vservice.kb.io]',
+        ours: undefined,
+      },
+      {
+        props: { crdDeletionProtection: DeletionProtection.NONE, namespaceDeletionProtection: DeletionProtection.NONE },
+        objects: 'ValidatingWebhookConfiguration kruise-validating-webhook-configuration',
+        path: 'webhooks[vingress.kb.io]',
+        ours: undefined,
+      },
+    ],
+  },
+  {
+    title: 'Security contexts',
+    chart: 'drop `all`, add `NET_BIND_SERVICE`',
+    ours: 'drop `ALL`, seccomp `RuntimeDefault`, `NET_BIND_SERVICE` only for a port below 1024',
+    why: 'what Pod Security "restricted" checks (it is case-sensitive); the daemon stays root because it talks to the container runtime socket',
+    sites: [MANAGER, DAEMON].flatMap(o => [
+      { objects: o, path: 'spec.template.spec.containers[*].securityContext.capabilities.drop', ours: ['ALL'], chart: ['all'] },
+      { objects: o, path: 'spec.template.spec.containers[*].securityContext.capabilities.add', ours: undefined, chart: ['NET_BIND_SERVICE'] },
+      { objects: o, path: 'spec.template.spec.containers[*].securityContext.seccompProfile', ours: { type: 'RuntimeDefault' }, chart: undefined },
+    ]),
+  },
+  {
+    title: 'Pre-delete Helm hook',
+    chart: 'a Job, with its ServiceAccount, ClusterRole and ClusterRoleBinding, that blocks uninstall while CloneSets, StatefulSets or DaemonSets exist',
+    ours: 'none',
+    why: 'only Helm runs Helm hooks, and this output is applied without Helm; the delete-protection labels (next row) keep the same workloads '
+      + 'from being deleted with their CRDs',
+    sites: [
+      'ServiceAccount kruise-system/kruise-helm-hook', 'ClusterRole kruise-helm-hook-role', 'ClusterRoleBinding kruise-helm-hook-rolebinding',
+      'Job kruise-system/kruise-finalizer',
+    ].map(o => ({ objects: o, path: '', ours: undefined })),
+  },
+  {
+    title: 'Delete-protection label on the install namespace and the 18 CRDs',
+    chart: 'none',
+    ours: '`policy.kruise.io/delete-protection: Cascading`',
+    why: 'uninstall safety without Helm hooks (see below): kruise-manager refuses to delete a CRD while objects of it exist, and the namespace '
+      + 'while it has running Pods; `crdDeletionProtection` / `namespaceDeletionProtection` change or remove it',
+    sites: [
+      { objects: 'Namespace kruise-system', path: 'metadata.labels.policy.kruise.io/delete-protection', ours: 'Cascading', chart: undefined },
+      { objects: 'CustomResourceDefinition *', path: 'metadata.labels', ours: PROTECTION, chart: undefined, count: 18 },
+    ],
+  },
+  {
+    title: 'Feature gates',
+    chart: '`ImagePullJobGate=true`',
+    ours: '`ImagePullJobGate=true`, plus `ResourcesDeletionProtection=true` and `DeletionProtectionForCRDCascadingGate=true`',
+    why: 'kruise-manager enforces the delete-protection labels only with these two gates on',
+    sites: [MANAGER, DAEMON].map(o => ({
+      objects: o,
+      path: 'spec.template.spec.containers[*].args[--feature-gates]',
+      ours: '--feature-gates=DeletionProtectionForCRDCascadingGate=true,ImagePullJobGate=true,ResourcesDeletionProtection=true',
+      chart: '--feature-gates=ImagePullJobGate=true',
+    })),
+  },
+  {
+    title: 'Manager PodDisruptionBudget',
+    chart: 'none',
+    ours: '`kruise-controller-manager`, `maxUnavailable: 1`',
+    why: 'a node drain or cluster upgrade never evicts both manager replicas at once, so the webhooks (failure policy `Fail` for pods) keep '
+      + 'answering; `manager.podDisruptionBudget: false` leaves it out',
+    sites: [{ objects: 'PodDisruptionBudget kruise-system/kruise-controller-manager', path: '', chart: undefined }],
+  },
+  {
+    title: '`daemon.log.level`',
+    chart: 'ignored (always `--v=4`)',
+    ours: 'honoured (`daemon.logLevel`)',
+    why: 'the chart\'s template does not read the value',
+    optionSites: [{ props: { daemon: { logLevel: 2 } }, objects: DAEMON, path: 'spec.template.spec.containers[daemon].args[--v]', ours: '--v=2' }],
+  },
+  {
+    title: 'StorageClasses in `kruise-manager-role`',
+    chart: 'get/list/watch only with `StatefulSetAutoResizePVCGate`',
+    ours: 'always',
+    why: 'the v1.9.0 Advanced StatefulSet controller watches StorageClasses whatever the gate; without the grant the manager logs a '
+      + '"forbidden" list/watch every few seconds',
+    sites: [{
+      objects: 'ClusterRole kruise-manager-role',
+      path: 'rules[*]',
+      ours: { apiGroups: ['storage.k8s.io'], resources: ['storageclasses'], verbs: ['get', 'list', 'watch'] },
+      chart: undefined,
+    }],
+  },
+  {
+    title: 'Label on the `kruise-daemon-config` namespace',
+    chart: 'none',
+    ours: '`app.kubernetes.io/part-of: openkruise`',
+    why: 'a field for server-side apply to own, so applying again is a no-op (applied with its name only, the namespace is rewritten every time)',
+    sites: [{ objects: 'Namespace kruise-daemon-config', path: 'metadata.labels', ours: { 'app.kubernetes.io/part-of': 'openkruise' }, chart: undefined }],
+  },
+  {
+    title: '`type` of the `kruise-webhook-certs` Secret',
+    chart: 'left out',
+    ours: '`Opaque`, the API server\'s default',
+    why: 'a field for server-side apply to own, so applying again is a no-op; the certificate data stays kruise-manager\'s',
+    sites: [{ objects: 'Secret kruise-system/kruise-webhook-certs', path: 'type', ours: 'Opaque', chart: undefined }],
+  },
+  {
+    title: '`controller-gen.kubebuilder.io/version` annotation on the CRDs',
+    chart: '`v0.17.3`',
+    ours: 'none',
+    why: 'our CRDs are rendered from this library\'s model of the OpenKruise API, not by controller-gen; the annotation is informational only',
+    sites: [{ objects: 'CustomResourceDefinition *', path: 'metadata.annotations', ours: undefined, chart: { 'controller-gen.kubebuilder.io/version': 'v0.17.3' }, count: 18 }],
+  },
+  {
+    title: 'Descriptions in the CRDs',
+    chart: 'the Go doc comments of the OpenKruise API',
+    ours: 'descriptions written for this library, on fewer fields',
+    why: 'they are documentation only (`kubectl explain`, printer column help): validation is unchanged',
+    // one site per CRD, so that each CRD's descriptions are declared on their own
+    sites: CRDS.map(o => ({ objects: o, path: 'spec.versions[*].**.description', accepts: (ours: unknown, chart: unknown) => isText(ours) && isText(chart) })),
+  },
+  {
+    title: 'NodeImage `spec.images{}.pullSecrets[].mode` (v1beta1)',
+    chart: 'absent: the chart\'s CRD is older than the v1.9.0 release',
+    ours: 'present, as in the v1.9.0 release CRD',
+    why: 'our CRD schemas follow the v1.9.0 release, which the v1.9.0 manager and daemon expect; with the chart\'s CRD the API server strips the field',
+    sites: [{
+      objects: 'CustomResourceDefinition nodeimages.apps.kruise.io',
+      path: 'spec.versions[v1beta1].schema.openAPIV3Schema.properties.spec.properties.images.additionalProperties.properties.pullSecrets.items.properties.mode',
+      accepts: (ours, chart) => chart === undefined && (ours as any)?.type === 'string',
+    }],
+  },
+];
+
+/** The README table, rendered from `CHART_DIFFERENCES`. */
+export function differencesTable(): string {
+  const cell = (s: string) => s.replace(/\|/g, '\\|');
+  return [
+    '| | chart 1.9.0-alpha.3 | here | why |',
+    '| --- | --- | --- | --- |',
+    ...CHART_DIFFERENCES.map(d => `| ${[d.title, d.chart, d.ours, d.why].map(cell).join(' | ')} |`),
+  ].join('\n');
+}

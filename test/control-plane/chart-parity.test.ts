@@ -1,0 +1,241 @@
+/**
+ * Our default control plane against the chart's own rendering
+ * (../shared/reference/kruise-chart-1.9.0-alpha.3/helm-template.yaml), object
+ * by object and field by field. Every difference must be declared in
+ * chart-differences.ts, every declared difference must still occur, and the
+ * README table must be the one rendered from the declarations.
+ *
+ * Two normalisations, both of which the API server makes too: a field set to
+ * `null` is a field left out, and the order of an OpenAPI `required` list
+ * carries no meaning.
+ */
+import * as fs from 'fs';
+import * as path from 'path';
+import { Chart, Testing } from 'cdk8s';
+import { parseAllDocuments } from 'yaml';
+import { CHART_DIFFERENCES, DifferenceSite, differencesTable } from './chart-differences';
+import { KruiseControlPlane, KruiseControlPlaneProps } from '../../src';
+
+const CHART_DIR = path.resolve(__dirname, '..', '..', '..', 'shared', 'reference', 'kruise-chart-1.9.0-alpha.3');
+const RENDERING = path.join(CHART_DIR, 'helm-template.yaml');
+const README = path.resolve(__dirname, '..', '..', 'README.md');
+
+/** One difference found: the object, the field path, and the value on each side (`undefined`: absent). */
+interface Found {
+  readonly object: string;
+  readonly path: string;
+  readonly ours: unknown;
+  readonly chart: unknown;
+  readonly ourObject: any;
+}
+
+const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+const isScalar = (v: unknown) => !isObj(v) && !Array.isArray(v);
+const flagKey = (v: unknown) => (typeof v === 'string' && v.startsWith('--') ? v.split('=')[0] : undefined);
+const nameKey = (v: unknown) => (isObj(v) && typeof v.name === 'string' ? v.name : undefined);
+
+/** The list as a map by key, or undefined when an element has no key or two share one. */
+function keyed(list: readonly unknown[], keyOf: (v: unknown) => string | undefined): Map<string, unknown> | undefined {
+  const m = new Map<string, unknown>();
+  for (const v of list) {
+    const k = keyOf(v);
+    if (k === undefined || m.has(k)) return undefined;
+    m.set(k, v);
+  }
+  return m;
+}
+
+/** Drops `null` fields and sorts OpenAPI `required` lists (see the header). */
+function normalise(v: unknown, key = ''): unknown {
+  if (Array.isArray(v)) {
+    const items = v.map(x => normalise(x));
+    return key === 'required' && items.every(x => typeof x === 'string') ? [...items].sort() : items;
+  }
+  if (!isObj(v)) return v;
+  const out: Record<string, unknown> = {};
+  for (const [k, x] of Object.entries(v)) if (x !== null) out[k] = normalise(x, k);
+  return out;
+}
+
+/** Structural diff of two values, appending one `Found` per differing leaf. */
+function diff(ctx: { object: string; ourObject: any }, at: string, ours: unknown, chart: unknown, out: Found[]) {
+  const push = (p: string, a: unknown, b: unknown) => out.push({ object: ctx.object, path: p, ours: a, chart: b, ourObject: ctx.ourObject });
+  if (isObj(ours) && isObj(chart)) {
+    for (const k of new Set([...Object.keys(ours), ...Object.keys(chart)])) diff(ctx, at ? `${at}.${k}` : k, ours[k], chart[k], out);
+    return;
+  }
+  if (Array.isArray(ours) && Array.isArray(chart)) {
+    for (const keyOf of [flagKey, nameKey]) {
+      const a = keyed(ours, keyOf);
+      const b = keyed(chart, keyOf);
+      if (!a || !b || a.size + b.size === 0) continue;
+      for (const k of new Set([...a.keys(), ...b.keys()])) diff(ctx, `${at}[${k}]`, a.get(k), b.get(k), out);
+      // keyed lists of objects (containers, webhooks, CRD versions) keep their order
+      const orderOurs = [...a.keys()].filter(k => b.has(k));
+      const orderChart = [...b.keys()].filter(k => a.has(k));
+      if (keyOf === nameKey && !same(orderOurs, orderChart)) push(`${at}(order)`, orderOurs, orderChart);
+      return;
+    }
+    if (ours.every(isScalar) && chart.every(isScalar)) {
+      if (!same(ours, chart)) push(at, ours, chart);
+      return;
+    }
+    for (let i = 0; i < Math.max(ours.length, chart.length); i++) diff(ctx, `${at}[${i}]`, ours[i], chart[i], out);
+    return;
+  }
+  if (!same(ours, chart)) push(at, ours, chart);
+}
+
+const groupOf = (m: any) => (String(m.apiVersion).includes('/') ? String(m.apiVersion).split('/')[0] : '');
+const matchKey = (m: any) => `${groupOf(m)}/${m.kind}/${m.metadata?.namespace ?? ''}/${m.metadata?.name}`;
+const objectId = (m: any) => `${m.kind} ${m.metadata?.namespace ? `${m.metadata.namespace}/` : ''}${m.metadata?.name}`;
+
+/** Every difference between two sets of manifests, objects matched by API group, kind, namespace and name. */
+function compare(ours: any[], chart: any[]): Found[] {
+  const out: Found[] = [];
+  const chartByKey = new Map(chart.map(m => [matchKey(m), m]));
+  const ourKeys = new Set(ours.map(matchKey));
+  for (const m of ours) {
+    const c = chartByKey.get(matchKey(m));
+    if (c) diff({ object: objectId(m), ourObject: m }, '', normalise(m), normalise(c), out);
+    else out.push({ object: objectId(m), path: '', ours: m, chart: undefined, ourObject: m });
+  }
+  for (const c of chart) {
+    if (!ourKeys.has(matchKey(c))) out.push({ object: objectId(c), path: '', ours: undefined, chart: c, ourObject: undefined });
+  }
+  return out;
+}
+
+function escape(s: string): string {
+  return s.replace(/[.+?^${}()|\\/]/g, '\\$&');
+}
+
+/** `*` any characters. */
+function objectPattern(p: string): RegExp {
+  return new RegExp(`^${p.split('*').map(s => escape(s).replace(/[[\]]/g, '\\$&')).join('.*')}$`);
+}
+
+/** `[*]` any key, `**` any characters, `*` within one segment. */
+function pathPattern(p: string): RegExp {
+  let re = '';
+  for (let i = 0; i < p.length;) {
+    if (p.startsWith('[*]', i)) { re += '\\[[^\\]]*\\]'; i += 3; } else if (p.startsWith('**', i)) { re += '.*'; i += 2; } else if (p[i] === '*') {
+      re += '[^.\\[\\]]*'; i += 1;
+    } else { re += /[[\]]/.test(p[i]) ? `\\${p[i]}` : escape(p[i]); i += 1; }
+  }
+  return new RegExp(`^${re}$`);
+}
+
+/** Whether `f` is the difference `site` declares: object, path and values. */
+function matches(site: DifferenceSite, f: Found): boolean {
+  const objects = typeof site.objects === 'string' ? [site.objects] : site.objects;
+  if (!objects.some(o => objectPattern(o).test(f.object))) return false;
+  if (!pathPattern(site.path).test(f.path)) return false;
+  if (site.accepts) return site.accepts(f.ours, f.chart, f.ourObject);
+  if (f.path === '') {
+    // a whole object: `ours: undefined` declares one the chart alone has, `chart: undefined` one we alone have
+    return 'ours' in site ? f.ours === undefined : f.chart === undefined;
+  }
+  return (!('ours' in site) || same(site.ours, f.ours)) && (!('chart' in site) || same(site.chart, f.chart));
+}
+
+/** The value at a path in the diff's notation (`[key]` looks a list up by name, flag or index). */
+function valueAt(obj: unknown, p: string): unknown {
+  let v: unknown = obj;
+  for (const [, field, key] of p.matchAll(/([^.[\]]+)|\[([^\]]*)\]/g)) {
+    if (field !== undefined) v = isObj(v) ? v[field] : undefined;
+    else if (Array.isArray(v)) v = v.find(x => nameKey(x) === key || flagKey(x) === key) ?? (/^\d+$/.test(key) ? v[Number(key)] : undefined);
+    else v = undefined;
+  }
+  return v;
+}
+
+function synth(props?: KruiseControlPlaneProps): any[] {
+  const app = Testing.app();
+  const chart = new Chart(app, 'kruise');
+  new KruiseControlPlane(chart, 'kruise', props);
+  return Testing.synth(chart);
+}
+
+const show = (v: unknown) => {
+  const s = JSON.stringify(v);
+  if (s === undefined) return 'absent';
+  return s.length > 160 ? `${s.slice(0, 160)}…` : s;
+};
+const line = (f: Found) => `${f.object}${f.path ? ` ${f.path}` : ' (whole object)'}: ours ${show(f.ours)}, chart ${show(f.chart)}`;
+
+const SITES = CHART_DIFFERENCES.flatMap(d => (d.sites ?? []).map(site => ({ title: d.title, site })));
+
+if (!fs.existsSync(RENDERING)) {
+  describe('parity with the chart\'s own rendering', () => {
+    test.skip(`skipped: chart rendering not found at ${RENDERING}`, () => undefined);
+  });
+  // eslint-disable-next-line no-console
+  console.log(`[chart-parity] skipped: chart rendering not found at ${RENDERING}`);
+} else {
+  describe('parity with the chart\'s own rendering', () => {
+    const chart: any[] = parseAllDocuments(fs.readFileSync(RENDERING, 'utf-8')).map(d => d.toJS()).filter(isObj);
+    const found = compare(synth(), chart);
+
+    test('the rendering is the 47 objects of the chart, the four pre-delete hook objects among them', () => {
+      expect(chart).toHaveLength(47);
+      expect(chart.filter(m => m.metadata?.annotations?.['helm.sh/hook'] === 'pre-delete')).toHaveLength(4);
+    });
+
+    test('every difference from the chart is declared', () => {
+      const undeclared = found.filter(f => !SITES.some(({ site }) => matches(site, f)));
+      expect(undeclared.map(line)).toEqual([]);
+    });
+
+    test.each(SITES.map(({ title, site }, i) => [`${title} #${i}`, site] as const))('the declared difference "%s" still occurs', (_title, site) => {
+      const hits = found.filter(f => matches(site, f));
+      if (site.count !== undefined) expect(hits.map(line)).toHaveLength(site.count);
+      else expect(hits.length).toBeGreaterThan(0);
+    });
+
+    test('every entry says where it occurs, with a value for each side', () => {
+      for (const d of CHART_DIFFERENCES) {
+        expect(`${d.title}: ${(d.sites?.length ?? 0) + (d.optionSites?.length ?? 0)}`).not.toMatch(/: 0$/);
+        expect([d.chart, d.ours, d.why].every(s => s.trim().length > 0)).toBe(true);
+      }
+      expect(new Set(CHART_DIFFERENCES.map(d => d.title)).size).toBe(CHART_DIFFERENCES.length);
+    });
+
+    test('the diff reports a changed field by its path, and an object of one side only', () => {
+      // the test's own machinery, on a copy of a chart object: it must be able to fail
+      const manager = chart.find(m => m.kind === 'Deployment');
+      const changed = JSON.parse(JSON.stringify(manager));
+      changed.spec.template.spec.containers[0].imagePullPolicy = 'IfNotPresent';
+      changed.spec.template.spec.containers[0].args.push('--extra=1');
+      expect(compare([changed, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x', namespace: 'n' } }], [manager]).map(f => `${f.object} ${f.path}`)).toEqual([
+        'Deployment kruise-system/kruise-controller-manager spec.template.spec.containers[manager].args[--extra]',
+        'Deployment kruise-system/kruise-controller-manager spec.template.spec.containers[manager].imagePullPolicy',
+        'ConfigMap n/x ',
+      ]);
+    });
+  });
+}
+
+describe('differences that depend on a value', () => {
+  const options = CHART_DIFFERENCES.flatMap(d => (d.optionSites ?? []).map(site => [d.title, site] as const));
+  test.each(options)('%s', (_title, site) => {
+    const hit = synth(site.props).filter(m => objectPattern(site.objects).test(objectId(m)));
+    expect(hit).toHaveLength(1);
+    expect(valueAt(hit[0], site.path)).toEqual(site.ours);
+  });
+});
+
+describe('the README table "Where we differ from the chart" is the one rendered from the declarations', () => {
+  test('table', () => {
+    const readme = fs.readFileSync(README, 'utf-8');
+    const start = readme.indexOf('**Where we differ from the chart, on purpose**');
+    expect(start).toBeGreaterThan(-1);
+    const lines = readme.slice(start).split('\n');
+    const first = lines.findIndex(l => l.startsWith('|'));
+    const table = lines.slice(first, lines.findIndex((l, i) => i > first && !l.startsWith('|'))).join('\n');
+    // on failure: paste the expected table (differencesTable()) into README.md
+    expect(table).toEqual(differencesTable());
+    for (const d of CHART_DIFFERENCES) expect(table).toContain(`| ${d.title.replace(/\|/g, '\\|')} |`);
+  });
+});
