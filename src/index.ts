@@ -18,3 +18,4 @@ export * from './fleet/preview';
 export * from './workload-ref';
 export * from './broadcast-job';
 export * from './advanced-cron-job';
+export * from './image-pull-job';

@@ -11,6 +11,7 @@ import { ApiObjectMetadata, Size, SizeRoundingBehavior } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
+import { ImagePullJob, ImagePullJobOptions, ImagePullNodes } from './image-pull-job';
 import { PodUnavailableBudget, PodUnavailableBudgetOptions } from './pod-unavailable-budget';
 import { ImagePreDownload, Lifecycle, _imagePreDownloadAnnotations, _renderLifecycle, _withPath } from './strategies';
 import { _gateSources } from './validation/gates';
@@ -98,6 +99,40 @@ export abstract class KruiseWorkload extends kplus.Workload {
       }
       return out;
     });
+  }
+
+  /**
+   * Pull the images of this workload's containers and init containers onto
+   * the nodes its pods run on, with one ImagePullJob per distinct image
+   * (`podSelector` is the workload's selector, in its namespace). Only the
+   * containers added so far count. Handy before an update to a new image
+   * tag: the job warms the nodes while the old pods still run. Needs the
+   * KruiseDaemon and ImagePullJobGate feature gates.
+   *
+   * @param options pull settings; `pullSecrets` defaults to the workload's `dockerRegistryAuth`
+   * @returns the ImagePullJobs, children of this workload with id `PrePull-<container name>`
+   */
+  public prePullImages(options: ImagePullJobOptions = {}): ImagePullJob[] {
+    const containers = [...this.initContainers, ...this.containers];
+    if (containers.length === 0) {
+      throw new Error(`prePullImages() at '${this.node.path}': the workload has no container yet, so there is no image to pull; add the containers first`);
+    }
+    const pullSecrets = options.pullSecrets ?? (this.dockerRegistryAuth ? [this.dockerRegistryAuth] : undefined);
+    const seen = new Set<string>();
+    const jobs: ImagePullJob[] = [];
+    for (const c of containers) {
+      if (seen.has(c.image)) continue;
+      seen.add(c.image);
+      const id = this.node.tryFindChild(`PrePull-${c.name}`) ? `PrePull-${c.name}-${jobs.length}` : `PrePull-${c.name}`;
+      jobs.push(new ImagePullJob(this, id, {
+        ...options,
+        pullSecrets,
+        image: c.image,
+        nodes: ImagePullNodes._ofWorkload(this),
+        metadata: this.metadata.namespace ? { namespace: this.metadata.namespace } : undefined,
+      }));
+    }
+    return jobs;
   }
 
   /**

@@ -5,6 +5,7 @@ import * as kruise from '../imports/kruise';
 import { _admitted } from './admission/engine';
 import { InjectionPreview } from './fleet/preview';
 import { AppSidecarSet, appInjectionProblems, appSidecarSets, sidecarSetConflicts } from './fleet/sidecar-fleet';
+import { ImagePullJob, ImagePullJobOptions, ImagePullNodes } from './image-pull-job';
 import { ScatterTerm } from './strategies';
 import { _requireGates } from './validation/gates';
 import { fieldError } from './validation/report';
@@ -279,6 +280,25 @@ function fromPercent<T>(p: kplus.PercentOrAbsolute, cls: { fromNumber(n: number)
   return typeof p.value === 'number' ? cls.fromNumber(p.value) : cls.fromString(String(p.value));
 }
 
+/** Options of `SidecarSet.prePullImages()`. */
+export interface SidecarSetPrePullImagesOptions extends ImagePullJobOptions {
+  /**
+   * The namespace of the ImagePullJobs, and so of the pods whose nodes they
+   * pull on (OpenKruise looks for the pods of a pod selector in the job's
+   * namespace only).
+   *
+   * @default - the SidecarSet's `namespace` prop; one of the two is needed unless `nodes` is set
+   */
+  readonly namespace?: string;
+
+  /**
+   * The nodes to pull on.
+   *
+   * @default - the nodes of the pods the SidecarSet selects, in `namespace`
+   */
+  readonly nodes?: ImagePullNodes;
+}
+
 /** Properties of a SidecarSet. */
 export interface SidecarSetProps {
   /**
@@ -472,6 +492,43 @@ export class SidecarSet extends Construct {
    */
   public addPodMetadataPatch(patch: SidecarSetPodMetadataPatch): void {
     this._patches.push(patch);
+  }
+
+  /**
+   * Pull the images of the sidecars (containers and init containers added so
+   * far) onto the nodes of the pods this SidecarSet selects, with one
+   * ImagePullJob per distinct image, so that injected pods do not wait for
+   * the sidecar image and a sidecar image update (in place) finds it on the
+   * node. Needs the KruiseDaemon and ImagePullJobGate feature gates.
+   *
+   * @param options pull settings, the namespace of the jobs, or other nodes
+   * @returns the ImagePullJobs, children of this SidecarSet with id `PrePull-<sidecar name>`
+   */
+  public prePullImages(options: SidecarSetPrePullImagesOptions = {}): ImagePullJob[] {
+    const sidecars = [...this._initContainers, ...this._containers].map(e => e.container);
+    if (sidecars.length === 0) {
+      throw new Error(`SidecarSet at '${this.node.path}': prePullImages() found no sidecar yet, so there is no image to pull; add the sidecars first`);
+    }
+    const namespace = options.namespace ?? this.props.namespace;
+    if (options.nodes === undefined && namespace === undefined) {
+      throw new Error(`SidecarSet at '${this.node.path}': prePullImages() needs 'namespace' (the SidecarSet has no 'namespace' prop): `
+        + 'an ImagePullJob finds the pods of its pod selector in its own namespace only; pass namespace, or nodes: ImagePullNodes.all()');
+    }
+    const { namespace: _ns, nodes, ...pull } = options;
+    const jobs: ImagePullJob[] = [];
+    const seen = new Set<string>();
+    for (const c of sidecars) {
+      if (seen.has(c.image)) continue;
+      seen.add(c.image);
+      const id = this.node.tryFindChild(`PrePull-${c.name}`) ? `PrePull-${c.name}-${jobs.length}` : `PrePull-${c.name}`;
+      jobs.push(new ImagePullJob(this, id, {
+        ...pull,
+        image: c.image,
+        nodes: nodes ?? ImagePullNodes.ofPods(this.selector),
+        metadata: namespace !== undefined ? { namespace } : undefined,
+      }));
+    }
+    return jobs;
   }
 
   /**
