@@ -6,7 +6,6 @@ import { KruiseReplicatedWorkload, KruiseReplicatedWorkloadProps } from './kruis
 import { AdvancedStatefulSetUpdateStrategy, PodUpdatePolicy, _intOrString, _withPath } from './strategies';
 import * as kruise from '../imports/kruise';
 import { KruiseValidation } from './validation/register';
-import { fieldError } from './validation/report';
 
 /** An ordinal (or a range of ordinals) an Advanced StatefulSet skips when it creates pods. */
 export class ReserveOrdinal {
@@ -83,12 +82,41 @@ export interface AdvancedStatefulSetScaleStrategy {
   readonly maxUnavailable?: kplus.PercentOrAbsolute;
 }
 
+/**
+ * The headless Service an Advanced StatefulSet creates for itself. With
+ * ports it renders as a `kplus.Service`; without any (no container has a
+ * port) it renders the port-less headless Service Kubernetes accepts
+ * (`clusterIP: None`, the pod selector), which `kplus.Service` refuses to
+ * render. A headless Service needs no port: it only gives the pods their DNS
+ * names.
+ */
+class GoverningService extends kplus.Service {
+  private readonly selectedLabels: Record<string, string> = {};
+
+  public select(selector: kplus.IPodSelector): void {
+    super.select(selector);
+    Object.assign(this.selectedLabels, selector.toPodSelectorConfig().labelSelector._toKube().matchLabels ?? {});
+  }
+
+  public selectLabel(key: string, value: string): void {
+    super.selectLabel(key, value);
+    this.selectedLabels[key] = value;
+  }
+
+  /** @internal */
+  public _toKube(): k8s.ServiceSpec {
+    if (this.ports.length > 0) return super._toKube();
+    return { clusterIp: this.clusterIP, type: this.type, selector: { ...this.selectedLabels } };
+  }
+}
+
 /** Props of an `AdvancedStatefulSet`. */
 export interface AdvancedStatefulSetProps extends KruiseReplicatedWorkloadProps {
   /**
    * The governing Service that gives the pods their network identity.
    *
-   * @default - a headless Service selecting the pods, with the container ports
+   * @default - a headless Service named like the workload, selecting the pods,
+   * with the container ports (without ports when no container has one)
    */
   readonly service?: kplus.Service;
 
@@ -226,19 +254,16 @@ export class AdvancedStatefulSet extends KruiseReplicatedWorkload {
       spec: Lazy.any({ produce: () => _withPath(this, 'AdvancedStatefulSet', () => this._toKube()) }),
     });
     this.ownService = props.service === undefined;
-    this.service = props.service ?? new kplus.Service(this, 'Service', {
+    // The governing Service shares the workload's name: pods are then
+    // reachable as <pod>.<workload>.<namespace>.svc, as with a hand-written StatefulSet.
+    this.service = props.service ?? new GoverningService(this, 'Service', {
       clusterIP: 'None',
-      metadata: { namespace: this.metadata.namespace },
+      metadata: { name: this.apiObject.name, namespace: this.metadata.namespace },
     });
     this.service.select(this);
     this.apiObject.addDependency(this.service);
     if (this.ownService) {
       for (const c of this.containers) this.bindPorts(c);
-      this.node.addValidation({
-        validate: () => (this.service.ports.length > 0 ? [] : [fieldError('spec.serviceName', this.service.name,
-          'names the governing headless Service, which has no port (no container has one)',
-          'give a container a port (portNumber), or pass your own \'service\'')]),
-      });
     }
     this._wire({
       kind: 'Advanced StatefulSet',

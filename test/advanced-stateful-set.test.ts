@@ -41,6 +41,25 @@ describe('AdvancedStatefulSet', () => {
     expect(find(Testing.synth(chart), 'Service').spec.ports).toEqual([{ port: 5432, targetPort: 5432 }, { port: 9187, targetPort: 9187 }]);
   });
 
+  test('the own governing Service is named like the workload', () => {
+    const chart = Testing.chart();
+    new AdvancedStatefulSet(chart, 'db', { metadata: { name: 'db', namespace: 'data' }, containers: [{ image, portNumber: 5432 }] });
+    const ms = Testing.synth(chart);
+    expect(find(ms, 'Service').metadata).toEqual({ name: 'db', namespace: 'data' });
+    expect(find(ms, 'StatefulSet').spec.serviceName).toBe('db');
+  });
+
+  test('without any container port, the governing Service is headless and port-less', () => {
+    const chart = Testing.chart();
+    new AdvancedStatefulSet(chart, 'db', { metadata: { name: 'demo-asts' }, containers: [{ image }] });
+    const ms = Testing.synth(chart);
+    const m = find(ms, 'StatefulSet');
+    const svc = find(ms, 'Service');
+    expect(svc.metadata.name).toBe('demo-asts');
+    expect(svc.spec).toEqual({ clusterIP: 'None', type: 'ClusterIP', selector: m.spec.selector.matchLabels });
+    expect(m.spec.serviceName).toBe('demo-asts');
+  });
+
   test('renders every prop field by field, with the InPlaceUpdateReady readiness gate', () => {
     const chart = Testing.chart();
     const own = new kplus.Service(chart, 'governing', { clusterIP: 'None', ports: [{ port: 5432 }] });
@@ -243,11 +262,6 @@ describe('AdvancedStatefulSet rules', () => {
     }),
     '[test/db] spec.template.spec.restartPolicy: "OnFailure" is not allowed for an Advanced StatefulSet',
     '[test/db] spec.template.spec.containers[0].name: "bad_name" must consist of lowercase letters');
-  });
-
-  test('fails when the own headless Service gets no port', () => {
-    fails(chart => new AdvancedStatefulSet(chart, 'db', { containers: [{ image }] }),
-      '[test/db] spec.serviceName: "test-db-service-c8953960" names the governing headless Service, which has no port (no container has one); give a container a port (portNumber), or pass your own \'service\'');
   });
 
   test('fails with a partial PVC retention policy when the StatefulSetAutoDeletePVC gate is off', () => {
