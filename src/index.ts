@@ -19,3 +19,4 @@ export * from './workload-ref';
 export * from './broadcast-job';
 export * from './advanced-cron-job';
 export * from './image-pull-job';
+export * from './united-deployment';
