@@ -169,8 +169,13 @@ export class Kube {
     throw new Error(`cluster tier: ${describeObject(m)} still exists ${timeoutMs / 1000} s after delete`);
   }
 
-  /** Make sure a namespace exists (applied with its own field manager). */
+  /**
+   * Make sure a namespace exists. One that exists is left alone: applying a
+   * bare Namespace again with the same field manager would remove the labels
+   * a test gave it.
+   */
   public async ensureNamespace(name: string): Promise<void> {
+    if ((await this.request('GET', `/api/v1/namespaces/${name}`)).status === 200) return;
     const res = await this.apply({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } }, { fieldManager: 'cluster-tier' });
     if (res.status >= 300) throw new Error(`cluster tier: cannot create namespace ${name}: ${res.status} ${res.body?.message ?? res.body}`);
   }
