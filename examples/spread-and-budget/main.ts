@@ -12,6 +12,7 @@ const zone = (z: string) => [kplus.NodeLabelQuery.is('topology.kubernetes.io/zon
 export class SpreadChart extends Chart {
   constructor(scope: Construct, id: string) {
     super(scope, id, { namespace: 'checkout' });
+    new kplus.Namespace(this, 'namespace', { metadata: { name: 'checkout' } });
     const web = new CloneSet(this, 'web', {
       metadata: { name: 'checkout' },
       replicas: 10,

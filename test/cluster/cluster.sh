@@ -24,7 +24,8 @@
 # The MutatingAdmissionWebhook and ValidatingAdmissionWebhook plugins are on:
 # the tests run the real kruise-manager behind our webhook configurations.
 # CLUSTER_WEBHOOKS=0 turns them off (webhook configurations are then stored
-# and validated like any object, but never called).
+# and validated like any object, but never called). CLUSTER_CONTROLLER_MANAGER=1
+# also starts kube-controller-manager (the fresh-cluster tests).
 set -euo pipefail
 
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -83,11 +84,11 @@ trap 'exit 130' INT
 trap 'exit 143' TERM
 
 # --- free loopback ports (the kernel picks them; bound and released at once)
-read -r etcd_client etcd_peer api_port scheduler_port kwok_port kwok_node_port < <(node -e '
+read -r etcd_client etcd_peer api_port scheduler_port kwok_port kwok_node_port kcm_port < <(node -e '
   const net = require("net");
   const take = () => new Promise((ok, ko) => { const s = net.createServer(); s.on("error", ko);
     s.listen(0, "127.0.0.1", () => { const p = s.address().port; ok([s, p]); }); });
-  Promise.all([take(), take(), take(), take(), take(), take()]).then(r => { r.forEach(([s]) => s.close()); console.log(r.map(([, p]) => p).join(" ")); })
+  Promise.all([take(), take(), take(), take(), take(), take(), take()]).then(r => { r.forEach(([s]) => s.close()); console.log(r.map(([, p]) => p).join(" ")); })
     .catch(e => { console.error(e.message); process.exit(1); });
 ') || fail "no free port on 127.0.0.1 could be had"
 
@@ -198,12 +199,30 @@ start kwok "$bin/kwok" --config "$dir/kwok.yaml" --kubeconfig "$dir/kubeconfig" 
   --manage-all-nodes=false --manage-nodes-with-annotation-selector kwok.x-k8s.io/node=fake \
   --server-address "127.0.0.1:$kwok_port" --node-port "$kwok_node_port" --cidr 10.244.0.0/16 --node-ip 10.0.0.1
 kwok_pid=${pids[-1]}
-for name in kube-scheduler kwok; do
+started=(kube-scheduler kwok)
+# --- kube-controller-manager, when asked for (CLUSTER_CONTROLLER_MANAGER=1): a
+# cluster as a user has it (Deployments, ReplicaSets, DaemonSets, Endpoints,
+# ServiceAccounts, garbage collection, namespace deletion). The node lifecycle
+# controller stays off: kwok's fake nodes send no heartbeats, and the tier
+# removes the not-ready taint of a new node itself (manager.ts).
+if [ "${CLUSTER_CONTROLLER_MANAGER:-}" = 1 ]; then
+  start kube-controller-manager "$bin/kube-controller-manager" --kubeconfig "$dir/kubeconfig" \
+    --authentication-kubeconfig "$dir/kubeconfig" --authorization-kubeconfig "$dir/kubeconfig" \
+    --bind-address 127.0.0.1 --secure-port "$kcm_port" --leader-elect=false \
+    --controllers '*,-nodelifecycle' --service-account-private-key-file "$dir/sa.key" \
+    --root-ca-file "$dir/ca.crt" --use-service-account-credentials=false --v 1
+  kcm_pid=${pids[-1]}
+  started+=(kube-controller-manager)
+fi
+for name in "${started[@]}"; do
   for _ in $(seq 1 20); do [ -s "$dir/$name.log" ] && break; sleep 0.25; done
 done
 sleep 1
 exited "$scheduler_pid" && { tail -n 20 "$dir/kube-scheduler.log" >&2; fail "kube-scheduler exited at start (log above)"; }
 exited "$kwok_pid" && { tail -n 20 "$dir/kwok.log" >&2; fail "kwok exited at start (log above)"; }
+if [ -n "${kcm_pid:-}" ] && exited "$kcm_pid"; then
+  tail -n 20 "$dir/kube-controller-manager.log" >&2; fail "kube-controller-manager exited at start (log above)"
+fi
 
 touch "$dir/pids"
 export KUBECONFIG="$dir/kubeconfig" CLUSTER_DIR="$dir" CLUSTER_SERVER="$server" CLUSTER_BIN="$bin" \
