@@ -101,11 +101,11 @@ project.addTask('examples', {
 // --- the cluster tier: everything the library produces, applied to a real
 // kube-apiserver + etcd on loopback (test/cluster/README.md)
 // The README's Deploy sequence first, on an empty cluster of its own with
-// kube-controller-manager (test/cluster/fresh/); then the shared-cluster tests.
+// kube-controller-manager (test/cluster/full/); then the shared-cluster tests.
 project.addTask('test:cluster', {
   description: 'Build (first use) and start etcd + kube-apiserver on 127.0.0.1, apply every synth with the cluster tier tests, stop them (SKIP_CLUSTER=1 skips)',
   steps: [
-    { exec: 'CLUSTER_CONTROLLER_MANAGER=1 bash test/cluster/cluster.sh run -- jest --config test/cluster/jest.fresh.config.js --runInBand' },
+    { exec: 'CLUSTER_CONTROLLER_MANAGER=1 bash test/cluster/cluster.sh run -- jest --config test/cluster/jest.full.config.js --runInBand' },
     { exec: 'bash test/cluster/cluster.sh run -- jest --config test/cluster/jest.config.js --runInBand' },
   ],
 });

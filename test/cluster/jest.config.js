@@ -5,8 +5,8 @@
 module.exports = {
   rootDir: '../..',
   testMatch: ['<rootDir>/test/cluster/**/*.cluster.test.ts'],
-  // test/cluster/fresh/ needs an empty cluster of its own: jest.fresh.config.js
-  testPathIgnorePatterns: ['/node_modules/', '/test/cluster/fresh/'],
+  // test/cluster/full/ needs an empty cluster of its own: jest.full.config.js
+  testPathIgnorePatterns: ['/node_modules/', '/test/cluster/full/'],
   transform: { '^.+\\.[t]sx?$': ['ts-jest', { tsconfig: 'test/tsconfig.json' }] },
   testSequencer: '<rootDir>/test/cluster/sequencer.js',
   testTimeout: 300000,

@@ -353,6 +353,32 @@ export async function fakeNodes(kube: Kube, nodes: Array<{ name: string; labels?
   }
 }
 
+/**
+ * The storage provisioner's part: a PersistentVolume for every claim still
+ * Pending, bound to it (kube-controller-manager's binder completes the
+ * binding, so it needs a cluster with kube-controller-manager: full/). The
+ * tier's clusters have no StorageClass and no provisioner; a user's has both.
+ */
+export async function provisionClaims(kube: Kube): Promise<void> {
+  const claims = (await kube.request('GET', '/api/v1/persistentvolumeclaims')).body?.items ?? [];
+  for (const c of claims) {
+    if (c.status?.phase !== 'Pending' || c.spec.volumeName) continue;
+    const name = `pv-${c.metadata.namespace}-${c.metadata.name}`;
+    await kube.apply({
+      apiVersion: 'v1',
+      kind: 'PersistentVolume',
+      metadata: { name },
+      spec: {
+        capacity: { storage: c.spec.resources.requests.storage },
+        accessModes: c.spec.accessModes,
+        hostPath: { path: `/var/lib/cluster-tier/${name}` },
+        claimRef: { namespace: c.metadata.namespace, name: c.metadata.name, uid: c.metadata.uid },
+        ...(c.spec.storageClassName ? { storageClassName: c.spec.storageClassName } : {}),
+      },
+    }, { fieldManager: 'cluster-tier' });
+  }
+}
+
 /** Delete fake nodes (their pods go with them: kwok plays the kubelet's part). */
 export async function deleteNodes(kube: Kube, names: string[]): Promise<void> {
   for (const n of names) await kube.request('DELETE', `/api/v1/nodes/${n}`);

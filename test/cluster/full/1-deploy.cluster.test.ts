@@ -1,10 +1,10 @@
 /**
  * The README's Deploy sequence, run exactly as written on a fresh cluster.
  *
- * This file has a cluster of its own (jest.fresh.config.js: `test:cluster`
- * starts a second, empty API server for it, with kube-controller-manager, so
- * Deployments, DaemonSets, Endpoints and ServiceAccounts behave as in a user's
- * cluster). The app is a user's app: the `KruiseControlPlane` in a chart
+ * This file runs first on a cluster of its own (jest.full.config.js:
+ * `test:cluster` starts a second, empty API server for test/cluster/full/,
+ * with kube-controller-manager, so Deployments, DaemonSets, Endpoints and
+ * ServiceAccounts behave as in a user's cluster). The app is a user's app: the `KruiseControlPlane` in a chart
  * `kruise` and example charts next to it, synthesized into `dist/`. The
  * README's `sh` block of the Deploy section runs in bash, line by line, with
  * the tier's kubectl.
@@ -24,7 +24,7 @@ import { App, Chart } from 'cdk8s';
 import { parseAllDocuments } from 'yaml';
 import * as lib from '../../../src';
 import { Kube, Manifest, describeObject } from '../kube';
-import { Managers, fakeNodes, managerSpec, waitWebhooksPatched } from '../manager';
+import { Managers, fakeNodes, managerSpec, provisionClaims, waitWebhooksPatched } from '../manager';
 import { Synth } from '../sources';
 
 const sleep = (ms: number) => new Promise(r => setTimeout(r, ms));
@@ -97,32 +97,6 @@ async function until<T>(what: string, probe: () => Promise<T | undefined>, timeo
     if (v !== undefined) return v;
     if (Date.now() > end) throw new Error(`cluster tier: ${what}: not reached within ${timeoutMs / 1000} s${await detail()}`);
     await sleep(500);
-  }
-}
-
-/**
- * The storage provisioner's part: a PersistentVolume for every claim still
- * Pending, bound to it (kube-controller-manager's binder completes the
- * binding). A fresh cluster here has no StorageClass and no provisioner; a
- * user's cluster has both.
- */
-async function provisionClaims(kube: Kube): Promise<void> {
-  const claims = (await kube.request('GET', '/api/v1/persistentvolumeclaims')).body?.items ?? [];
-  for (const c of claims) {
-    if (c.status?.phase !== 'Pending' || c.spec.volumeName) continue;
-    const name = `pv-${c.metadata.namespace}-${c.metadata.name}`;
-    await kube.apply({
-      apiVersion: 'v1',
-      kind: 'PersistentVolume',
-      metadata: { name },
-      spec: {
-        capacity: { storage: c.spec.resources.requests.storage },
-        accessModes: c.spec.accessModes,
-        hostPath: { path: `/var/lib/cluster-tier/${name}` },
-        claimRef: { namespace: c.metadata.namespace, name: c.metadata.name, uid: c.metadata.uid },
-        ...(c.spec.storageClassName ? { storageClassName: c.spec.storageClassName } : {}),
-      },
-    }, { fieldManager: 'cluster-tier' });
   }
 }
 
