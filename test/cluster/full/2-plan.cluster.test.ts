@@ -266,11 +266,13 @@ for (const [key, cases] of groups) {
           const names = (ss.spec.containers as any[]).map(x => x.name);
           const byUid = new Map(before.map(p => [p.uid, p]));
           const selected = after.filter(p => names.some(n => p.containers[n]));
-          const changed = selected.filter(p => byUid.has(p.uid) && names.some(n => JSON.stringify(p.containers[n]) !== JSON.stringify(byUid.get(p.uid)!.containers[n])));
+          const sidecarChanged = (p: PodState) => names.some(n => JSON.stringify(p.containers[n]) !== JSON.stringify(byUid.get(p.uid)!.containers[n]));
+          const changed = selected.filter(p => byUid.has(p.uid) && sidecarChanged(p));
           const recreated = selected.filter(p => !byUid.has(p.uid));
           report.push(`SidecarSet/${sp.name}: plan ${sp.updateType} updated=${sp.podsUpdated} old=${sp.podsOnOldRevision}; `
             + `observed sidecar changed in place on ${changed.length}, recreated ${recreated.length}, of ${selected.length}`);
-          expect({ sidecarSet: sp.name, changed: changed.length, recreated: recreated.length, unchanged: selected.length - changed.length - recreated.length })
+          const unchanged = selected.length - changed.length - recreated.length;
+          expect({ sidecarSet: sp.name, changed: changed.length, recreated: recreated.length, unchanged })
             .toEqual({ sidecarSet: sp.name, changed: sp.podsUpdated ?? 0, recreated: 0, unchanged: sp.podsOnOldRevision ?? 0 });
         }
         console.log(`${c.id}:\n  ${report.join('\n  ')}`);
