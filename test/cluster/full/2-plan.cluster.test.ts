@@ -266,7 +266,8 @@ for (const [key, cases] of groups) {
           const names = (ss.spec.containers as any[]).map(x => x.name);
           const byUid = new Map(before.map(p => [p.uid, p]));
           const selected = after.filter(p => names.some(n => p.containers[n]));
-          const sidecarChanged = (p: PodState) => names.some(n => JSON.stringify(p.containers[n]) !== JSON.stringify(byUid.get(p.uid)!.containers[n]));
+          const sidecarChanged = (p: PodState) =>
+            names.some(n => JSON.stringify(p.containers[n]) !== JSON.stringify(byUid.get(p.uid)!.containers[n]));
           const changed = selected.filter(p => byUid.has(p.uid) && sidecarChanged(p));
           const recreated = selected.filter(p => !byUid.has(p.uid));
           report.push(`SidecarSet/${sp.name}: plan ${sp.updateType} updated=${sp.podsUpdated} old=${sp.podsOnOldRevision}; `
