@@ -20,3 +20,4 @@ export * from './broadcast-job';
 export * from './advanced-cron-job';
 export * from './image-pull-job';
 export * from './united-deployment';
+export * from './image-list-pull-job';
