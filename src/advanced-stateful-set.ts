@@ -4,6 +4,7 @@ import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { GoverningService } from './_governing-service';
 import { KruiseReplicatedWorkload, KruiseReplicatedWorkloadProps } from './kruise-workload';
+import { PersistentPodState, PersistentPodStateOptions } from './persistent-pod-state';
 import { AdvancedStatefulSetUpdateStrategy, PodUpdatePolicy, _intOrString, _withPath } from './strategies';
 import * as kruise from '../imports/kruise';
 import { KruiseValidation } from './validation/register';
@@ -242,6 +243,19 @@ export class AdvancedStatefulSet extends KruiseReplicatedWorkload {
       kind: 'Advanced StatefulSet',
       preDownloadGate: 'PreDownloadImageForInPlaceUpdate',
     });
+  }
+
+  /**
+   * Keep the node (or node labels) and annotations of each pod across its
+   * recreation, with a PersistentPodState targeting this StatefulSet in its
+   * namespace: e.g. `persistPodState({ requiredTopology: ['kubernetes.io/hostname'] })`
+   * brings a recreated pod back to the node that holds its local data.
+   *
+   * @param options required and preferred topology, annotations, retention
+   * @returns the PersistentPodState, a child of this workload with id 'PodState'
+   */
+  public persistPodState(options: PersistentPodStateOptions): PersistentPodState {
+    return new PersistentPodState(this, 'PodState', { ...options, target: this });
   }
 
   /**
