@@ -22,8 +22,9 @@ import * as kplus from 'cdk8s-plus-28';
 import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { BroadcastJob, BroadcastJobProps } from './broadcast-job';
+import { ImageListPullJobOptions, _imageListPullJobSpec } from './image-list-pull-job';
+import { _checkPullJob } from './image-pull-job';
 import { _intOrString, _seconds, _withPath } from './strategies';
-import { _requireGates } from './validation/gates';
 import * as kruise from '../imports/kruise';
 
 /** What an AdvancedCronJob does when a run is due while the previous job is still running. */
@@ -34,69 +35,6 @@ export enum AdvancedCronJobConcurrencyPolicy {
   FORBID = 'Forbid',
   /** Delete the running job and start the new one. */
   REPLACE = 'Replace',
-}
-
-/** Options of `AdvancedCronJobTemplate.imageListPullJob()`. */
-export interface AdvancedCronJobImageListPullJobOptions {
-  /** The images to pull, with their tags (at most 255). */
-  readonly images: string[];
-
-  /**
-   * Nodes (or percent of the targeted nodes) that pull at the same time.
-   *
-   * @default - 1 (the OpenKruise default; not written)
-   */
-  readonly parallelism?: kplus.PercentOrAbsolute;
-
-  /**
-   * The nodes to pull on, by label.
-   *
-   * @default - every node (unless `nodeNames` is set)
-   */
-  readonly nodeSelector?: kplus.LabelSelector;
-
-  /**
-   * The nodes to pull on, by name.
-   *
-   * @default - every node (unless `nodeSelector` is set)
-   */
-  readonly nodeNames?: string[];
-
-  /**
-   * Docker-registry Secrets (in the AdvancedCronJob's namespace) used to pull.
-   *
-   * @default - none
-   */
-  readonly pullSecrets?: kplus.ISecret[];
-
-  /**
-   * When an image is pulled again: ALWAYS or IF_NOT_PRESENT.
-   *
-   * @default - IfNotPresent (the OpenKruise default; not written)
-   */
-  readonly imagePullPolicy?: kplus.ImagePullPolicy;
-
-  /**
-   * How long one pull attempt on a node may take.
-   *
-   * @default - 600 seconds (the OpenKruise default; not written)
-   */
-  readonly pullTimeout?: Duration;
-
-  /**
-   * Retries on a node before its pull counts as failed.
-   *
-   * @default - 3 (the OpenKruise default; not written)
-   */
-  readonly backoffLimit?: number;
-
-  /**
-   * How long each run's pull job may stay active (at most one day, and at
-   * least `pullTimeout`).
-   *
-   * @default - no deadline
-   */
-  readonly activeDeadline?: Duration;
 }
 
 /** The template kinds. */
@@ -126,12 +64,15 @@ export class AdvancedCronJobTemplate {
   }
 
   /**
-   * An OpenKruise ImageListPullJob: pull a list of images onto nodes. Needs
-   * the KruiseDaemon and ImagePullJobGate feature gates.
+   * An OpenKruise ImageListPullJob: pull a list of images onto nodes, from
+   * the options of an `ImageListPullJob`. Each run's job must finish
+   * (completion policy Always, the default) within a day, and is kept by
+   * the history limits, not by a time to live. Needs the KruiseDaemon and
+   * ImagePullJobGate feature gates.
    *
    * @param options the images, the nodes, and pull settings
    */
-  public static imageListPullJob(options: AdvancedCronJobImageListPullJobOptions): AdvancedCronJobTemplate {
+  public static imageListPullJob(options: ImageListPullJobOptions): AdvancedCronJobTemplate {
     return new AdvancedCronJobTemplate(TemplateKind.IMAGE_LIST_PULL_JOB, options);
   }
 
@@ -185,12 +126,8 @@ export class AdvancedCronJobTemplate {
         };
       }
       default: {
-        const o = this.props as AdvancedCronJobImageListPullJobOptions;
-        if (o.imagePullPolicy === kplus.ImagePullPolicy.NEVER) {
-          throw new Error(`AdvancedCronJob at '${scope.node.path}': template imageListPullJob 'imagePullPolicy' (Never) would pull nothing; use ImagePullPolicy.ALWAYS or IF_NOT_PRESENT`);
-        }
-        _requireGates(scope, 'AdvancedCronJob', ['KruiseDaemon', 'ImagePullJobGate'], [],
-          'the webhook refuses the ImageListPullJob each run creates then');
+        const o = this.props as ImageListPullJobOptions;
+        _checkPullJob(scope, 'AdvancedCronJob', o, 'template imageListPullJob ', 'the webhook refuses the ImageListPullJob each run creates then');
         return { render: () => ({ imageListPullJobTemplate: { spec: imageListPullJobSpec(o) } }) };
       }
     }
@@ -226,26 +163,16 @@ function podTemplate(w: kplus.Workload): k8s.PodTemplateSpec {
   return { metadata: w.podMetadata.toJson(), spec: w.containers.length === 0 ? { containers: [] } : w._toPodSpec() };
 }
 
-function imageListPullJobSpec(o: AdvancedCronJobImageListPullJobOptions): kruise.AdvancedCronJobSpecTemplateImageListPullJobTemplateSpec {
-  const sel = o.nodeSelector?._toKube();
-  const selector = sel || o.nodeNames ? {
-    matchLabels: sel?.matchLabels,
-    matchExpressions: sel?.matchExpressions?.map(e => ({ key: e.key, operator: e.operator, values: e.values })),
-    names: o.nodeNames ? [...o.nodeNames] : undefined,
-  } : undefined;
-  const pullPolicy = o.pullTimeout !== undefined || o.backoffLimit !== undefined
-    ? { timeoutSeconds: _seconds(o.pullTimeout, 'template.pullTimeout'), backoffLimit: o.backoffLimit }
-    : undefined;
+function imageListPullJobSpec(o: ImageListPullJobOptions): kruise.AdvancedCronJobSpecTemplateImageListPullJobTemplateSpec {
+  const spec = _imageListPullJobSpec(o, o.images);
+  // completionPolicy is required by the schema. Type Always (the only one an
+  // AdvancedCronJob takes) is left unset: with a type written, the
+  // AdvancedCronJob webhook would skip its pull defaults (timeout, retries).
+  const { type, ...completionPolicy } = spec.completionPolicy;
   return {
-    images: [...o.images],
-    parallelism: _intOrString(o.parallelism, kruise.AdvancedCronJobSpecTemplateImageListPullJobTemplateSpecParallelism),
-    selector,
-    pullSecrets: o.pullSecrets?.map(s => s.name),
-    imagePullPolicy: o.imagePullPolicy,
-    pullPolicy,
-    // required by the schema; an empty policy keeps the AdvancedCronJob defaults (type Always, pull timeout and retries)
-    completionPolicy: { activeDeadlineSeconds: _seconds(o.activeDeadline, 'template.activeDeadline') },
-  };
+    ...spec,
+    completionPolicy: type === 'Always' ? completionPolicy : spec.completionPolicy,
+  } as kruise.AdvancedCronJobSpecTemplateImageListPullJobTemplateSpec;
 }
 
 /** Props of an `AdvancedCronJob`. */

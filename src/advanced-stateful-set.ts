@@ -2,7 +2,9 @@ import { ApiObject, Lazy } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
+import { GoverningService } from './_governing-service';
 import { KruiseReplicatedWorkload, KruiseReplicatedWorkloadProps } from './kruise-workload';
+import { PersistentPodState, PersistentPodStateOptions } from './persistent-pod-state';
 import { AdvancedStatefulSetUpdateStrategy, PodUpdatePolicy, _intOrString, _withPath } from './strategies';
 import * as kruise from '../imports/kruise';
 import { KruiseValidation } from './validation/register';
@@ -80,34 +82,6 @@ export interface AdvancedStatefulSetScaleStrategy {
    * @default - no limit
    */
   readonly maxUnavailable?: kplus.PercentOrAbsolute;
-}
-
-/**
- * The headless Service an Advanced StatefulSet creates for itself. With
- * ports it renders as a `kplus.Service`; without any (no container has a
- * port) it renders the port-less headless Service Kubernetes accepts
- * (`clusterIP: None`, the pod selector), which `kplus.Service` refuses to
- * render. A headless Service needs no port: it only gives the pods their DNS
- * names.
- */
-class GoverningService extends kplus.Service {
-  private readonly selectedLabels: Record<string, string> = {};
-
-  public select(selector: kplus.IPodSelector): void {
-    super.select(selector);
-    Object.assign(this.selectedLabels, selector.toPodSelectorConfig().labelSelector._toKube().matchLabels ?? {});
-  }
-
-  public selectLabel(key: string, value: string): void {
-    super.selectLabel(key, value);
-    this.selectedLabels[key] = value;
-  }
-
-  /** @internal */
-  public _toKube(): k8s.ServiceSpec {
-    if (this.ports.length > 0) return super._toKube();
-    return { clusterIp: this.clusterIP, type: this.type, selector: { ...this.selectedLabels } };
-  }
 }
 
 /** Props of an `AdvancedStatefulSet`. */
@@ -269,6 +243,19 @@ export class AdvancedStatefulSet extends KruiseReplicatedWorkload {
       kind: 'Advanced StatefulSet',
       preDownloadGate: 'PreDownloadImageForInPlaceUpdate',
     });
+  }
+
+  /**
+   * Keep the node (or node labels) and annotations of each pod across its
+   * recreation, with a PersistentPodState targeting this StatefulSet in its
+   * namespace: e.g. `persistPodState({ requiredTopology: ['kubernetes.io/hostname'] })`
+   * brings a recreated pod back to the node that holds its local data.
+   *
+   * @param options required and preferred topology, annotations, retention
+   * @returns the PersistentPodState, a child of this workload with id 'PodState'
+   */
+  public persistPodState(options: PersistentPodStateOptions): PersistentPodState {
+    return new PersistentPodState(this, 'PodState', { ...options, target: this });
   }
 
   /**

@@ -12,7 +12,9 @@
  * KruiseControlPlane of the app. This file renders only what was set, plus
  * the `completionPolicy` the schema requires.
  *
- * The node, completion and sandbox types are shared with ImageListPullJob.
+ * The node, completion and sandbox types and the pull settings
+ * (`ImagePullJobOptions`) are shared with ImageListPullJob and the
+ * imageListPullJob template of an AdvancedCronJob.
  */
 import { ApiObject, Duration, Lazy } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
@@ -270,17 +272,18 @@ export function _pullJobSpec(o: ImagePullJobOptions, nodes: ImagePullNodes) {
 
 /**
  * Refuse at construction what the props cannot mean for a pull job, and
- * declare the gates.
+ * declare the gates. `where` prefixes the prop names (e.g. `template
+ * imageListPullJob `); `consequence` says what a gate that is off does.
  * @internal
  */
-export function _checkPullJob(scope: Construct, kind: string, o: ImagePullJobOptions): void {
+export function _checkPullJob(scope: Construct, kind: string, o: ImagePullJobOptions, where = '', consequence?: string): void {
   if (o.imagePullPolicy === kplus.ImagePullPolicy.NEVER) {
-    throw new Error(`${kind} at '${scope.node.path}': 'imagePullPolicy' (Never) would pull nothing; use ImagePullPolicy.ALWAYS or IF_NOT_PRESENT`);
+    throw new Error(`${kind} at '${scope.node.path}': ${where}'imagePullPolicy' (Never) would pull nothing; use ImagePullPolicy.ALWAYS or IF_NOT_PRESENT`);
   }
   if (o.parallelism !== undefined && !Number.isInteger(o.parallelism)) {
-    throw new Error(`${kind} at '${scope.node.path}': 'parallelism' (${o.parallelism}) must be a whole number of nodes; use e.g. ${Math.max(1, Math.round(o.parallelism))}`);
+    throw new Error(`${kind} at '${scope.node.path}': ${where}'parallelism' (${o.parallelism}) must be a whole number of nodes; use e.g. ${Math.max(1, Math.round(o.parallelism))}`);
   }
-  _requireGates(scope, kind, PULL_JOB_GATES);
+  _requireGates(scope, kind, PULL_JOB_GATES, [], consequence);
 }
 
 /**

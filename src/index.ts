@@ -20,3 +20,8 @@ export * from './broadcast-job';
 export * from './advanced-cron-job';
 export * from './image-pull-job';
 export * from './united-deployment';
+export * from './image-list-pull-job';
+export * from './ephemeral-job';
+export * from './container-recreate-request';
+export * from './persistent-pod-state';
+export * from './pod-probe-marker';

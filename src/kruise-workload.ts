@@ -11,7 +11,9 @@ import { ApiObjectMetadata, Size, SizeRoundingBehavior } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
+import { ContainerRecreateRequest, ContainerRecreateRequestOptions, _containerRecreateSpec } from './container-recreate-request';
 import { ImagePullJob, ImagePullJobOptions, ImagePullNodes } from './image-pull-job';
+import { PodProbeMarker, PodProbeMarkerProbe } from './pod-probe-marker';
 import { PodUnavailableBudget, PodUnavailableBudgetOptions } from './pod-unavailable-budget';
 import { ImagePreDownload, Lifecycle, _imagePreDownloadAnnotations, _renderLifecycle, _withPath } from './strategies';
 import { _gateSources } from './validation/gates';
@@ -40,6 +42,17 @@ export interface KruiseWorkloadProps extends kplus.WorkloadProps {
    * @default - no pre-download settings (OpenKruise's defaults apply when its gate is on)
    */
   readonly imagePreDownload?: ImagePreDownload;
+}
+
+/** Options of `recreateContainers()` and `recreateContainersCommand()` on a workload. */
+export interface WorkloadContainerRecreateOptions extends ContainerRecreateRequestOptions {
+  /**
+   * The names of the containers to restart, in order (containers of this
+   * workload; init containers cannot be restarted this way).
+   *
+   * @default - every container of the workload
+   */
+  readonly containers?: string[];
 }
 
 /**
@@ -133,6 +146,84 @@ export abstract class KruiseWorkload extends kplus.Workload {
       }));
     }
     return jobs;
+  }
+
+  /**
+   * Restart containers of one running pod of this workload in place, with a
+   * ContainerRecreateRequest in the workload's namespace: the GitOps way to
+   * restart (reviewed, merged and applied like any change). Containers
+   * added later count: the names are checked against the workload at synth.
+   * Needs the KruiseDaemon feature gate.
+   *
+   * @param podName the pod (one of this workload's pods)
+   * @param options the containers, strategy, deadline
+   * @returns the ContainerRecreateRequest, a child of this workload with id `Recreate-<podName>`
+   */
+  public recreateContainers(podName: string, options: WorkloadContainerRecreateOptions = {}): ContainerRecreateRequest {
+    const crr = new ContainerRecreateRequest(this, `Recreate-${podName}`, {
+      ...options,
+      podName,
+      containers: options.containers ?? this.containers.map(c => c.name),
+      metadata: { ...options.metadata, namespace: options.metadata?.namespace ?? this.metadata.namespace },
+    });
+    crr.node.addValidation({ validate: () => this._recreateProblems(crr.containers) });
+    return crr;
+  }
+
+  /**
+   * The `kubectl` command that restarts containers of one running pod of
+   * this workload in place, now: it creates a ContainerRecreateRequest
+   * (with a generated name, so the command can be run again). Pods are
+   * runtime objects, so this is a command to run, not a manifest to keep;
+   * for the GitOps way, see `recreateContainers()`.
+   *
+   * @param podName the pod (one of this workload's pods)
+   * @param options the containers, strategy, deadline
+   */
+  public recreateContainersCommand(podName: string, options: WorkloadContainerRecreateOptions = {}): string {
+    const containers = options.containers ?? this.containers.map(c => c.name);
+    const problems = this._recreateProblems(containers);
+    if (problems.length > 0) throw new Error(`recreateContainersCommand() at '${this.node.path}': ${problems.join('; ')}`);
+    const spec = _withPath(this, 'recreateContainersCommand()', () => _containerRecreateSpec({ ...options, podName, containers }));
+    const { name: _n, ...metadata } = { ...options.metadata, generateName: `${podName}-`, namespace: options.metadata?.namespace ?? this.metadata.namespace };
+    const manifest = { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'ContainerRecreateRequest', metadata: JSON.parse(JSON.stringify(metadata)), spec: JSON.parse(JSON.stringify(spec)) };
+    return `kubectl create -f - <<'EOF'\n${JSON.stringify(manifest, undefined, 2)}\nEOF`;
+  }
+
+  /**
+   * Why `names` cannot be restarted in the pods of this workload (empty when they can).
+   * @internal
+   */
+  public _recreateProblems(names: string[]): string[] {
+    const regular = this.containers.map(c => c.name);
+    const init = this.initContainers.map(c => c.name);
+    const out: string[] = [];
+    if (names.length === 0) out.push('no container to restart: the workload has none yet; add its containers first, or name them');
+    for (const n of names) {
+      if (init.includes(n)) {
+        out.push(`"${n}" is an init container, which OpenKruise cannot restart (it looks the container up among the pod's running containers); name one of ${JSON.stringify(regular)}`);
+      } else if (!regular.includes(n)) {
+        out.push(`the pods of '${this.node.path}' have no container "${n}"; name one of ${JSON.stringify(regular)}`);
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Run custom probes in the containers of this workload's pods and record
+   * their results as pod conditions, labels or annotations, with a
+   * PodProbeMarker selecting this workload's pods (in its namespace). A
+   * second call adds the probes to the same PodProbeMarker. Needs the
+   * PodProbeMarkerGate and KruiseDaemon feature gates.
+   *
+   * @param probes the probes (each names a container of this workload)
+   * @returns the PodProbeMarker, a child of this workload with id 'ProbeMarker'
+   */
+  public addProbeMarker(...probes: PodProbeMarkerProbe[]): PodProbeMarker {
+    const existing = this.node.tryFindChild('ProbeMarker') as PodProbeMarker | undefined;
+    const marker = existing ?? new PodProbeMarker(this, 'ProbeMarker', { target: this });
+    for (const p of probes) marker.addProbe(p);
+    return marker;
   }
 
   /**

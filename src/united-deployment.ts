@@ -3,27 +3,30 @@
  * subset of nodes (zones, node pools), with the replicas split over them.
  *
  * The workload template is chosen with a factory of `UnitedDeploymentTemplate`
- * (`cloneSet()`, `advancedStatefulSet()`, `deployment()`), which takes the
- * props of the matching construct. As in AdvancedCronJob, the
+ * (`cloneSet()`, `advancedStatefulSet()`, `statefulSet()`, `deployment()`),
+ * which takes the props of the matching construct. As in AdvancedCronJob, the
  * UnitedDeployment builds a hidden child workload from those props (id
  * 'WorkloadTemplate') and removes that child's own API object at once: only
  * its spec is synthesized, inside `spec.template`. Children the workload
- * makes besides its object stay (the governing headless Service of an
- * Advanced StatefulSet, a NetworkPolicy from `isolate`, ImagePullJobs from
- * `prePullImages()`), and they select the pods of the UnitedDeployment, which
- * carry the template's pod labels.
+ * makes besides its object stay (the governing headless Service of a
+ * stateful template, a NetworkPolicy from `isolate`, ImagePullJobs from
+ * `prePullImages()`); they take the UnitedDeployment's name and namespace,
+ * and select the pods of the UnitedDeployment, which carry the template's
+ * pod labels.
  *
  * The subset replicas (they must not add up to more than `replicas`), the
  * subset names, node terms and tolerations, and the template are judged at
  * synth by the admission layer for every UnitedDeployment of the app; each
  * subset-level message names the subset. This file renders only what was
  * set, minus what the UnitedDeployment sets on each subset workload itself
- * (its replicas and its selector).
+ * (its replicas; the template's selector is the UnitedDeployment's, which the
+ * schema requires there).
  */
 import { ApiObject, ApiObjectMetadata, Duration, Lazy } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
+import { GoverningService } from './_governing-service';
 import { AdvancedStatefulSet, AdvancedStatefulSetProps } from './advanced-stateful-set';
 import { CloneSet, CloneSetProps } from './clone-set';
 import { _seconds, _withPath } from './strategies';
@@ -35,6 +38,8 @@ export enum UnitedDeploymentTemplateKind {
   CLONE_SET = 'cloneSetTemplate',
   /** An OpenKruise Advanced StatefulSet per subset (`advancedStatefulSetTemplate`). */
   ADVANCED_STATEFUL_SET = 'advancedStatefulSetTemplate',
+  /** A Kubernetes StatefulSet per subset (`statefulSetTemplate`). */
+  STATEFUL_SET = 'statefulSetTemplate',
   /** A Kubernetes Deployment per subset (`deploymentTemplate`). */
   DEPLOYMENT = 'deploymentTemplate',
 }
@@ -44,7 +49,9 @@ export class UnitedDeploymentTemplate {
   /**
    * A CloneSet per subset, from the props of a `CloneSet` (its `metadata`
    * gives the labels and annotations of each subset CloneSet). `replicas` is
-   * refused: set it on the UnitedDeployment and its subsets.
+   * refused: set it on the UnitedDeployment and its subsets. A `partition`
+   * in the update strategy is refused too: the UnitedDeployment sets the
+   * partition of each subset (see `partitions`).
    *
    * @param props containers, volumes, update and scale strategy, lifecycle
    */
@@ -55,12 +62,27 @@ export class UnitedDeploymentTemplate {
   /**
    * An Advanced StatefulSet per subset, from the props of an
    * `AdvancedStatefulSet`. The governing headless Service is created as for
-   * the construct and shared by every subset. `replicas` is refused.
+   * the construct, named like the UnitedDeployment, and shared by every
+   * subset. `replicas` and a rolling-update `partition` are refused.
    *
    * @param props containers, volume claim templates, pod management and update strategy
    */
   public static advancedStatefulSet(props: AdvancedStatefulSetProps = {}): UnitedDeploymentTemplate {
     return new UnitedDeploymentTemplate(UnitedDeploymentTemplateKind.ADVANCED_STATEFUL_SET, props);
+  }
+
+  /**
+   * A Kubernetes StatefulSet per subset, from the props of a
+   * `kplus.StatefulSet` (rendered as that construct renders it). Unless
+   * `service` is given, a headless Service named like the UnitedDeployment
+   * governs the pods of every subset (with the ports of the containers
+   * given here; it needs none). `replicas` and a rolling-update `partition`
+   * are refused.
+   *
+   * @param props containers, volumes, pod management policy, update strategy
+   */
+  public static statefulSet(props: kplus.StatefulSetProps = {}): UnitedDeploymentTemplate {
+    return new UnitedDeploymentTemplate(UnitedDeploymentTemplateKind.STATEFUL_SET, props);
   }
 
   /**
@@ -84,7 +106,7 @@ export class UnitedDeploymentTemplate {
    * Build the hidden workload under `scope`.
    * @internal
    */
-  public _bind(scope: UnitedDeployment): kplus.Workload {
+  public _bind(scope: UnitedDeployment, ud: { name: string; namespace?: string }): kplus.Workload {
     const where = `UnitedDeployment at '${scope.node.path}': template ${this.kind}`;
     if (this.props.replicas !== undefined) {
       throw new Error(`${where} 'replicas' (${this.props.replicas}) is not used: the UnitedDeployment sets the replicas of each subset; `
@@ -97,7 +119,11 @@ export class UnitedDeploymentTemplate {
           + 'and its subset, in its namespace; set only labels and annotations');
       }
     }
-    const props = { ...this.props, metadata: undefined };
+    // The hidden workload carries the UnitedDeployment's name and namespace:
+    // its own object is never synthesized, but the children it makes (the
+    // governing Service, ImagePullJobs of prePullImages()) are named after it
+    // and belong in the UnitedDeployment's namespace.
+    const props = { ...this.props, metadata: { ...this.props.metadata, name: ud.name, namespace: ud.namespace } };
     let w: kplus.Workload;
     switch (this.kind) {
       case UnitedDeploymentTemplateKind.CLONE_SET:
@@ -106,6 +132,21 @@ export class UnitedDeploymentTemplate {
       case UnitedDeploymentTemplateKind.ADVANCED_STATEFUL_SET:
         w = new AdvancedStatefulSet(scope, 'WorkloadTemplate', props as AdvancedStatefulSetProps);
         break;
+      case UnitedDeploymentTemplateKind.STATEFUL_SET: {
+        const p = props as kplus.StatefulSetProps;
+        let service = p.service;
+        if (!service) {
+          const own = new GoverningService(scope, 'Service', { clusterIP: 'None', metadata: { name: ud.name, namespace: ud.namespace } });
+          for (const c of p.containers ?? []) {
+            for (const port of [...(c.ports ?? []), ...(c.portNumber !== undefined ? [{ number: c.portNumber }] : [])]) {
+              own.bind(port.number, { targetPort: port.number, protocol: port.protocol, name: port.name });
+            }
+          }
+          service = own;
+        }
+        w = new kplus.StatefulSet(scope, 'WorkloadTemplate', { ...p, service });
+        break;
+      }
       default:
         w = new kplus.Deployment(scope, 'WorkloadTemplate', props as kplus.DeploymentProps);
     }
@@ -126,26 +167,36 @@ export class UnitedDeploymentTemplate {
       labels: Object.keys(labels).length > 0 ? labels : undefined,
       annotations: Object.keys(annotations).length > 0 ? annotations : undefined,
     };
-    // the subset workloads get their replicas and their selector from the UnitedDeployment
-    const strip = <T extends { replicas?: unknown; selector?: unknown }>(spec: T) => {
-      const { replicas: _r, selector: _s, ...rest } = spec;
+    // The subset workloads get their replicas, selector and partition from
+    // the UnitedDeployment; the selector stays where the schema requires it
+    // (it is the UnitedDeployment's own).
+    const noReplicas = <T extends { replicas?: unknown }>(spec: T): Omit<T, 'replicas'> => {
+      const { replicas: _r, ...rest } = spec;
       return rest;
     };
     switch (this.kind) {
       case UnitedDeploymentTemplateKind.CLONE_SET:
-        return { cloneSetTemplate: { metadata, spec: strip((w as CloneSet)._toKube()) as kruise.UnitedDeploymentSpecTemplateCloneSetTemplateSpec } };
+        return {
+          cloneSetTemplate: { metadata, spec: noReplicas((w as CloneSet)._toKube()) as kruise.UnitedDeploymentSpecTemplateCloneSetTemplateSpec },
+        };
       case UnitedDeploymentTemplateKind.ADVANCED_STATEFUL_SET:
         return {
           advancedStatefulSetTemplate: {
             metadata,
-            spec: strip((w as AdvancedStatefulSet)._toKube()) as unknown as kruise.UnitedDeploymentSpecTemplateAdvancedStatefulSetTemplateSpec,
+            spec: noReplicas((w as AdvancedStatefulSet)._toKube()) as unknown as kruise.UnitedDeploymentSpecTemplateAdvancedStatefulSetTemplateSpec,
           },
         };
-      default: {
-        // a DeploymentSpec needs its selector; it equals the UnitedDeployment's
-        const { replicas: _r, ...spec } = (w as kplus.Deployment)._toKube();
-        return { deploymentTemplate: { metadata, spec: spec as k8s.DeploymentSpec } };
+      case UnitedDeploymentTemplateKind.STATEFUL_SET: {
+        const spec = noReplicas((w as kplus.StatefulSet)._toKube());
+        // kplus writes partition 0 for every rolling update; a partition is the UnitedDeployment's, and 0 says nothing
+        const ru = spec.updateStrategy?.rollingUpdate;
+        const updateStrategy = ru && ru.partition === 0 && Object.keys(ru).length === 1
+          ? { ...spec.updateStrategy, rollingUpdate: undefined }
+          : spec.updateStrategy;
+        return { statefulSetTemplate: { metadata, spec: { ...spec, updateStrategy } as k8s.StatefulSetSpec } };
       }
+      default:
+        return { deploymentTemplate: { metadata, spec: noReplicas((w as kplus.Deployment)._toKube()) as k8s.DeploymentSpec } };
     }
   }
 }
@@ -323,7 +374,7 @@ function intOrString<T>(v: kplus.PercentOrAbsolute | undefined, cls: { fromNumbe
 
 /**
  * An OpenKruise UnitedDeployment (`apps.kruise.io/v1alpha1`): one workload
- * template (CloneSet, Advanced StatefulSet or Deployment) that OpenKruise
+ * template (CloneSet, Advanced StatefulSet, StatefulSet or Deployment) that OpenKruise
  * runs as one workload per subset of nodes, with the replicas split over the
  * subsets by number or percent, or placed adaptively.
  *
@@ -363,7 +414,7 @@ export class UnitedDeployment extends kplus.Resource {
 
   /**
    * The workload the template is rendered from (a `CloneSet`, an
-   * `AdvancedStatefulSet` or a `kplus.Deployment`): add containers, volumes
+   * `AdvancedStatefulSet`, a `kplus.StatefulSet` or a `kplus.Deployment`): add containers, volumes
    * and scheduling to it. Only its spec is synthesized, inside this
    * UnitedDeployment; its selector is the UnitedDeployment's.
    */
@@ -390,7 +441,7 @@ export class UnitedDeployment extends kplus.Resource {
       metadata: props.metadata,
       spec: Lazy.any({ produce: () => this._toKube() }),
     });
-    this.workload = props.template._bind(this);
+    this.workload = props.template._bind(this, { name: this.apiObject.name, namespace: props.metadata?.namespace });
     for (const s of props.subsets ?? []) this.addSubset(s);
   }
 

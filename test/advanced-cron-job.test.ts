@@ -2,7 +2,7 @@ import { ApiObject, Cron, Duration, Testing } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import {
   AdvancedCronJob, AdvancedCronJobConcurrencyPolicy, AdvancedCronJobTemplate,
-  BroadcastJob, BroadcastJobCompletionPolicy, BroadcastJobFailurePolicy, Warnings,
+  BroadcastJob, BroadcastJobCompletionPolicy, BroadcastJobFailurePolicy, ImagePullJobCompletionPolicy, ImagePullNodes, Warnings,
 } from '../src';
 import { synthFails as fails } from './util/synth-fails';
 import { _registerGateSource } from '../src/validation/gates';
@@ -151,13 +151,14 @@ describe('AdvancedCronJob', () => {
         schedule: '0 1 * * *',
         template: AdvancedCronJobTemplate.imageListPullJob({
           images: ['nginx:1.27', 'redis:7.4'],
-          parallelism: kplus.PercentOrAbsolute.absolute(5),
-          nodeSelector: kplus.LabelSelector.of({ labels: { pool: 'web' }, expressions: [kplus.LabelExpression.exists('ssd')] }),
+          parallelism: 5,
+          nodes: ImagePullNodes.labeled(kplus.LabelSelector.of({ labels: { pool: 'web' }, expressions: [kplus.LabelExpression.exists('ssd')] })),
           pullSecrets: [kplus.Secret.fromSecretName(chart, 'regcred', 'regcred')],
           imagePullPolicy: kplus.ImagePullPolicy.ALWAYS,
           pullTimeout: Duration.minutes(5),
           backoffLimit: 2,
-          activeDeadline: Duration.hours(1),
+          completionPolicy: ImagePullJobCompletionPolicy.always({ activeDeadline: Duration.hours(1) }),
+          sandboxConfig: { labels: { team: 'web' } },
         }),
       });
       expect(acj.workload).toBeUndefined();
@@ -170,7 +171,9 @@ describe('AdvancedCronJob', () => {
             pullSecrets: ['regcred'],
             imagePullPolicy: 'Always',
             pullPolicy: { timeoutSeconds: 300, backoffLimit: 2 },
+            // type Always is left to the AdvancedCronJob's defaults, which add the pull defaults only when it is unset
             completionPolicy: { activeDeadlineSeconds: 3600 },
+            sandboxConfig: { labels: { team: 'web' } },
           },
         },
       });
@@ -178,7 +181,7 @@ describe('AdvancedCronJob', () => {
 
     test('renders the required empty completion policy when only images are set, and node names', () => {
       const chart = Testing.chart();
-      new AdvancedCronJob(chart, 'prepull', { schedule: '@daily', template: AdvancedCronJobTemplate.imageListPullJob({ images: ['nginx:1.27'], nodeNames: ['node-1'] }) });
+      new AdvancedCronJob(chart, 'prepull', { schedule: '@daily', template: AdvancedCronJobTemplate.imageListPullJob({ images: ['nginx:1.27'], nodes: ImagePullNodes.named('node-1') }) });
       expect(synthAcj(chart).spec.template.imageListPullJobTemplate).toEqual({
         spec: { images: ['nginx:1.27'], selector: { names: ['node-1'] }, completionPolicy: {} },
       });
@@ -250,12 +253,36 @@ describe('AdvancedCronJob', () => {
     test('an imageListPullJob deadline over a day, and below the pull timeout', () => {
       fails(chart => new AdvancedCronJob(chart, 'prepull', {
         schedule: '@daily',
-        template: AdvancedCronJobTemplate.imageListPullJob({ images: ['nginx:1.27'], activeDeadline: Duration.hours(25) }),
+        template: AdvancedCronJobTemplate.imageListPullJob({
+          images: ['nginx:1.27'], completionPolicy: ImagePullJobCompletionPolicy.always({ activeDeadline: Duration.hours(25) }),
+        }),
       }), '[test/prepull] spec.template.imageListPullJobTemplate.spec.completionPolicy.activeDeadlineSeconds: 90000 is more than 86400 (one day); use at most 86400 seconds');
       fails(chart => new AdvancedCronJob(chart, 'prepull', {
         schedule: '@daily',
-        template: AdvancedCronJobTemplate.imageListPullJob({ images: ['nginx:1.27'], pullTimeout: Duration.minutes(10), activeDeadline: Duration.minutes(5) }),
+        template: AdvancedCronJobTemplate.imageListPullJob({
+          images: ['nginx:1.27'], pullTimeout: Duration.minutes(10), completionPolicy: ImagePullJobCompletionPolicy.always({ activeDeadline: Duration.minutes(5) }),
+        }),
       }), 'spec.template.imageListPullJobTemplate.spec.completionPolicy.activeDeadlineSeconds: 300 is less than pullPolicy.timeoutSeconds (600)');
+    });
+
+    test('an imageListPullJob that never completes, or keeps itself with a time to live', () => {
+      fails(chart => new AdvancedCronJob(chart, 'prepull', {
+        schedule: '@daily',
+        template: AdvancedCronJobTemplate.imageListPullJob({ images: ['nginx:1.27'], completionPolicy: ImagePullJobCompletionPolicy.never() }),
+      }), '[test/prepull] spec.template.imageListPullJobTemplate.spec.completionPolicy.type: "Never" must be Always for the pull jobs of an AdvancedCronJob; use Always or leave it unset');
+      fails(chart => new AdvancedCronJob(chart, 'prepull', {
+        schedule: '@daily',
+        template: AdvancedCronJobTemplate.imageListPullJob({ images: ['nginx:1.27'], completionPolicy: ImagePullJobCompletionPolicy.always({ ttlAfterFinished: Duration.hours(1) }) }),
+      }), '[test/prepull] spec.template.imageListPullJobTemplate.spec.completionPolicy.ttlSecondsAfterFinished: 3600 is not supported in an AdvancedCronJob');
+    });
+
+    test('an imageListPullJob on the nodes of some pods', () => {
+      const chart = Testing.chart();
+      new AdvancedCronJob(chart, 'prepull', {
+        schedule: '@daily',
+        template: AdvancedCronJobTemplate.imageListPullJob({ images: ['nginx:1.27'], nodes: ImagePullNodes.ofPods(kplus.LabelSelector.of({ labels: { app: 'web' } })) }),
+      });
+      expect(synthAcj(chart).spec.template.imageListPullJobTemplate.spec.podSelector).toEqual({ matchLabels: { app: 'web' } });
     });
 
     test('an imageListPullJob with no image', () => {
@@ -284,6 +311,13 @@ describe('AdvancedCronJob', () => {
         schedule: '@daily',
         template: AdvancedCronJobTemplate.imageListPullJob({ images: ['nginx:1.27'], imagePullPolicy: kplus.ImagePullPolicy.NEVER }),
       })).toThrow("AdvancedCronJob at 'test/prepull': template imageListPullJob 'imagePullPolicy' (Never) would pull nothing; use ImagePullPolicy.ALWAYS or IF_NOT_PRESENT");
+    });
+
+    test('a parallelism that is not a whole number of nodes is refused for an imageListPullJob', () => {
+      expect(() => new AdvancedCronJob(Testing.chart(), 'prepull', {
+        schedule: '@daily',
+        template: AdvancedCronJobTemplate.imageListPullJob({ images: ['nginx:1.27'], parallelism: 1.5 }),
+      })).toThrow("AdvancedCronJob at 'test/prepull': template imageListPullJob 'parallelism' (1.5) must be a whole number of nodes; use e.g. 2");
     });
 
     test('a starting deadline that is not whole seconds names the construct and the prop', () => {

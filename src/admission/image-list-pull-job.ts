@@ -13,15 +13,20 @@
  * Never; with Never, no activeDeadlineSeconds and no ttlSecondsAfterFinished.
  *
  * Stricter than upstream: every spec.pullSecrets entry must be a valid Secret
- * name (as for ImagePullJob).
+ * name (as for ImagePullJob); the parallelism and, with completionPolicy
+ * Always, the active deadline are held to the ImagePullJob rules (an integer
+ * >= 0, no percentage; a deadline not under the pull timeout). OpenKruise
+ * pulls each image of the list with an ImagePullJob that copies these
+ * settings, and the ImagePullJob webhook refuses every one of them
+ * otherwise, so nothing is pulled.
  *
  * Skipped: the refusal when the KruiseDaemon or ImagePullJobGate feature gate
  * is off (declared by the constructs, checked against the control plane).
- * Upstream has no update-only rule and checks neither parallelism nor
- * metadata here.
+ * Upstream has no update-only rule and checks no metadata here.
  */
 import {
-  IMAGE_REF_FIX, defaultPullJobSpec, imageReferenceProblems, pullJobCompletionProblems, pullJobSelectorProblems, pullSecretsProblems,
+  IMAGE_REF_FIX, defaultPullJobSpec, imageReferenceProblems, pullJobCompletionProblems, pullJobDeadlineProblems, pullJobParallelismProblems,
+  pullJobSelectorProblems, pullSecretsProblems,
 } from './image-pull-job';
 import { AdmissionModule, Manifest } from './types';
 import { TemplateProblem } from '../validation/pod-template';
@@ -37,7 +42,7 @@ export const MAX_IMAGES = 255;
 
 /** Options of `imageListPullJobSpecProblems`. */
 export interface ImageListPullJobRuleOptions {
-  /** Check completionPolicy (off when the caller has its own completion rules, as AdvancedCronJob). */
+  /** Check completionPolicy and the deadline (off when the caller has its own completion rules, as AdvancedCronJob). */
   readonly completionPolicy: boolean;
 }
 
@@ -62,7 +67,8 @@ export function imageListPullJobSpecProblems(
     else seen.set(ref, i);
     for (const p of imageReferenceProblems(ref)) add(`${at}.images[${i}]`, image, p, IMAGE_REF_FIX);
   });
-  if (options.completionPolicy) out.push(...pullJobCompletionProblems(s, at));
+  out.push(...pullJobParallelismProblems(s, at, 'the ImagePullJobs OpenKruise creates for each image do not support'));
+  if (options.completionPolicy) out.push(...pullJobCompletionProblems(s, at), ...pullJobDeadlineProblems(s, at));
   out.push(...pullSecretsProblems(s, at));
   return out;
 }

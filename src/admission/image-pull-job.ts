@@ -178,6 +178,44 @@ export function pullJobCompletionProblems(spec: Json, at: string): TemplateProbl
 
 const INT32_MAX = 2147483647;
 
+/**
+ * The parallelism rule of an ImagePullJob spec at `at`: an integer >= 0, no
+ * percentage, a string only as a base-10 32-bit integer. `percentage` says
+ * who refuses a percentage, e.g. 'an ImagePullJob does not support'.
+ */
+export function pullJobParallelismProblems(spec: Json, at: string, percentage: string): TemplateProblem[] {
+  const out: TemplateProblem[] = [];
+  const add = (field: string, value: unknown, problem: string, fix: string) => out.push({ field, value, problem, fix });
+  const par = spec.parallelism;
+  if (typeof par === 'number' && par < 0) {
+    add(`${at}.parallelism`, par, 'is negative', 'use 0 or more nodes pulling at the same time');
+  } else if (typeof par === 'string') {
+    if (par.endsWith('%')) {
+      add(`${at}.parallelism`, par, `is a percentage, which ${percentage}`, 'use a number of nodes, e.g. 10');
+    } else if (!/^[+-]?\d+$/.test(par) || Math.abs(Number(par)) > INT32_MAX + (par.startsWith('-') ? 1 : 0)) {
+      add(`${at}.parallelism`, par, 'is not a 32-bit integer', 'use a number of nodes, e.g. 10');
+    } else if (Number(par) < 0) {
+      add(`${at}.parallelism`, par, 'is negative', 'use 0 or more nodes pulling at the same time');
+    }
+  }
+  return out;
+}
+
+/** With completionPolicy Always, an activeDeadlineSeconds not below pullPolicy.timeoutSeconds (600 when unset). */
+export function pullJobDeadlineProblems(spec: Json, at: string): TemplateProblem[] {
+  const cp: Json = isObject(spec.completionPolicy) ? spec.completionPolicy : {};
+  const timeout = isObject(spec.pullPolicy) && typeof spec.pullPolicy.timeoutSeconds === 'number' ? spec.pullPolicy.timeoutSeconds : 600;
+  if (cp.type === 'Always' && typeof cp.activeDeadlineSeconds === 'number' && cp.activeDeadlineSeconds < timeout) {
+    return [{
+      field: `${at}.completionPolicy.activeDeadlineSeconds`,
+      value: cp.activeDeadlineSeconds,
+      problem: `is less than pullPolicy.timeoutSeconds (${timeout}), so the job can time out before one pull does`,
+      fix: `use at least ${timeout} seconds, or lower pullPolicy.timeoutSeconds`,
+    }];
+  }
+  return [];
+}
+
 /** The ImagePullJob rules of a (defaulted) spec. */
 export function imagePullJobSpecProblems(spec: Json | undefined, at: string): TemplateProblem[] {
   const s: Json = isObject(spec) ? spec : {};
@@ -189,25 +227,9 @@ export function imagePullJobSpecProblems(spec: Json | undefined, at: string): Te
   } else {
     for (const p of imageReferenceProblems(image)) add(`${at}.image`, image, p, IMAGE_REF_FIX);
   }
-  const par = s.parallelism;
-  if (typeof par === 'number' && par < 0) {
-    add(`${at}.parallelism`, par, 'is negative', 'use 0 or more nodes pulling at the same time');
-  } else if (typeof par === 'string') {
-    if (par.endsWith('%')) {
-      add(`${at}.parallelism`, par, 'is a percentage, which an ImagePullJob does not support', 'use a number of nodes, e.g. 10');
-    } else if (!/^[+-]?\d+$/.test(par) || Math.abs(Number(par)) > INT32_MAX + (par.startsWith('-') ? 1 : 0)) {
-      add(`${at}.parallelism`, par, 'is not a 32-bit integer', 'use a number of nodes, e.g. 10');
-    } else if (Number(par) < 0) {
-      add(`${at}.parallelism`, par, 'is negative', 'use 0 or more nodes pulling at the same time');
-    }
-  }
+  out.push(...pullJobParallelismProblems(s, at, 'an ImagePullJob does not support'));
   out.push(...pullJobCompletionProblems(s, at));
-  const cp: Json = isObject(s.completionPolicy) ? s.completionPolicy : {};
-  const timeout = isObject(s.pullPolicy) && typeof s.pullPolicy.timeoutSeconds === 'number' ? s.pullPolicy.timeoutSeconds : 600;
-  if (cp.type === 'Always' && typeof cp.activeDeadlineSeconds === 'number' && cp.activeDeadlineSeconds < timeout) {
-    add(`${at}.completionPolicy.activeDeadlineSeconds`, cp.activeDeadlineSeconds, `is less than pullPolicy.timeoutSeconds (${timeout}), so the job can time out before one pull does`,
-      `use at least ${timeout} seconds, or lower pullPolicy.timeoutSeconds`);
-  }
+  out.push(...pullJobDeadlineProblems(s, at));
   out.push(...pullSecretsProblems(s, at));
   return out;
 }

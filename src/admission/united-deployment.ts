@@ -32,7 +32,15 @@
  *
  * Stricter than upstream: a cloneSetTemplate gets the CloneSet rules, with the
  * UnitedDeployment's selector (upstream does not check it, and the CloneSet
- * webhook then refuses the subset workloads).
+ * webhook then refuses the subset workloads), and no partition (the
+ * controller overwrites it with the subset's, as upstream refuses for the
+ * StatefulSet templates); the selector needs matchLabels (the controller
+ * adds the subset label to them and fails on a selector without any, so no
+ * subset workload is ever created).
+ *
+ * Messages about subset replicas that do not add up name the subset to
+ * change: the first whose replicas take the sum past spec.replicas, or the
+ * last one when all set replicas and the sum falls short.
  *
  * Skipped: the update-only rules (template, subset node selector and
  * toleration immutability) and the delete protection, which need the stored
@@ -136,6 +144,15 @@ function templateProblems(s: Json, sel: LabelSelectorJson | undefined, out: Temp
   const ws: Json = isObject(w.spec) ? w.spec : {};
   if (kind === 'cloneSetTemplate') {
     out.push(...cloneSetTemplateProblems(w, sel, at));
+    const us: Json = isObject(ws.updateStrategy) ? ws.updateStrategy : {};
+    if (present(us.partition)) {
+      out.push({
+        field: `${at}.spec.updateStrategy.partition`,
+        value: us.partition,
+        problem: 'is not used: the UnitedDeployment sets the partition of each subset CloneSet',
+        fix: 'remove it; use spec.updateStrategy.manualUpdate.partitions',
+      });
+    }
     return;
   }
   const labels = isObject(w.metadata) && isObject(w.metadata.labels) ? w.metadata.labels : {};
@@ -219,7 +236,8 @@ function subsetProblems(s: Json, out: TemplateProblem[]): void {
   let sumMax = 0;
   let countReplicas = 0;
   let countMax = 0;
-  const replicasBySubset: Record<string, number> = {};
+  let unreadable = false;
+  const replicasList: number[] = [];
   subsets.forEach((sub, i) => {
     const at = `spec.topology.subsets[${i}]`;
     const name = who(sub, i);
@@ -244,6 +262,7 @@ function subsetProblems(s: Json, out: TemplateProblem[]): void {
       const r = parseSubsetReplicas(sub[f], udReplicas);
       if ('problem' in r) {
         add(`${at}.${f}`, sub[f], r.problem, r.fix);
+        unreadable = true;
         return 0;
       }
       return r.replicas;
@@ -251,7 +270,7 @@ function subsetProblems(s: Json, out: TemplateProblem[]): void {
     const replicas = read('replicas', 0);
     if (present(sub.replicas)) countReplicas++;
     sumReplicas += replicas;
-    replicasBySubset[typeof sub.name === 'string' && sub.name !== '' ? sub.name : `#${i}`] = replicas;
+    replicasList.push(replicas);
     const min = read('minReplicas', 0);
     if (present(sub.maxReplicas)) countMax++;
     const max = read('maxReplicas', NO_MAX);
@@ -261,8 +280,8 @@ function subsetProblems(s: Json, out: TemplateProblem[]): void {
       add(`${at}.minReplicas`, sub.minReplicas, `comes to ${min} replicas, more than maxReplicas (${max})`, 'lower minReplicas or raise maxReplicas');
     }
   });
-  // a negative spec.replicas is reported on its own; sums against it would only repeat it
-  if (udReplicas !== undefined && udReplicas < 0) return;
+  // a negative spec.replicas, or a subset value that cannot be read, is reported on its own; sums would only repeat it
+  if ((udReplicas !== undefined && udReplicas < 0) || unreadable) return;
   const usesReplicas = subsets.some(x => present(x.replicas));
   const usesCapacity = subsets.some(x => present(x.minReplicas) || present(x.maxReplicas));
   if (usesReplicas && usesCapacity) {
@@ -293,14 +312,26 @@ function subsetProblems(s: Json, out: TemplateProblem[]): void {
     return;
   }
   if (udReplicas !== undefined) {
+    const named = subsets.map((x, i) => ({ at: i, name: who(x, i), raw: x.replicas, replicas: replicasList[i] }));
+    const terms = (upTo: number) => named.slice(0, upTo + 1).filter(x => present(x.raw))
+      .map(x => `${x.name} ${typeof x.raw === 'string' ? `${x.raw}=${x.replicas}` : x.replicas}`).join(' + ');
     if (sumReplicas > udReplicas) {
-      out.push({ field: 'spec.topology.subsets', value: replicasBySubset, problem: `add up to ${sumReplicas} replicas, more than spec.replicas (${udReplicas})`, fix: 'lower the subset replicas or raise spec.replicas' });
-    } else if (countReplicas > 0 && countReplicas === subsets.length && sumReplicas !== udReplicas) {
+      let running = 0;
+      const over = named.find(x => (running += x.replicas) > udReplicas)!;
+      const before = running - over.replicas;
       out.push({
-        field: 'spec.topology.subsets',
-        value: replicasBySubset,
-        problem: `all set replicas, adding up to ${sumReplicas}, not spec.replicas (${udReplicas})`,
-        fix: 'make the subset replicas add up to spec.replicas, or leave one subset without replicas to take the rest',
+        field: `spec.topology.subsets[${over.at}].replicas`,
+        value: over.raw,
+        problem: `takes the subset replicas to ${running} (${terms(over.at)}), more than spec.replicas (${udReplicas}) (subset ${over.name})`,
+        fix: `give subset ${over.name} at most ${Math.max(0, udReplicas - before)} replicas${sumReplicas !== running ? ` (the subsets after it ask for ${sumReplicas - running} more)` : ''}, or raise spec.replicas to ${sumReplicas}`,
+      });
+    } else if (countReplicas > 0 && countReplicas === subsets.length && sumReplicas !== udReplicas) {
+      const last = named[named.length - 1];
+      out.push({
+        field: `spec.topology.subsets[${last.at}].replicas`,
+        value: last.raw,
+        problem: `leaves ${udReplicas - sumReplicas} of spec.replicas (${udReplicas}) to no subset: every subset sets replicas and they add up to ${sumReplicas} (${terms(last.at)}) (subset ${last.name})`,
+        fix: `give subset ${last.name} ${last.replicas + udReplicas - sumReplicas} replicas, or leave its replicas unset so that it takes the rest`,
       });
     }
   } else if (countReplicas !== subsets.length) {
@@ -326,6 +357,13 @@ export function unitedDeploymentProblems(manifest: Manifest): TemplateProblem[] 
     for (const p of selectorProblems(sel)) out.push({ field: `spec.selector.${p.field}`, value: p.value, problem: p.problem, fix: 'fix the selector' });
     if (isEmptySelector(sel)) {
       out.push({ field: 'spec.selector', value: sel, problem: 'is empty and would select every pod of the namespace', fix: 'add matchLabels or matchExpressions' });
+    } else if (selectorProblems(sel).length === 0 && (!isObject(sel.matchLabels) || Object.keys(sel.matchLabels).length === 0)) {
+      out.push({
+        field: 'spec.selector.matchLabels',
+        value: sel.matchLabels,
+        problem: 'is empty: the UnitedDeployment controller adds the subset label to matchLabels and fails on a selector without any, so no subset workload is created',
+        fix: 'select the pods by at least one label in matchLabels',
+      });
     }
   }
   const topology: Json = isObject(s.topology) ? s.topology : {};

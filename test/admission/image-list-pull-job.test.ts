@@ -31,11 +31,15 @@ test('defaults: completion type and pull policy, but no image pull policy and no
   expect(out.metadata.finalizers).toBeUndefined();
 });
 
-test('unlike ImagePullJob, a short deadline and a percentage parallelism are admitted, as upstream does', () => {
+test('a short deadline and a percentage parallelism are refused, stricter than upstream: the ImagePullJob of each image copies them and is refused', () => {
   const m = JSON.parse(JSON.stringify(cases[0].manifest));
   m.spec.completionPolicy = { type: 'Always', activeDeadlineSeconds: 10 };
   m.spec.parallelism = '50%';
-  expect(judge(m)).toEqual([]);
+  expect(judge(m)).toEqual([
+    'spec.parallelism: "50%" is a percentage, which the ImagePullJobs OpenKruise creates for each image do not support; use a number of nodes, e.g. 10',
+    'spec.completionPolicy.activeDeadlineSeconds: 10 is less than pullPolicy.timeoutSeconds (600), so the job can time out before one pull does; '
+      + 'use at least 600 seconds, or lower pullPolicy.timeoutSeconds',
+  ]);
 });
 
 test('every bad image is reported, each under its own index', () => {
