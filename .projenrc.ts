@@ -1,4 +1,4 @@
-import { cdk8s, javascript } from 'projen';
+import { cdk8s, javascript, release } from 'projen';
 import { UpdateSnapshot } from 'projen/lib/javascript';
 
 const project = new cdk8s.ConstructLibraryCdk8s({
@@ -20,7 +20,10 @@ const project = new cdk8s.ConstructLibraryCdk8s({
   // croner parses AdvancedCronJob schedules (the admission layer normalises them to what upstream accepts first)
   // yaml reads manifests in the update-plan CLI (src/plan)
   bundledDeps: ['ajv@^8.17.1', 'croner@^11.0.1', 'yaml@^2.8.1'],
-  devDeps: ['json2jsii@^0.5.19', 'fast-check@^4.11.0'],
+  // cdk8s-cli: `cdk8s synth` inside each example app (examples/README.md)
+  // tsconfig-paths: resolves `cdk8s-kruise` to src/ in the examples and the README snippets
+  // cdk8s-plus-33: what `cdk8s init` installs today; the foreign-kplus tests pass its objects to ours
+  devDeps: ['json2jsii@^0.5.19', 'fast-check@^4.11.0', 'cdk8s-cli@^2.207.60', 'tsconfig-paths@^4.2.0', 'cdk8s-plus-33@^2.5.57'],
 
   // jsii targets: every package is built by `npx projen package-all` into
   // dist/<language>/ and proven by the smoke tests under test/<language>/.
@@ -39,9 +42,19 @@ const project = new cdk8s.ConstructLibraryCdk8s({
     packageName: 'cdk8skruise',
   },
 
-  // No hosted CI or release automation: `.ci/run` is the pipeline.
-  github: false,
-  release: false,
+  // Releases: projen's standard release workflow for a jsii library, started
+  // by hand (GitHub Actions, "release", Run workflow): it bumps the version
+  // from the commits since the last tag, builds every jsii package, tags the
+  // release and publishes to npm, PyPI, Maven Central and the Go module
+  // repository (README "Releasing"). No release on every push: main is
+  // merged often. No hosted build CI: `.ci/run` tests every change.
+  release: true,
+  releaseTrigger: release.ReleaseTrigger.workflowDispatch(),
+  releaseToNpm: true,
+  buildWorkflow: false,
+  depsUpgrade: false,
+  pullRequestTemplate: false,
+  githubOptions: { mergify: false, pullRequestLint: false },
 
   // The generated L1 bindings live in a top-level imports/ folder, so jsii
   // compiles from the repository root: src/ and imports/ are both inputs and
@@ -55,7 +68,9 @@ const project = new cdk8s.ConstructLibraryCdk8s({
     include: ['src/**/*.ts', 'imports/**/*.ts'],
   },
   tsconfigDev: {
-    compilerOptions: {},
+    // Examples and README snippets import the library by its package name, as
+    // a user's app does; in this repository that name is the source in src/.
+    compilerOptions: { paths: { 'cdk8s-kruise': ['../src/index.ts'] } },
     include: ['../build-tools/**/*.ts', '../examples/**/*.ts', '../imports/**/*.ts', '../src/**/*.ts', '../.projenrc.ts', '../projenrc/**/*.ts'],
   },
 
@@ -66,6 +81,7 @@ const project = new cdk8s.ConstructLibraryCdk8s({
       // test/cluster/ is the cluster tier: its own jest config, run by `test:cluster`.
       testPathIgnorePatterns: ['/node_modules/', '/dist/', '/lib/', '/test/cluster/'],
       coveragePathIgnorePatterns: ['/node_modules/', '/imports/'],
+      moduleNameMapper: { '^cdk8s-kruise$': '<rootDir>/src/index.ts' },
     },
   },
   eslintOptions: {
