@@ -1,4 +1,4 @@
-import { cdk8s, javascript, release } from 'projen';
+import { cdk8s, javascript, JsonFile, release } from 'projen';
 import { UpdateSnapshot } from 'projen/lib/javascript';
 
 const project = new cdk8s.ConstructLibraryCdk8s({
@@ -23,7 +23,8 @@ const project = new cdk8s.ConstructLibraryCdk8s({
   // cdk8s-cli: `cdk8s synth` inside each example app (examples/README.md)
   // tsconfig-paths: resolves `cdk8s-kruise` to src/ in the examples and the README snippets
   // cdk8s-plus-33: what `cdk8s init` installs today; the foreign-kplus tests pass its objects to ours
-  devDeps: ['json2jsii@^0.5.19', 'fast-check@^4.11.0', 'cdk8s-cli@^2.207.60', 'tsconfig-paths@^4.2.0', 'cdk8s-plus-33@^2.5.57'],
+  // @swc/core: ts-node transpiles the library's source for each example app in a fraction of a second
+  devDeps: ['json2jsii@^0.5.19', 'fast-check@^4.11.0', 'cdk8s-cli@^2.207.60', 'tsconfig-paths@^4.2.0', 'cdk8s-plus-33@^2.5.57', '@swc/core@^1.16.22'],
 
   // jsii targets: every package is built by `npx projen package-all` into
   // dist/<language>/ and proven by the smoke tests under test/<language>/.
@@ -109,6 +110,20 @@ project.addTask('bench', {
 });
 
 // --- the main job: synthesize every app under examples/ into YAML
+// Each example is a cdk8s app (main.ts + cdk8s.yaml) importing `cdk8s-kruise`
+// by its package name; in this repository that name is mapped to src/
+// (compile-time `paths`, run-time tsconfig-paths), and ts-node transpiles with
+// swc. `npx projen examples` type-checks them all once with this tsconfig,
+// then runs `cdk8s synth` in each (examples/README.md).
+new JsonFile(project, 'examples/tsconfig.json', {
+  obj: {
+    extends: '../tsconfig.json',
+    compilerOptions: { rootDir: '..', noEmit: true, paths: { 'cdk8s-kruise': ['../src/index.ts'] } },
+    include: ['**/*.ts'],
+    'ts-node': { swc: true, require: ['tsconfig-paths/register'] },
+  },
+  marker: true,
+});
 project.addTask('examples', {
   description: 'Synthesize every cdk8s app in examples/ into dist/examples/<app>/',
   exec: 'ts-node --project test/tsconfig.json build-tools/synth-examples.ts',

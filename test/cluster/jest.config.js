@@ -7,6 +7,8 @@ module.exports = {
   testMatch: ['<rootDir>/test/cluster/**/*.cluster.test.ts'],
   testPathIgnorePatterns: ['/node_modules/'],
   transform: { '^.+\\.[t]sx?$': ['ts-jest', { tsconfig: 'test/tsconfig.json' }] },
+  // the example apps import the library by its package name (examples/README.md)
+  moduleNameMapper: { '^cdk8s-kruise$': '<rootDir>/src/index.ts' },
   testSequencer: '<rootDir>/test/cluster/sequencer.js',
   testTimeout: 300000,
   collectCoverage: false,
