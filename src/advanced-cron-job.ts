@@ -25,6 +25,7 @@ import { BroadcastJob, BroadcastJobProps } from './broadcast-job';
 import { _intOrString, _seconds, _withPath } from './strategies';
 import { _requireGates } from './validation/gates';
 import * as kruise from '../imports/kruise';
+import { _assertOwnKplus } from './validation/foreign-kplus';
 
 /** What an AdvancedCronJob does when a run is due while the previous job is still running. */
 export enum AdvancedCronJobConcurrencyPolicy {
@@ -364,6 +365,7 @@ export class AdvancedCronJob extends kplus.Resource {
 
   public constructor(scope: Construct, id: string, props: AdvancedCronJobProps) {
     super(scope, id);
+    _assertOwnKplus(`AdvancedCronJob at '${this.node.path}'`, props);
     this.schedule = props.schedule;
     this.timeZone = props.timeZone;
     this.concurrencyPolicy = props.concurrencyPolicy;

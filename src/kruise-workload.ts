@@ -17,6 +17,7 @@ import { ImagePreDownload, Lifecycle, _imagePreDownloadAnnotations, _renderLifec
 import { _gateSources } from './validation/gates';
 import { Warnings } from './validation/report';
 import { WorkloadSpread, WorkloadSpreadOptions } from './workload-spread';
+import { _assertOwnKplus, _pathOf } from './validation/foreign-kplus';
 
 /** Props every OpenKruise workload construct takes. */
 export interface KruiseWorkloadProps extends kplus.WorkloadProps {
@@ -67,7 +68,7 @@ export abstract class KruiseWorkload extends kplus.Workload {
   private readonly imagePreDownload?: ImagePreDownload;
 
   protected constructor(scope: Construct, id: string, props: KruiseWorkloadProps) {
-    super(scope, id, props);
+    super(scope, id, _assertOwnKplus(`${new.target.name} at '${_pathOf(scope, id)}'`, props));
     this.revisionHistoryLimit = props.revisionHistoryLimit;
     this.lifecycle = props.lifecycle;
     this.imagePreDownload = props.imagePreDownload;

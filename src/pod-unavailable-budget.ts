@@ -10,6 +10,7 @@ import { _renderForChecks } from './validation/render';
 import { fieldError, Warnings } from './validation/report';
 import { selectorsLooselyOverlap } from './validation/selectors';
 import { WorkloadRef } from './workload-ref';
+import { _assertOwnKplus } from './validation/foreign-kplus';
 
 /** Pod operations a PodUnavailableBudget guards. */
 export enum PodUnavailableBudgetOperation {
@@ -92,6 +93,7 @@ export class PodUnavailableBudget extends Construct {
 
   constructor(scope: Construct, id: string, props: PodUnavailableBudgetProps) {
     super(scope, id);
+    _assertOwnKplus(`PodUnavailableBudget at '${this.node.path}'`, props);
     this.props = props;
     this.maxUnavailable = props.maxUnavailable;
     this.minAvailable = props.minAvailable;

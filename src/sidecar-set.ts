@@ -9,6 +9,7 @@ import { ImagePullJob, ImagePullJobOptions, ImagePullNodes } from './image-pull-
 import { ScatterTerm } from './strategies';
 import { _requireGates } from './validation/gates';
 import { fieldError } from './validation/report';
+import { _assertOwnKplus } from './validation/foreign-kplus';
 
 /** Where a sidecar goes relative to the pod's own containers. */
 export enum SidecarInjectPolicy {
@@ -412,6 +413,7 @@ export class SidecarSet extends Construct {
 
   constructor(scope: Construct, id: string, props: SidecarSetProps) {
     super(scope, id);
+    _assertOwnKplus(`SidecarSet at '${this.node.path}'`, props);
     if (props.namespace !== undefined && props.namespaceSelector !== undefined) {
       throw new Error(`SidecarSet at '${this.node.path}': set either 'namespace' (${props.namespace}) or 'namespaceSelector', not both`);
     }

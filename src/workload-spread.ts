@@ -10,6 +10,7 @@ import { _requireGates } from './validation/gates';
 import { _renderForChecks } from './validation/render';
 import { fieldError, Warnings } from './validation/report';
 import { WorkloadRef } from './workload-ref';
+import { _assertOwnKplus } from './validation/foreign-kplus';
 
 /** A weighted node preference of a subset. */
 export interface WorkloadSpreadPreference {
@@ -141,6 +142,7 @@ export class WorkloadSpread extends Construct {
 
   constructor(scope: Construct, id: string, props: WorkloadSpreadProps) {
     super(scope, id);
+    _assertOwnKplus(`WorkloadSpread at '${this.node.path}'`, props);
     if (!props.target === !props.targetRef) throw new Error(`WorkloadSpread at '${this.node.path}': set exactly one of 'target' or 'targetRef'`);
     this.props = props;
     this.scheduleStrategy = props.scheduleStrategy;

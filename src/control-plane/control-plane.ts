@@ -20,6 +20,7 @@ import {
 } from '../validation/names';
 import { KruiseValidation } from '../validation/register';
 import { fieldError, Warnings } from '../validation/report';
+import { _assertOwnKplus } from '../validation/foreign-kplus';
 
 /** Values of the `policy.kruise.io/delete-protection` label kruise-manager honours. */
 export enum DeletionProtection {
@@ -266,6 +267,7 @@ export class KruiseControlPlane extends Construct {
 
   constructor(scope: Construct, id: string, props: KruiseControlPlaneProps = {}) {
     super(scope, id);
+    _assertOwnKplus(`KruiseControlPlane at '${this.node.path}'`, props);
     // every OpenKruise object of an app that installs OpenKruise is judged at synth
     KruiseValidation.enable(this);
     this.props = props;
