@@ -167,6 +167,11 @@ project.testTask.prependSpawn(project.tasks.tryFind('docgen')!);
 project.testTask.prependSpawn(project.compileTask);
 
 project.package.addField('types', 'lib/src/index.d.ts');
-project.npmignore?.addPatterns('/build-tools/', '/examples/', '/.ci/', '/schemas/*.md');
+// The npm package ships what runs and what documents: lib/ (the compiled JS
+// and its .d.ts, the L1 included), .jsii, schemas/*.json (read at synth),
+// bin/, README.md, API.md, docs/ and the bundled dependencies. Not the L1's
+// TypeScript source next to its compiled JS, nor the CRD files (the control
+// plane renders them from the API model), tests, examples or tooling.
+project.npmignore?.addPatterns('/build-tools/', '/examples/', '/.ci/', '/schemas/*.md', '/imports/', '/crds/', '/.github/', '/test-reports/');
 
 project.synth();
