@@ -380,7 +380,7 @@ const l2SidecarSets = new WeakSet<IConstruct>();
  * A SidecarSet (apps.kruise.io/v1beta1, cluster-scoped): sidecar containers
  * OpenKruise injects into every matching pod at creation.
  *
- * At synth it is checked on its own (webhook-rules §4), against every other
+ * At synth it is checked on its own (the SidecarSet webhook's rules), against every other
  * SidecarSet of the app (two SidecarSets that can select the same pods and
  * inject the same container or volume name are refused by OpenKruise), and
  * against every workload of the app it selects (the injected pod must not
