@@ -117,9 +117,9 @@ project.addTask('bench', {
 // then runs `cdk8s synth` in each (examples/README.md).
 new JsonFile(project, 'examples/tsconfig.json', {
   obj: {
-    extends: '../tsconfig.json',
-    compilerOptions: { rootDir: '..', noEmit: true, paths: { 'cdk8s-kruise': ['../src/index.ts'] } },
-    include: ['**/*.ts'],
+    'extends': '../tsconfig.json',
+    'compilerOptions': { rootDir: '..', noEmit: true, paths: { 'cdk8s-kruise': ['../src/index.ts'] } },
+    'include': ['**/*.ts'],
     'ts-node': { swc: true, require: ['tsconfig-paths/register'] },
   },
   marker: true,

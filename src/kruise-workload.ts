@@ -14,10 +14,10 @@ import { Construct } from 'constructs';
 import { ImagePullJob, ImagePullJobOptions, ImagePullNodes } from './image-pull-job';
 import { PodUnavailableBudget, PodUnavailableBudgetOptions } from './pod-unavailable-budget';
 import { ImagePreDownload, Lifecycle, _imagePreDownloadAnnotations, _renderLifecycle, _withPath } from './strategies';
+import { _assertOwnKplus, _pathOf } from './validation/foreign-kplus';
 import { _gateSources } from './validation/gates';
 import { Warnings } from './validation/report';
 import { WorkloadSpread, WorkloadSpreadOptions } from './workload-spread';
-import { _assertOwnKplus, _pathOf } from './validation/foreign-kplus';
 
 /** Props every OpenKruise workload construct takes. */
 export interface KruiseWorkloadProps extends kplus.WorkloadProps {

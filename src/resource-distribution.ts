@@ -2,8 +2,8 @@ import { ApiObject, ApiObjectMetadata, JsonPatch, Lazy } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import * as kruise from '../imports/kruise';
-import { _requireGates } from './validation/gates';
 import { _assertOwnKplus } from './validation/foreign-kplus';
+import { _requireGates } from './validation/gates';
 
 /**
  * The object a ResourceDistribution copies. The source construct is moved

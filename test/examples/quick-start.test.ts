@@ -29,7 +29,9 @@ test('the README quick start synthesizes pods a kubelet starts', () => {
   expect(container.image).toBe('nginxinc/nginx-unprivileged:1.27');
   expect(container.ports).toEqual([{ containerPort: 8080 }]);
   // nginx writes /var/cache/nginx and its pid file
-  expect(container.securityContext).toEqual({ allowPrivilegeEscalation: false, privileged: false, readOnlyRootFilesystem: false, runAsNonRoot: true });
+  expect(container.securityContext).toEqual({
+    allowPrivilegeEscalation: false, privileged: false, readOnlyRootFilesystem: false, runAsNonRoot: true,
+  });
   // not cdk8s-plus's 1 CPU / 512 MiB request per container
   expect(container.resources).toEqual({ requests: { cpu: '100m', memory: '64Mi' }, limits: { cpu: '500m', memory: '256Mi' } });
   const pub = objects.find(o => o.kind === 'PodUnavailableBudget');

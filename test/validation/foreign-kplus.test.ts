@@ -8,7 +8,8 @@ import { Chart, Testing } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import * as kplus33 from 'cdk8s-plus-33';
 import {
-  AdvancedCronJob, AdvancedCronJobTemplate, CloneSet, CloneSetUpdateStrategy, DistributedResource, KruiseControlPlane, PodUnavailableBudget, SidecarSet,
+  AdvancedCronJob, AdvancedCronJobTemplate, CloneSet, CloneSetUpdateStrategy, DistributedResource, KruiseControlPlane,
+  PodUnavailableBudget, SidecarSet,
 } from '../../src';
 
 const foreign = (x: unknown): any => x;
@@ -18,6 +19,7 @@ beforeEach(() => {
 });
 
 const FIX = "but cdk8s-kruise is built on cdk8s-plus-28 and takes only its objects; create it with cdk8s-plus-28 (import * as kplus from 'cdk8s-plus-28'; npm install cdk8s-plus-28@^2.5.6)";
+// eslint-disable-next-line @typescript-eslint/no-require-imports
 const V33 = require('cdk8s-plus-33/package.json').version;
 
 test('an EnvFrom of a cdk8s-plus-33 ConfigMap in a container', () => {
@@ -66,6 +68,7 @@ test('a cdk8s-plus-33 LabelSelector of a SidecarSet, an EnvValue of the control 
 test('an object of another copy of cdk8s-plus-28', () => {
   let other: any;
   jest.isolateModules(() => {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
     other = require('cdk8s-plus-28');
   });
   expect(() => new CloneSet(chart, 'web', { containers: [{ image: 'nginx' }], updateStrategy: CloneSetUpdateStrategy.recreate({ partition: other.PercentOrAbsolute.absolute(1) }) }))
