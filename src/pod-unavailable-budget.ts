@@ -5,12 +5,12 @@ import * as kruise from '../imports/kruise';
 import { _admitted } from './admission/engine';
 import { appObjects, groupOf, namespaceOf } from './fleet/objects';
 import { ResolvedTarget, resolveTarget, targetNamespace } from './fleet/targets';
+import { _assertOwnKplus } from './validation/foreign-kplus';
 import { _requireGates } from './validation/gates';
 import { _renderForChecks } from './validation/render';
 import { fieldError, Warnings } from './validation/report';
 import { selectorsLooselyOverlap } from './validation/selectors';
 import { WorkloadRef } from './workload-ref';
-import { _assertOwnKplus } from './validation/foreign-kplus';
 
 /** Pod operations a PodUnavailableBudget guards. */
 export enum PodUnavailableBudgetOperation {

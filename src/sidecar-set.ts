@@ -7,9 +7,9 @@ import { InjectionPreview } from './fleet/preview';
 import { AppSidecarSet, appInjectionProblems, appSidecarSets, sidecarSetConflicts } from './fleet/sidecar-fleet';
 import { ImagePullJob, ImagePullJobOptions, ImagePullNodes } from './image-pull-job';
 import { ScatterTerm } from './strategies';
+import { _assertOwnKplus } from './validation/foreign-kplus';
 import { _requireGates } from './validation/gates';
 import { fieldError } from './validation/report';
-import { _assertOwnKplus } from './validation/foreign-kplus';
 
 /** Where a sidecar goes relative to the pod's own containers. */
 export enum SidecarInjectPolicy {

@@ -6,11 +6,11 @@ import { _admitted } from './admission/engine';
 import { appObjects, groupOf, namespaceOf } from './fleet/objects';
 import { resolveTarget, targetNamespace } from './fleet/targets';
 import { _seconds, _withPath } from './strategies';
+import { _assertOwnKplus } from './validation/foreign-kplus';
 import { _requireGates } from './validation/gates';
 import { _renderForChecks } from './validation/render';
 import { fieldError, Warnings } from './validation/report';
 import { WorkloadRef } from './workload-ref';
-import { _assertOwnKplus } from './validation/foreign-kplus';
 
 /** A weighted node preference of a subset. */
 export interface WorkloadSpreadPreference {

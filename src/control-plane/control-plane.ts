@@ -14,13 +14,13 @@ import { addManager, addWebhookSecret, addWebhookService, managerPorts } from '.
 import { KruiseDaemonOptions, KruiseManagerOptions } from './options';
 import { addRbac, addServiceAccounts, DAEMON_CONFIG_NAMESPACE } from './rbac';
 import { addWebhookConfigurations, CONTROL_PLANE_LABEL, DELETE_PROTECTION_LABEL } from './webhooks';
+import { _assertOwnKplus } from '../validation/foreign-kplus';
 import { _registerGateSource } from '../validation/gates';
 import {
   dns1123LabelProblems, dns1123SubdomainProblems, envVarNameProblems, labelValueProblems, qualifiedNameProblems,
 } from '../validation/names';
 import { KruiseValidation } from '../validation/register';
 import { fieldError, Warnings } from '../validation/report';
-import { _assertOwnKplus } from '../validation/foreign-kplus';
 
 /** Values of the `policy.kruise.io/delete-protection` label kruise-manager honours. */
 export enum DeletionProtection {
