@@ -1,4 +1,4 @@
-import { cdk8s, javascript } from 'projen';
+import { cdk8s, javascript, JsonFile, release } from 'projen';
 import { UpdateSnapshot } from 'projen/lib/javascript';
 
 const project = new cdk8s.ConstructLibraryCdk8s({
@@ -20,7 +20,11 @@ const project = new cdk8s.ConstructLibraryCdk8s({
   // croner parses AdvancedCronJob schedules (the admission layer normalises them to what upstream accepts first)
   // yaml reads manifests in the update-plan CLI (src/plan)
   bundledDeps: ['ajv@^8.17.1', 'croner@^11.0.1', 'yaml@^2.8.1'],
-  devDeps: ['json2jsii@^0.5.19', 'fast-check@^4.11.0'],
+  // cdk8s-cli: `cdk8s synth` inside each example app (examples/README.md)
+  // tsconfig-paths: resolves `cdk8s-kruise` to src/ in the examples and the README snippets
+  // cdk8s-plus-33: what `cdk8s init` installs today; the foreign-kplus tests pass its objects to ours
+  // @swc/core: ts-node transpiles the library's source for each example app in a fraction of a second
+  devDeps: ['json2jsii@^0.5.19', 'fast-check@^4.11.0', 'cdk8s-cli@^2.207.60', 'tsconfig-paths@^4.2.0', 'cdk8s-plus-33@^2.5.57', '@swc/core@^1.16.22'],
 
   // jsii targets: every package is built by `npx projen package-all` into
   // dist/<language>/ and proven by the smoke tests under test/<language>/.
@@ -39,9 +43,19 @@ const project = new cdk8s.ConstructLibraryCdk8s({
     packageName: 'cdk8skruise',
   },
 
-  // No hosted CI or release automation: `.ci/run` is the pipeline.
-  github: false,
-  release: false,
+  // Releases: projen's standard release workflow for a jsii library, started
+  // by hand (GitHub Actions, "release", Run workflow): it bumps the version
+  // from the commits since the last tag, builds every jsii package, tags the
+  // release and publishes to npm, PyPI, Maven Central and the Go module
+  // repository (README "Releasing"). No release on every push: main is
+  // merged often. No hosted build CI: `.ci/run` tests every change.
+  release: true,
+  releaseTrigger: release.ReleaseTrigger.workflowDispatch(),
+  releaseToNpm: true,
+  buildWorkflow: false,
+  depsUpgrade: false,
+  pullRequestTemplate: false,
+  githubOptions: { mergify: false, pullRequestLint: false },
 
   // The generated L1 bindings live in a top-level imports/ folder, so jsii
   // compiles from the repository root: src/ and imports/ are both inputs and
@@ -55,7 +69,9 @@ const project = new cdk8s.ConstructLibraryCdk8s({
     include: ['src/**/*.ts', 'imports/**/*.ts'],
   },
   tsconfigDev: {
-    compilerOptions: {},
+    // Examples and README snippets import the library by its package name, as
+    // a user's app does; in this repository that name is the source in src/.
+    compilerOptions: { paths: { 'cdk8s-kruise': ['../src/index.ts'] } },
     include: ['../build-tools/**/*.ts', '../examples/**/*.ts', '../imports/**/*.ts', '../src/**/*.ts', '../.projenrc.ts', '../projenrc/**/*.ts'],
   },
 
@@ -66,6 +82,7 @@ const project = new cdk8s.ConstructLibraryCdk8s({
       // test/cluster/ is the cluster tier: its own jest config, run by `test:cluster`.
       testPathIgnorePatterns: ['/node_modules/', '/dist/', '/lib/', '/test/cluster/'],
       coveragePathIgnorePatterns: ['/node_modules/', '/imports/'],
+      moduleNameMapper: { '^cdk8s-kruise$': '<rootDir>/src/index.ts' },
     },
   },
   eslintOptions: {
@@ -93,6 +110,20 @@ project.addTask('bench', {
 });
 
 // --- the main job: synthesize every app under examples/ into YAML
+// Each example is a cdk8s app (main.ts + cdk8s.yaml) importing `cdk8s-kruise`
+// by its package name; in this repository that name is mapped to src/
+// (compile-time `paths`, run-time tsconfig-paths), and ts-node transpiles with
+// swc. `npx projen examples` type-checks them all once with this tsconfig,
+// then runs `cdk8s synth` in each (examples/README.md).
+new JsonFile(project, 'examples/tsconfig.json', {
+  obj: {
+    'extends': '../tsconfig.json',
+    'compilerOptions': { rootDir: '..', noEmit: true, paths: { 'cdk8s-kruise': ['../src/index.ts'] } },
+    'include': ['**/*.ts'],
+    'ts-node': { swc: true, require: ['tsconfig-paths/register'] },
+  },
+  marker: true,
+});
 project.addTask('examples', {
   description: 'Synthesize every cdk8s app in examples/ into dist/examples/<app>/',
   exec: 'ts-node --project test/tsconfig.json build-tools/synth-examples.ts',
@@ -141,6 +172,11 @@ project.testTask.prependSpawn(project.tasks.tryFind('docgen')!);
 project.testTask.prependSpawn(project.compileTask);
 
 project.package.addField('types', 'lib/src/index.d.ts');
-project.npmignore?.addPatterns('/build-tools/', '/examples/', '/.ci/', '/schemas/*.md');
+// The npm package ships what runs and what documents: lib/ (the compiled JS
+// and its .d.ts, the L1 included), .jsii, schemas/*.json (read at synth),
+// bin/, README.md, API.md, docs/ and the bundled dependencies. Not the L1's
+// TypeScript source next to its compiled JS, nor the CRD files (the control
+// plane renders them from the API model), tests, examples or tooling.
+project.npmignore?.addPatterns('/build-tools/', '/examples/', '/.ci/', '/schemas/*.md', '/imports/', '/crds/', '/.github/', '/test-reports/');
 
 project.synth();

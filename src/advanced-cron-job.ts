@@ -26,6 +26,7 @@ import { ImageListPullJobOptions, _imageListPullJobSpec } from './image-list-pul
 import { _checkPullJob } from './image-pull-job';
 import { _intOrString, _seconds, _withPath } from './strategies';
 import * as kruise from '../imports/kruise';
+import { _assertOwnKplus } from './validation/foreign-kplus';
 
 /** What an AdvancedCronJob does when a run is due while the previous job is still running. */
 export enum AdvancedCronJobConcurrencyPolicy {
@@ -291,6 +292,7 @@ export class AdvancedCronJob extends kplus.Resource {
 
   public constructor(scope: Construct, id: string, props: AdvancedCronJobProps) {
     super(scope, id);
+    _assertOwnKplus(`AdvancedCronJob at '${this.node.path}'`, props);
     this.schedule = props.schedule;
     this.timeZone = props.timeZone;
     this.concurrencyPolicy = props.concurrencyPolicy;

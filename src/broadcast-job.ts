@@ -15,6 +15,7 @@ import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { _intOrString, _seconds, _withPath } from './strategies';
 import * as kruise from '../imports/kruise';
+import { _assertOwnKplus, _pathOf } from './validation/foreign-kplus';
 
 /** The completion policy types of a BroadcastJob. */
 export enum BroadcastJobCompletionPolicyType {
@@ -209,7 +210,7 @@ export class BroadcastJob extends kplus.Workload {
   public readonly resourceType = 'broadcastjobs';
 
   public constructor(scope: Construct, id: string, props: BroadcastJobProps = {}) {
-    super(scope, id, { restartPolicy: kplus.RestartPolicy.NEVER, select: false, ...props });
+    super(scope, id, { restartPolicy: kplus.RestartPolicy.NEVER, select: false, ..._assertOwnKplus(`BroadcastJob at '${_pathOf(scope, id)}'`, props) });
     this.parallelism = props.parallelism;
     this.completionPolicy = props.completionPolicy;
     this.failurePolicy = props.failurePolicy;

@@ -22,6 +22,7 @@ import { Construct } from 'constructs';
 import { _seconds, _withPath } from './strategies';
 import { _requireGates } from './validation/gates';
 import * as kruise from '../imports/kruise';
+import { _assertOwnKplus } from './validation/foreign-kplus';
 
 /** The OpenKruise feature gates an image pull job needs. */
 const PULL_JOB_GATES = ['KruiseDaemon', 'ImagePullJobGate'];
@@ -329,6 +330,7 @@ export class ImagePullJob extends kplus.Resource {
 
   public constructor(scope: Construct, id: string, props: ImagePullJobProps) {
     super(scope, id);
+    _assertOwnKplus(`ImagePullJob at '${this.node.path}'`, props);
     this.image = props.image;
     this.nodes = props.nodes ?? ImagePullNodes.all();
     this.parallelism = props.parallelism;

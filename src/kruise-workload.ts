@@ -16,6 +16,7 @@ import { ImagePullJob, ImagePullJobOptions, ImagePullNodes } from './image-pull-
 import { PodProbeMarker, PodProbeMarkerProbe } from './pod-probe-marker';
 import { PodUnavailableBudget, PodUnavailableBudgetOptions } from './pod-unavailable-budget';
 import { ImagePreDownload, Lifecycle, _imagePreDownloadAnnotations, _renderLifecycle, _withPath } from './strategies';
+import { _assertOwnKplus, _pathOf } from './validation/foreign-kplus';
 import { _gateSources } from './validation/gates';
 import { Warnings } from './validation/report';
 import { WorkloadSpread, WorkloadSpreadOptions } from './workload-spread';
@@ -80,7 +81,7 @@ export abstract class KruiseWorkload extends kplus.Workload {
   private readonly imagePreDownload?: ImagePreDownload;
 
   protected constructor(scope: Construct, id: string, props: KruiseWorkloadProps) {
-    super(scope, id, props);
+    super(scope, id, _assertOwnKplus(`${new.target.name} at '${_pathOf(scope, id)}'`, props));
     this.revisionHistoryLimit = props.revisionHistoryLimit;
     this.lifecycle = props.lifecycle;
     this.imagePreDownload = props.imagePreDownload;

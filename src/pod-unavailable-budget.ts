@@ -5,6 +5,7 @@ import * as kruise from '../imports/kruise';
 import { _admitted } from './admission/engine';
 import { appObjects, groupOf, namespaceOf } from './fleet/objects';
 import { ResolvedTarget, resolveTarget, targetNamespace } from './fleet/targets';
+import { _assertOwnKplus } from './validation/foreign-kplus';
 import { _requireGates } from './validation/gates';
 import { _renderForChecks } from './validation/render';
 import { fieldError, Warnings } from './validation/report';
@@ -92,6 +93,7 @@ export class PodUnavailableBudget extends Construct {
 
   constructor(scope: Construct, id: string, props: PodUnavailableBudgetProps) {
     super(scope, id);
+    _assertOwnKplus(`PodUnavailableBudget at '${this.node.path}'`, props);
     this.props = props;
     this.maxUnavailable = props.maxUnavailable;
     this.minAvailable = props.minAvailable;

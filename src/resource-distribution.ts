@@ -2,6 +2,7 @@ import { ApiObject, ApiObjectMetadata, JsonPatch, Lazy } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import * as kruise from '../imports/kruise';
+import { _assertOwnKplus } from './validation/foreign-kplus';
 import { _requireGates } from './validation/gates';
 
 /**
@@ -14,6 +15,7 @@ export class DistributedResource {
    * @param configMap the ConfigMap
    */
   public static fromConfigMap(configMap: kplus.ConfigMap): DistributedResource {
+    _assertOwnKplus('DistributedResource.fromConfigMap()', configMap, 'configMap');
     return new DistributedResource(ApiObject.of(configMap));
   }
 
@@ -22,6 +24,7 @@ export class DistributedResource {
    * @param secret the Secret
    */
   public static fromSecret(secret: kplus.Secret): DistributedResource {
+    _assertOwnKplus('DistributedResource.fromSecret()', secret, 'secret');
     return new DistributedResource(ApiObject.of(secret));
   }
 
@@ -98,6 +101,7 @@ export class ResourceDistribution extends Construct {
 
   constructor(scope: Construct, id: string, props: ResourceDistributionProps) {
     super(scope, id);
+    _assertOwnKplus(`ResourceDistribution at '${this.node.path}'`, props);
     this.props = props;
     this.resource = props.resource;
     props.resource._detach();

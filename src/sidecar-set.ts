@@ -7,6 +7,7 @@ import { InjectionPreview } from './fleet/preview';
 import { AppSidecarSet, appInjectionProblems, appSidecarSets, sidecarSetConflicts } from './fleet/sidecar-fleet';
 import { ImagePullJob, ImagePullJobOptions, ImagePullNodes } from './image-pull-job';
 import { ScatterTerm } from './strategies';
+import { _assertOwnKplus } from './validation/foreign-kplus';
 import { _requireGates } from './validation/gates';
 import { fieldError } from './validation/report';
 
@@ -379,7 +380,7 @@ const l2SidecarSets = new WeakSet<IConstruct>();
  * A SidecarSet (apps.kruise.io/v1beta1, cluster-scoped): sidecar containers
  * OpenKruise injects into every matching pod at creation.
  *
- * At synth it is checked on its own (webhook-rules §4), against every other
+ * At synth it is checked on its own (the SidecarSet webhook's rules), against every other
  * SidecarSet of the app (two SidecarSets that can select the same pods and
  * inject the same container or volume name are refused by OpenKruise), and
  * against every workload of the app it selects (the injected pod must not
@@ -412,6 +413,7 @@ export class SidecarSet extends Construct {
 
   constructor(scope: Construct, id: string, props: SidecarSetProps) {
     super(scope, id);
+    _assertOwnKplus(`SidecarSet at '${this.node.path}'`, props);
     if (props.namespace !== undefined && props.namespaceSelector !== undefined) {
       throw new Error(`SidecarSet at '${this.node.path}': set either 'namespace' (${props.namespace}) or 'namespaceSelector', not both`);
     }

@@ -31,6 +31,7 @@ import { AdvancedStatefulSet, AdvancedStatefulSetProps } from './advanced-statef
 import { CloneSet, CloneSetProps } from './clone-set';
 import { _seconds, _withPath } from './strategies';
 import * as kruise from '../imports/kruise';
+import { _assertOwnKplus } from './validation/foreign-kplus';
 
 /** The workload kinds a UnitedDeployment can spread over subsets. */
 export enum UnitedDeploymentTemplateKind {
@@ -431,6 +432,7 @@ export class UnitedDeployment extends kplus.Resource {
 
   public constructor(scope: Construct, id: string, props: UnitedDeploymentProps) {
     super(scope, id);
+    _assertOwnKplus(`UnitedDeployment at '${this.node.path}'`, props);
     this.replicas = props.replicas;
     this.scheduleStrategy = props.scheduleStrategy;
     this.revisionHistoryLimit = props.revisionHistoryLimit;

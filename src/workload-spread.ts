@@ -6,6 +6,7 @@ import { _admitted } from './admission/engine';
 import { appObjects, groupOf, namespaceOf } from './fleet/objects';
 import { resolveTarget, targetNamespace } from './fleet/targets';
 import { _seconds, _withPath } from './strategies';
+import { _assertOwnKplus } from './validation/foreign-kplus';
 import { _requireGates } from './validation/gates';
 import { _renderForChecks } from './validation/render';
 import { fieldError, Warnings } from './validation/report';
@@ -141,6 +142,7 @@ export class WorkloadSpread extends Construct {
 
   constructor(scope: Construct, id: string, props: WorkloadSpreadProps) {
     super(scope, id);
+    _assertOwnKplus(`WorkloadSpread at '${this.node.path}'`, props);
     if (!props.target === !props.targetRef) throw new Error(`WorkloadSpread at '${this.node.path}': set exactly one of 'target' or 'targetRef'`);
     this.props = props;
     this.scheduleStrategy = props.scheduleStrategy;

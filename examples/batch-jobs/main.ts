@@ -10,7 +10,7 @@ import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import {
   AdvancedCronJob, AdvancedCronJobConcurrencyPolicy, AdvancedCronJobTemplate, BroadcastJob, BroadcastJobCompletionPolicy, BroadcastJobFailurePolicy,
-} from '../../src';
+} from 'cdk8s-kruise';
 
 const resources = {
   cpu: { request: kplus.Cpu.millis(50), limit: kplus.Cpu.millis(200) },
@@ -71,3 +71,6 @@ export function build(app: App = new App()): App {
   new BatchJobsChart(app, 'batch-jobs');
   return app;
 }
+
+// `cdk8s synth` runs this file (cdk8s.yaml); the tests and `npx projen examples` call build().
+if (require.main === module) build().synth();

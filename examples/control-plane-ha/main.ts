@@ -7,7 +7,7 @@
 import { App, Chart, ChartProps, Duration, Size } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
-import { KruiseControlPlane, KruiseFeatureGate, LogFormat, WebhookCertificates } from '../../src';
+import { KruiseControlPlane, KruiseFeatureGate, LogFormat, WebhookCertificates } from 'cdk8s-kruise';
 
 export class ControlPlaneHaChart extends Chart {
   constructor(scope: Construct, id: string, props: ChartProps = {}) {
@@ -52,4 +52,5 @@ export function build(app: App = new App()): App {
   return app;
 }
 
+// `cdk8s synth` runs this file (cdk8s.yaml); the tests and `npx projen examples` call build().
 if (require.main === module) build().synth();

@@ -5,7 +5,7 @@
  */
 import { App, Chart, ChartProps } from 'cdk8s';
 import { Construct } from 'constructs';
-import { KruiseControlPlane } from '../../src';
+import { KruiseControlPlane } from 'cdk8s-kruise';
 
 export class ControlPlaneChart extends Chart {
   constructor(scope: Construct, id: string, props: ChartProps = {}) {
@@ -19,4 +19,5 @@ export function build(app: App = new App()): App {
   return app;
 }
 
+// `cdk8s synth` runs this file (cdk8s.yaml); the tests and `npx projen examples` call build().
 if (require.main === module) build().synth();

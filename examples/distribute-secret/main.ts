@@ -5,7 +5,7 @@
 import { App, Chart } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
-import { DistributedResource, ResourceDistribution } from '../../src';
+import { DistributedResource, ResourceDistribution } from 'cdk8s-kruise';
 
 export class DistributeChart extends Chart {
   constructor(scope: Construct, id: string) {
@@ -29,3 +29,6 @@ export function build(app: App = new App()): App {
   new DistributeChart(app, 'distribute-secret');
   return app;
 }
+
+// `cdk8s synth` runs this file (cdk8s.yaml); the tests and `npx projen examples` call build().
+if (require.main === module) build().synth();

@@ -5,7 +5,7 @@
 import { App, Chart, ChartProps } from 'cdk8s';
 import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
-import { kruise } from '../../src';
+import { kruise } from 'cdk8s-kruise';
 
 export class L1WorkloadsChart extends Chart {
   constructor(scope: Construct, id: string, props: ChartProps = {}) {
@@ -83,3 +83,6 @@ export function build(app: App = new App()): App {
   new L1WorkloadsChart(app, 'l1-workloads');
   return app;
 }
+
+// `cdk8s synth` runs this file (cdk8s.yaml); the tests and `npx projen examples` call build().
+if (require.main === module) build().synth();

@@ -6,7 +6,7 @@
 import { App, Chart, ChartProps, Duration } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
-import { AdvancedDaemonSet, AdvancedDaemonSetUpdateStrategy } from '../../src';
+import { AdvancedDaemonSet, AdvancedDaemonSetUpdateStrategy } from 'cdk8s-kruise';
 
 export class NodeAgentChart extends Chart {
   constructor(scope: Construct, id: string, props: ChartProps = {}) {
@@ -38,3 +38,6 @@ export function build(app: App = new App()): App {
   new NodeAgentChart(app, 'node-agent');
   return app;
 }
+
+// `cdk8s synth` runs this file (cdk8s.yaml); the tests and `npx projen examples` call build().
+if (require.main === module) build().synth();

@@ -5,7 +5,7 @@
 import { App, Chart } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
-import { DeleteProtection, DeleteProtectionMode } from '../../src';
+import { DeleteProtection, DeleteProtectionMode } from 'cdk8s-kruise';
 
 export class ProtectedChart extends Chart {
   constructor(scope: Construct, id: string) {
@@ -26,3 +26,6 @@ export function build(app: App = new App()): App {
   new ProtectedChart(app, 'protected-namespace');
   return app;
 }
+
+// `cdk8s synth` runs this file (cdk8s.yaml); the tests and `npx projen examples` call build().
+if (require.main === module) build().synth();

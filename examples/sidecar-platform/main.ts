@@ -7,7 +7,7 @@ import { App, Chart } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { LoggingAgentPolicy, MeshProxyPolicy } from './policies';
-import { InjectionPreview } from '../../src';
+import { InjectionPreview } from 'cdk8s-kruise';
 
 /** The platform chart: the policies, nothing app-specific. */
 export class PlatformChart extends Chart {
@@ -61,3 +61,6 @@ export function build(app: App = new App()): App {
   InjectionPreview.writeAtSynth(app);
   return app;
 }
+
+// `cdk8s synth` runs this file (cdk8s.yaml); the tests and `npx projen examples` call build().
+if (require.main === module) build().synth();

@@ -5,7 +5,7 @@
 import { Size } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
-import { SidecarEnvTransfer, SidecarInjectPolicy, SidecarSet, SidecarSetUpdateStrategy, SidecarUpgradeStrategy } from '../../src';
+import { SidecarEnvTransfer, SidecarInjectPolicy, SidecarSet, SidecarSetUpdateStrategy, SidecarUpgradeStrategy } from 'cdk8s-kruise';
 
 /** Pods labelled `platform.io/logging: enabled` get a log shipper reading their volumes. */
 export class LoggingAgentPolicy extends Construct {

@@ -5,7 +5,7 @@
 import { App, Chart, Duration } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
-import { CloneSet, PodUnavailableBudgetOperation, WorkloadSpreadScheduleStrategy } from '../../src';
+import { CloneSet, PodUnavailableBudgetOperation, WorkloadSpreadScheduleStrategy } from 'cdk8s-kruise';
 
 const zone = (z: string) => [kplus.NodeLabelQuery.is('topology.kubernetes.io/zone', z)];
 
@@ -45,3 +45,6 @@ export function build(app: App = new App()): App {
   new SpreadChart(app, 'spread-and-budget');
   return app;
 }
+
+// `cdk8s synth` runs this file (cdk8s.yaml); the tests and `npx projen examples` call build().
+if (require.main === module) build().synth();

@@ -6,7 +6,7 @@
 import { App, Chart, ChartProps, Size } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
-import { AdvancedStatefulSet, AdvancedStatefulSetUpdateStrategy, PodUpdatePolicy, PvcRetentionPolicy } from '../../src';
+import { AdvancedStatefulSet, AdvancedStatefulSetUpdateStrategy, PodUpdatePolicy, PvcRetentionPolicy } from 'cdk8s-kruise';
 
 export class StatefulAppChart extends Chart {
   constructor(scope: Construct, id: string, props: ChartProps = {}) {
@@ -41,3 +41,6 @@ export function build(app: App = new App()): App {
   new StatefulAppChart(app, 'stateful-app');
   return app;
 }
+
+// `cdk8s synth` runs this file (cdk8s.yaml); the tests and `npx projen examples` call build().
+if (require.main === module) build().synth();

@@ -6,7 +6,7 @@
 import { App, Chart, ChartProps, Duration, Size } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
-import { CloneSet, CloneSetUpdateStrategy } from '../../src';
+import { CloneSet, CloneSetUpdateStrategy } from 'cdk8s-kruise';
 
 export class WebChart extends Chart {
   constructor(scope: Construct, id: string, props: ChartProps = {}) {
@@ -45,3 +45,6 @@ export function build(app: App = new App()): App {
   new WebChart(app, 'web-cloneset');
   return app;
 }
+
+// `cdk8s synth` runs this file (cdk8s.yaml); the tests and `npx projen examples` call build().
+if (require.main === module) build().synth();

@@ -14,6 +14,7 @@ import { addManager, addWebhookSecret, addWebhookService, managerPorts } from '.
 import { KruiseDaemonOptions, KruiseManagerOptions } from './options';
 import { addRbac, addServiceAccounts, DAEMON_CONFIG_NAMESPACE } from './rbac';
 import { addWebhookConfigurations, CONTROL_PLANE_LABEL, DELETE_PROTECTION_LABEL } from './webhooks';
+import { _assertOwnKplus } from '../validation/foreign-kplus';
 import { _registerGateSource } from '../validation/gates';
 import {
   dns1123LabelProblems, dns1123SubdomainProblems, envVarNameProblems, labelValueProblems, qualifiedNameProblems,
@@ -266,6 +267,7 @@ export class KruiseControlPlane extends Construct {
 
   constructor(scope: Construct, id: string, props: KruiseControlPlaneProps = {}) {
     super(scope, id);
+    _assertOwnKplus(`KruiseControlPlane at '${this.node.path}'`, props);
     // every OpenKruise object of an app that installs OpenKruise is judged at synth
     KruiseValidation.enable(this);
     this.props = props;

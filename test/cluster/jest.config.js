@@ -8,6 +8,8 @@ module.exports = {
   // test/cluster/full/ needs an empty cluster of its own: jest.full.config.js
   testPathIgnorePatterns: ['/node_modules/', '/test/cluster/full/'],
   transform: { '^.+\\.[t]sx?$': ['ts-jest', { tsconfig: 'test/tsconfig.json' }] },
+  // the example apps import the library by its package name (examples/README.md)
+  moduleNameMapper: { '^cdk8s-kruise$': '<rootDir>/src/index.ts' },
   testSequencer: '<rootDir>/test/cluster/sequencer.js',
   testTimeout: 300000,
   collectCoverage: false,

@@ -46,14 +46,14 @@ export function synthApp(name: string, build: (app: App) => App): Synth {
   }
 }
 
-/** One example app under examples/, synthesized as `npx projen examples` does. */
+/** One example app under examples/: the app its main.ts builds (what `cdk8s synth` runs there). */
 export function exampleSynth(name: string): Synth {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const mod = require(path.join(root, 'examples', name, 'main.ts'));
   return synthApp(`examples/${name}`, (app: App) => mod.build(app));
 }
 
-/** The example apps (folders of examples/ with a main.ts). */
+/** The example apps (folders of examples/ with a cdk8s.yaml). */
 export { exampleApps };
 
 /**

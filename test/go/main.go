@@ -23,8 +23,8 @@ func buildReferenceApp(app cdk8s.App) cdk8s.App {
 		Replicas:    jsii.Number(4),
 		Containers: &[]*cdk8splus28.ContainerProps{{
 			Name:       jsii.String("web"),
-			Image:      jsii.String("nginx:1.27"),
-			PortNumber: jsii.Number(80),
+			Image:      jsii.String("nginxinc/nginx-unprivileged:1.27"),
+			PortNumber: jsii.Number(8080),
 			Resources: &cdk8splus28.ContainerResources{
 				Cpu: &cdk8splus28.CpuResources{
 					Request: cdk8splus28.Cpu_Millis(jsii.Number(100)),
@@ -35,6 +35,7 @@ func buildReferenceApp(app cdk8s.App) cdk8s.App {
 					Limit:   cdk8s.Size_Mebibytes(jsii.Number(256)),
 				},
 			},
+			SecurityContext: &cdk8splus28.ContainerSecurityContextProps{ReadOnlyRootFilesystem: jsii.Bool(false)},
 		}},
 		UpdateStrategy: cdk8skruise.CloneSetUpdateStrategy_InPlaceIfPossible(&cdk8skruise.CloneSetInPlaceUpdateStrategyOptions{
 			Partition:      cdk8splus28.PercentOrAbsolute_Percent(jsii.Number(50)),

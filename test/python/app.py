@@ -30,12 +30,13 @@ def build_reference_app(app: App) -> App:
         containers=[
             kplus.ContainerProps(
                 name="web",
-                image="nginx:1.27",
-                port_number=80,
+                image="nginxinc/nginx-unprivileged:1.27",
+                port_number=8080,
                 resources=kplus.ContainerResources(
                     cpu=kplus.CpuResources(request=kplus.Cpu.millis(100), limit=kplus.Cpu.millis(500)),
                     memory=kplus.MemoryResources(request=Size.mebibytes(128), limit=Size.mebibytes(256)),
                 ),
+                security_context=kplus.ContainerSecurityContextProps(read_only_root_filesystem=False),
             ),
         ],
         update_strategy=CloneSetUpdateStrategy.in_place_if_possible(

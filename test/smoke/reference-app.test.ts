@@ -40,8 +40,11 @@ describe('the reference app of the language smoke tests', () => {
     });
     const container = cloneSet.spec.template.spec.containers[0];
     expect(container.name).toBe('web');
-    expect(container.image).toBe('nginx:1.27');
-    expect(container.ports).toEqual([{ containerPort: 80 }]);
+    expect(container.image).toBe('nginxinc/nginx-unprivileged:1.27');
+    expect(container.ports).toEqual([{ containerPort: 8080 }]);
+    expect(container.securityContext).toEqual({
+      allowPrivilegeEscalation: false, privileged: false, readOnlyRootFilesystem: false, runAsNonRoot: true,
+    });
     expect(container.resources).toEqual({ limits: { cpu: '500m', memory: '256Mi' }, requests: { cpu: '100m', memory: '128Mi' } });
     expect(cloneSet.spec.template.metadata.labels.app).toBe('web');
   });

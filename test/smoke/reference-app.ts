@@ -27,12 +27,13 @@ export function buildReferenceApp(app: App): App {
     replicas: 4,
     containers: [{
       name: 'web',
-      image: 'nginx:1.27',
-      portNumber: 80,
+      image: 'nginxinc/nginx-unprivileged:1.27',
+      portNumber: 8080,
       resources: {
         cpu: { request: kplus.Cpu.millis(100), limit: kplus.Cpu.millis(500) },
         memory: { request: Size.mebibytes(128), limit: Size.mebibytes(256) },
       },
+      securityContext: { readOnlyRootFilesystem: false },
     }],
     updateStrategy: CloneSetUpdateStrategy.inPlaceIfPossible({
       partition: kplus.PercentOrAbsolute.percent(50),

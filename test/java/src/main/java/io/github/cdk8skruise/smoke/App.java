@@ -13,6 +13,7 @@ import org.cdk8s.Duration;
 import org.cdk8s.Size;
 import org.cdk8s.plus28.ContainerProps;
 import org.cdk8s.plus28.ContainerResources;
+import org.cdk8s.plus28.ContainerSecurityContextProps;
 import org.cdk8s.plus28.Cpu;
 import org.cdk8s.plus28.CpuResources;
 import org.cdk8s.plus28.LabelSelector;
@@ -50,12 +51,13 @@ public final class App {
             .replicas(4)
             .containers(List.of(ContainerProps.builder()
                 .name("web")
-                .image("nginx:1.27")
-                .portNumber(80)
+                .image("nginxinc/nginx-unprivileged:1.27")
+                .portNumber(8080)
                 .resources(ContainerResources.builder()
                     .cpu(CpuResources.builder().request(Cpu.millis(100)).limit(Cpu.millis(500)).build())
                     .memory(MemoryResources.builder().request(Size.mebibytes(128)).limit(Size.mebibytes(256)).build())
                     .build())
+                .securityContext(ContainerSecurityContextProps.builder().readOnlyRootFilesystem(false).build())
                 .build()))
             .updateStrategy(CloneSetUpdateStrategy.inPlaceIfPossible(CloneSetInPlaceUpdateStrategyOptions.builder()
                 .partition(PercentOrAbsolute.percent(50))

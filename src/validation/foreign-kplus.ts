@@ -1,0 +1,98 @@
+/**
+ * Objects of another cdk8s-plus (or of another copy of cdk8s-plus-28 or
+ * cdk8s) given to our constructs.
+ *
+ * TypeScript refuses them with a "separate declarations of a private
+ * property" error; JavaScript, a transpile-only ts-node or an `as any` lets
+ * them through, and the app then mixes two libraries' objects. Every jsii
+ * class carries its fully qualified name and version (`Symbol.for('jsii.rtti')`),
+ * so the props of a construct can be checked before it uses them, and the
+ * error can say which prop holds what, and how to fix it.
+ */
+import * as cdk8s from 'cdk8s';
+import * as kplus from 'cdk8s-plus-28';
+import { Construct } from 'constructs';
+
+const RTTI = Symbol.for('jsii.rtti');
+const OUR_KPLUS = 'cdk8s-plus-28';
+const OURS: Record<string, { readonly module: any; readonly version: string }> = {
+  'cdk8s': { module: cdk8s, version: rttiOf(cdk8s.App)?.version ?? '' },
+  'cdk8s-plus-28': { module: kplus, version: rttiOf(kplus.Deployment)?.version ?? '' },
+};
+
+interface Rtti { readonly fqn: string; readonly version: string }
+
+function rttiOf(ctor: unknown): Rtti | undefined {
+  const r = (ctor as any)?.[RTTI];
+  return r && typeof r.fqn === 'string' ? r : undefined;
+}
+
+/** What is wrong with `value` (found at `at`), or undefined. */
+function problem(value: object, at: string): string | undefined {
+  const rtti = rttiOf(Object.getPrototypeOf(value)?.constructor);
+  if (!rtti) return undefined;
+  const [lib, ...names] = rtti.fqn.split('.');
+  const kind = names.join('.');
+  if (/^cdk8s-plus-\d+$/.test(lib) && lib !== OUR_KPLUS) {
+    return `${at} holds a ${lib} object (${kind}, ${rtti.version}), but cdk8s-kruise is built on ${OUR_KPLUS} and takes only its objects; `
+      + `create it with ${OUR_KPLUS} (import * as kplus from '${OUR_KPLUS}'; npm install ${OUR_KPLUS}@^2.5.6)`;
+  }
+  const ours = OURS[lib];
+  if (!ours) return undefined;
+  const ourClass = names.reduce((m: any, n) => m?.[n], ours.module);
+  if (typeof ourClass === 'function' && !(value instanceof ourClass)) {
+    return `${at} holds a ${lib} object (${kind}, ${rtti.version}) from another copy of ${lib} than the one cdk8s-kruise uses (${ours.version}); `
+      + `install one copy, so that \`npm ls ${lib}\` shows one version (npm dedupe)`;
+  }
+  return undefined;
+}
+
+/** The first foreign object in `value`, looking into arrays, plain objects and our own value classes. */
+function find(value: unknown, at: string, seen: Set<object>): string | undefined {
+  if (value === null || typeof value !== 'object' || seen.has(value)) return undefined;
+  seen.add(value);
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const p = find(value[i], `${at}[${i}]`, seen);
+      if (p) return p;
+    }
+    return undefined;
+  }
+  const proto = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null) {
+    const p = problem(value, at);
+    if (p) return p;
+    // Look into our own value classes (update strategies, templates, ...), which hold what their
+    // factory was given: those that name this library in their jsii type, or name no library at all
+    // (run from source). Never into constructs, nor other libraries' objects.
+    const fqn = rttiOf(proto.constructor)?.fqn;
+    if (Construct.isConstruct(value) || (fqn !== undefined && !fqn.startsWith('cdk8s-kruise.'))) return undefined;
+  }
+  for (const [k, v] of Object.entries(value)) {
+    const p = find(v, `${at}.${k}`, seen);
+    if (p) return p;
+  }
+  return undefined;
+}
+
+/**
+ * Throws when `props` holds an object of another cdk8s-plus, or of another
+ * copy of cdk8s-plus-28 or cdk8s; returns `props` (for a `super(...)` call).
+ *
+ * @param where the construct ("CloneSet at 'chart/web'") or the factory
+ *              ("DistributedResource.fromSecret()") that was given them
+ * @internal
+ */
+export function _assertOwnKplus<T>(where: string, props: T, name = 'props'): T {
+  const p = find(props, name, new Set());
+  if (p) throw new Error(`${where}: ${p}`);
+  return props;
+}
+
+/**
+ * The construct path of a construct about to be created (`scope/id`).
+ * @internal
+ */
+export function _pathOf(scope: { node: { path: string } }, id: string): string {
+  return scope.node.path ? `${scope.node.path}/${id}` : id;
+}
