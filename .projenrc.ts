@@ -177,6 +177,8 @@ project.package.addField('types', 'lib/src/index.d.ts');
 // bin/, README.md, API.md, docs/ and the bundled dependencies. Not the L1's
 // TypeScript source next to its compiled JS, nor the CRD files (the control
 // plane renders them from the API model), tests, examples or tooling.
-project.npmignore?.addPatterns('/build-tools/', '/examples/', '/.ci/', '/schemas/*.md', '/imports/', '/crds/', '/.github/', '/test-reports/');
+project.npmignore?.addPatterns('/build-tools/', '/examples/', '/.ci/', '/schemas/*.md', '/imports/', '/crds/', '/.github/', '/test-reports/',
+  // the cluster tier's and the language tier's build caches (binaries, Maven repository)
+  '/.cache/');
 
 project.synth();

@@ -15,7 +15,7 @@ import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import {
   CloneSetUpdateStrategy, UnitedDeployment, UnitedDeploymentScheduleStrategy, UnitedDeploymentTemplate,
-} from '../../src';
+} from 'cdk8s-kruise';
 
 /** The zones, as the `topology.kubernetes.io/zone` label of the nodes says. */
 export const ZONES = ['zone-a', 'zone-b', 'zone-c'];
@@ -94,3 +94,6 @@ export function build(app: App = new App()): App {
   new MultiDomainChart(app, 'multi-domain');
   return app;
 }
+
+// `cdk8s synth` runs this file (cdk8s.yaml); the tests and `npx projen examples` call build().
+if (require.main === module) build().synth();

@@ -21,7 +21,7 @@ import { Construct } from 'constructs';
 import {
   AdvancedStatefulSet, CloneSet, ContainerRecreateFailurePolicy, EphemeralJob, ImageListPullJob, ImagePullJobCompletionPolicy, ImagePullNodes,
   PodUpdatePolicy, AdvancedStatefulSetUpdateStrategy,
-} from '../../src';
+} from 'cdk8s-kruise';
 
 /** Restarts to apply: the pod (from `kubectl get pods`) and the containers to restart. */
 export const RESTARTS: Array<{ pod: string; containers: string[] }> = [
@@ -121,3 +121,6 @@ export function build(app: App = new App()): App {
   new NodeOperationsChart(app, 'node-operations');
   return app;
 }
+
+// `cdk8s synth` runs this file (cdk8s.yaml); the tests and `npx projen examples` call build().
+if (require.main === module) build().synth();
