@@ -3,6 +3,7 @@ export * from './validation/report';
 export * from './include';
 export * from './plan';
 export * as kruise from '../imports/kruise';
+export * as rollouts from '../imports/rollouts';
 export * from './strategies';
 export * from './kruise-workload';
 export * from './clone-set';
