@@ -21,3 +21,4 @@ export * from './broadcast-job';
 export * from './advanced-cron-job';
 export * from './image-pull-job';
 export * from './united-deployment';
+export * from './rollout';

@@ -13,6 +13,7 @@ import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { ImagePullJob, ImagePullJobOptions, ImagePullNodes } from './image-pull-job';
 import { PodUnavailableBudget, PodUnavailableBudgetOptions } from './pod-unavailable-budget';
+import { Rollout, RolloutOptions } from './rollout';
 import { ImagePreDownload, Lifecycle, _imagePreDownloadAnnotations, _renderLifecycle, _withPath } from './strategies';
 import { _gateSources } from './validation/gates';
 import { Warnings } from './validation/report';
@@ -133,6 +134,21 @@ export abstract class KruiseWorkload extends kplus.Workload {
       }));
     }
     return jobs;
+  }
+
+  /**
+   * Release every new version of this workload step by step with a Kruise
+   * Rollouts `Rollout` (canary batches, traffic weights, A/B matches, or
+   * blue-green for a CloneSet), instead of all at once by its own update
+   * strategy. A traffic routing without a Service uses the one
+   * `exposeViaService()` made. Leave the workload's own partition and pause
+   * unset: the release drives them.
+   *
+   * @param options the strategy and settings
+   * @returns the Rollout, a child of this workload with id 'Rollout'
+   */
+  public rollout(options: RolloutOptions): Rollout {
+    return Rollout.of(this, options);
   }
 
   /**

@@ -380,6 +380,11 @@ export function rolloutAppErrors(m: Manifest, app: AdmissionApp, ctx?: Admission
   }
   const style = styleOf(m);
   for (const w of here) {
+    const type = w.json.spec?.updateStrategy?.type;
+    if ((key === 'apps/StatefulSet' || key === 'apps.kruise.io/StatefulSet') && type === 'OnDelete') {
+      errors.push(fieldError(refField, ref, `is StatefulSet "${ref.name}" at '${w.path}', whose spec.updateStrategy.type is OnDelete, and the Kruise Rollouts webhook never intercepts an update of an OnDelete StatefulSet, so no release would ever start`,
+        'use the RollingUpdate type (the default) for a StatefulSet under a Rollout'));
+    }
     for (const [field, value, why] of fieldsDrivenByRollout(w.json, key, style)) {
       errors.push(fieldError(refField, ref, `is ${kind} "${ref.name}" at '${w.path}', whose ${field} (${JSON.stringify(value)}) the release drives: ${why}`,
         `remove ${field} from the ${kind} (the Rollout's steps decide how many pods are updated)`));

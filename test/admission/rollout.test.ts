@@ -95,8 +95,11 @@ describe('Rollout rules that read the App', () => {
         updateStrategy: { type: 'RollingUpdate', rollingUpdate: { partition: 2 } },
       },
     };
-    expect(synthRaw(rollout('db', { workloadRef: { apiVersion: 'apps.kruise.io/v1beta1', kind: 'StatefulSet', name: 'db' } }), asts))
-      .toContain('is StatefulSet "db" at \'test/o1\', whose spec.updateStrategy.rollingUpdate.partition (2) the release drives');
+    const dbRollout = rollout('db', { workloadRef: { apiVersion: 'apps.kruise.io/v1beta1', kind: 'StatefulSet', name: 'db' } });
+    expect(synthRaw(dbRollout, asts)).toContain('is StatefulSet "db" at \'test/o1\', whose spec.updateStrategy.rollingUpdate.partition (2) the release drives');
+    const onDelete = { ...asts, spec: { ...asts.spec, updateStrategy: { type: 'OnDelete' } } };
+    expect(synthRaw(dbRollout, onDelete)).toContain('[test/o0] spec.workloadRef: {"apiVersion":"apps.kruise.io/v1beta1","kind":"StatefulSet","name":"db"} is StatefulSet "db" at \'test/o1\', '
+      + 'whose spec.updateStrategy.type is OnDelete, and the Kruise Rollouts webhook never intercepts an update of an OnDelete StatefulSet, so no release would ever start; use the RollingUpdate type (the default) for a StatefulSet under a Rollout');
   });
 });
 
