@@ -15,7 +15,7 @@ import { CloneSet, CloneSetUpdateStrategy, RolloutPause, RolloutStrategy, Rollou
 
 export class CanaryChart extends Chart {
   constructor(scope: Construct, id: string, props: ChartProps = {}) {
-    super(scope, id, props);
+    super(scope, id, { namespace: 'storefront', ...props });
 
     const web = new CloneSet(this, 'web', {
       metadata: { name: 'web' },

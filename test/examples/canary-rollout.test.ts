@@ -14,6 +14,7 @@ test('the canary example: a CloneSet, its Service and Ingress, and a Rollout of 
   const svc = all.find(d => d.kind === 'Service');
   const ing = all.find(d => d.kind === 'Ingress');
   const ro = all.find(d => d.kind === 'Rollout');
+  for (const d of all) expect(d.metadata.namespace).toBe('storefront');
   expect(cs.metadata.labels).toEqual({ 'rollouts.kruise.io/workload-type': 'cloneset' });
   expect(cs.spec.replicas).toBe(4);
   expect(cs.spec.updateStrategy).toEqual({ type: 'InPlaceIfPossible', inPlaceUpdateStrategy: { gracePeriodSeconds: 10 } });
@@ -23,7 +24,7 @@ test('the canary example: a CloneSet, its Service and Ingress, and a Rollout of 
   expect(ro).toEqual({
     apiVersion: 'rollouts.kruise.io/v1beta1',
     kind: 'Rollout',
-    metadata: { name: 'web' },
+    metadata: { name: 'web', namespace: 'storefront' },
     spec: {
       workloadRef: { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', name: 'web' },
       strategy: {
