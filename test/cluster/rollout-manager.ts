@@ -58,7 +58,13 @@ export function rolloutManagerSpec(s: Synth): RolloutManagerSpec {
   }
   const service = s.objects.find(m => m.kind === 'MutatingWebhookConfiguration')?.webhooks?.[0]?.clientConfig?.service;
   if (!service) throw new Error(`cluster tier: ${s.name} has no MutatingWebhookConfiguration with a service reference`);
-  return { namespace: d.metadata.namespace, serviceAccount: pod.serviceAccountName, args: c.args ?? [], env, webhookService: { name: service.name, namespace: service.namespace } };
+  return {
+    namespace: d.metadata.namespace,
+    serviceAccount: pod.serviceAccountName,
+    args: c.args ?? [],
+    env,
+    webhookService: { name: service.name, namespace: service.namespace },
+  };
 }
 
 /** The arguments with the addresses the manager binds moved to free loopback ports (replicas share one host here). */
