@@ -162,14 +162,17 @@ describe('KruiseRolloutControlPlane on a real API server', () => {
 describe('the Rollout webhook judges our admission rules', () => {
   test('every Rollout case gets the same verdict from the real webhook as from synth', async () => {
     await testNamespace(kube, 'rollout-judge');
-    interface Verdict { id: string; ours: boolean; message?: string; webhook: boolean; status: number; said?: string; stricter?: string; clusterSkip?: string }
+    interface Verdict {
+      id: string; ours: boolean; message?: string; webhook: boolean; status: number; said?: string; stricter?: string; clusterSkip?: string;
+    }
     const verdicts: Verdict[] = [];
     for (const c of rolloutAdmissionCases()) {
       const m = JSON.parse(JSON.stringify(c.manifest));
       m.metadata.namespace = 'rollout-judge';
       const res = await kube.request('POST', `${await kube.pathOf(m, '')}?dryRun=All&fieldValidation=Strict`, m);
       const said = res.status < 300 ? undefined : res.body?.message;
-      verdicts.push({ id: c.id, ours: c.allowed, message: c.message, webhook: res.status < 300, status: res.status, said, stricter: c.stricter, clusterSkip: c.clusterSkip });
+      const webhook = res.status < 300;
+      verdicts.push({ id: c.id, ours: c.allowed, message: c.message, webhook, status: res.status, said, stricter: c.stricter, clusterSkip: c.clusterSkip });
     }
     const differ = verdicts.filter(v => v.ours !== v.webhook);
     const stricter = differ.filter(v => v.stricter && !v.ours);
