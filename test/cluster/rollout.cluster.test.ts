@@ -172,7 +172,9 @@ describe('the Rollout webhook judges our admission rules', () => {
       const res = await kube.request('POST', `${await kube.pathOf(m, '')}?dryRun=All&fieldValidation=Strict`, m);
       const said = res.status < 300 ? undefined : res.body?.message;
       const webhook = res.status < 300;
-      verdicts.push({ id: c.id, ours: c.allowed, message: c.message, webhook, status: res.status, said, stricter: c.stricter, clusterSkip: c.clusterSkip });
+      verdicts.push({
+        id: c.id, ours: c.allowed, message: c.message, webhook, status: res.status, said, stricter: c.stricter, clusterSkip: c.clusterSkip,
+      });
     }
     const differ = verdicts.filter(v => v.ours !== v.webhook);
     const stricter = differ.filter(v => v.stricter && !v.ours);
