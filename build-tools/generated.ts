@@ -4,25 +4,26 @@
  */
 import { stringify } from 'yaml';
 import { renderL1 } from './l1';
-import { KINDS, KRUISE_VERSION, crdFileName, renderCrd, validationSchema } from '../src/api';
+import { ALL_KINDS, KINDS, KRUISE_VERSION, KindModel, ROLLOUTS_VERSION, ROLLOUT_KINDS, crdFileName, productOf, renderCrd, validationSchema } from '../src/api';
 import { schemaFileName } from '../src/validation/schemas';
 
-const HEADER = `# Generated from the API model in src/api by \`npx projen gen\`; do not edit.\n# OpenKruise ${KRUISE_VERSION}\n`;
+const header = (k: KindModel) => `# Generated from the API model in src/api by \`npx projen gen\`; do not edit.\n# ${productOf(k)}\n`;
 
 export function generatedFiles(): Map<string, string> {
   const files = new Map<string, string>();
-  for (const k of KINDS) {
-    files.set(`crds/${crdFileName(k)}`, HEADER + stringify(renderCrd(k), { lineWidth: 0 }));
+  for (const k of ALL_KINDS) {
+    files.set(`crds/${crdFileName(k)}`, header(k) + stringify(renderCrd(k), { lineWidth: 0 }));
   }
   const index: Array<Record<string, string>> = [];
-  for (const k of KINDS) {
+  for (const k of ALL_KINDS) {
     for (const v of k.versions) {
       const file = schemaFileName(k.group, v.name, k.kind);
       index.push({ apiVersion: `${k.group}/${v.name}`, kind: k.kind, file });
       files.set(`schemas/${file}`, JSON.stringify(validationSchema(k, v), undefined, 2) + '\n');
     }
   }
-  files.set('schemas/index.json', JSON.stringify({ kruiseVersion: KRUISE_VERSION, schemas: index }, undefined, 2) + '\n');
-  files.set('imports/kruise.ts', renderL1());
+  files.set('schemas/index.json', JSON.stringify({ kruiseVersion: KRUISE_VERSION, rolloutsVersion: ROLLOUTS_VERSION, schemas: index }, undefined, 2) + '\n');
+  files.set('imports/kruise.ts', renderL1(KINDS));
+  files.set('imports/rollouts.ts', renderL1(ROLLOUT_KINDS));
   return files;
 }

@@ -2,6 +2,7 @@ import * as fs from 'fs';
 import { ApiObject, JsonPatch, Yaml } from 'cdk8s';
 import { Construct } from 'constructs';
 import * as kruise from '../imports/kruise';
+import * as rollouts from '../imports/rollouts';
 import { _setOrigin, isKruiseObject } from './admission/engine';
 import { KruiseValidation } from './validation/register';
 
@@ -14,10 +15,10 @@ export interface KruiseIncludeProps {
   readonly url: string;
 }
 
-/** The L1 class of each OpenKruise apiVersion/kind. */
+/** The L1 class of each OpenKruise and Kruise Rollouts apiVersion/kind. */
 function l1Classes(): Map<string, any> {
   const out = new Map<string, any>();
-  for (const v of Object.values(kruise) as any[]) {
+  for (const v of [...Object.values(kruise), ...Object.values(rollouts)] as any[]) {
     if (typeof v === 'function' && v.GVK?.apiVersion && v.GVK?.kind) out.set(`${v.GVK.apiVersion}/${v.GVK.kind}`, v);
   }
   return out;

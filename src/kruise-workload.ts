@@ -15,6 +15,7 @@ import { ContainerRecreateRequest, ContainerRecreateRequestOptions, _containerRe
 import { ImagePullJob, ImagePullJobOptions, ImagePullNodes } from './image-pull-job';
 import { PodProbeMarker, PodProbeMarkerProbe } from './pod-probe-marker';
 import { PodUnavailableBudget, PodUnavailableBudgetOptions } from './pod-unavailable-budget';
+import { Rollout, RolloutOptions } from './rollout';
 import { ImagePreDownload, Lifecycle, _imagePreDownloadAnnotations, _renderLifecycle, _withPath } from './strategies';
 import { _assertOwnKplus, _pathOf } from './validation/foreign-kplus';
 import { _gateSources } from './validation/gates';
@@ -225,6 +226,21 @@ export abstract class KruiseWorkload extends kplus.Workload {
     const marker = existing ?? new PodProbeMarker(this, 'ProbeMarker', { target: this });
     for (const p of probes) marker.addProbe(p);
     return marker;
+  }
+
+  /**
+   * Release every new version of this workload step by step with a Kruise
+   * Rollouts `Rollout` (canary batches, traffic weights, A/B matches, or
+   * blue-green for a CloneSet), instead of all at once by its own update
+   * strategy. A traffic routing without a Service uses the one
+   * `exposeViaService()` made. Leave the workload's own partition and pause
+   * unset: the release drives them.
+   *
+   * @param options the strategy and settings
+   * @returns the Rollout, a child of this workload with id 'Rollout'
+   */
+  public rollout(options: RolloutOptions): Rollout {
+    return Rollout.of(this, options);
   }
 
   /**

@@ -1,15 +1,24 @@
 /**
  * A web app on a CloneSet: a partitioned in-place rollout (half of the pods
- * take the new image, updated in place after a 10 second drain), targeted
- * scale-in of one known-bad pod, and a Service in front.
+ * take the new image, updated in place after a 10 second drain), a Service in
+ * front, and, once it runs, targeted scale-in of known-bad pods.
  */
 import { App, Chart, ChartProps, Duration, Size } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { CloneSet, CloneSetUpdateStrategy } from 'cdk8s-kruise';
 
+export interface WebChartProps extends ChartProps {
+  /**
+   * Pods of the running CloneSet to remove first at the next scale-in (a
+   * day-2 change: OpenKruise refuses names of pods the CloneSet does not own
+   * yet, so a first deploy sets none).
+   */
+  readonly podsToDelete?: string[];
+}
+
 export class WebChart extends Chart {
-  constructor(scope: Construct, id: string, props: ChartProps = {}) {
+  constructor(scope: Construct, id: string, props: WebChartProps = {}) {
     super(scope, id, props);
 
     const web = new CloneSet(this, 'web', {
@@ -34,8 +43,8 @@ export class WebChart extends Chart {
       scaleStrategy: { maxUnavailable: kplus.PercentOrAbsolute.absolute(2) },
       minReady: Duration.seconds(5),
     });
-    // Day-2 change on the running CloneSet: remove this pod first at the next scale-in.
-    web.deletePods('web-7xk2p');
+    // Day-2 change on the running CloneSet: remove these pods first at the next scale-in.
+    if (props.podsToDelete) web.deletePods(...props.podsToDelete);
     web.exposeViaService({ name: 'web', ports: [{ port: 80, targetPort: 8080 }] });
   }
 }

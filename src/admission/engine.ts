@@ -1,5 +1,5 @@
 /**
- * The admission engine: at synth, every `apps.kruise.io` / `policy.kruise.io`
+ * The admission engine: at synth, every `apps.kruise.io` / `policy.kruise.io` / `rollouts.kruise.io`
  * object of the App goes through what the API server would do with it on
  * create, in the same order: the schema (a body that does not decode is
  * refused before any webhook sees it), the kind's mutating defaults (in
@@ -15,11 +15,13 @@
 import { ApiObject } from 'cdk8s';
 import { IConstruct } from 'constructs';
 import { admissionModuleFor } from './index';
-import { AdmissionContext, Manifest } from './types';
+import { AdmissionApp, AdmissionContext, Manifest } from './types';
 import { GATE_DEFAULTS } from '../control-plane/_gates';
+import { appObjects } from '../fleet/objects';
 import { _gateSources } from '../validation/gates';
 import { _currentRound, _markCheckRounds, _sharedRender } from '../validation/render';
 import { Warnings } from '../validation/report';
+import { _rolloutManagers } from '../validation/rollout-settings';
 import { KRUISE_GROUPS, formatIssue, validateManifest } from '../validation/schemas';
 
 /** Where an object came from, when the construct path alone does not say it (included files). */
@@ -57,11 +59,25 @@ function describeObject(manifest: Manifest): string {
   return `${manifest.kind} ${name ? `"${name}" ` : ''}(${manifest.apiVersion})`;
 }
 
-/** The feature gates as the App's control planes set them, else the v1.9.0 defaults. */
+/** The feature gates as the App's control planes set them, else the v1.9.0 defaults; the App's kruise-rollout-managers. */
 function contextOf(scope: IConstruct): AdmissionContext {
   const sources = _gateSources(scope);
+  const managers = _rolloutManagers(scope);
   return {
     gate: (name: string) => (sources.length > 0 ? sources.every(s => s.isEnabled(name)) : GATE_DEFAULTS[name] === true),
+    rollout: managers.length === 0 ? undefined : {
+      partitionPercentLimit: Math.min(...managers.map(m => m.partitionPercentLimit)),
+      managers,
+    },
+  };
+}
+
+/** The App of `obj` as an app-wide rule reads it: every other object, by group and kind. */
+function appOf(obj: ApiObject): AdmissionApp {
+  return {
+    objects: (group: string, kind: string) => appObjects(obj, group, kind)
+      .filter(o => o.apiObject !== obj)
+      .map(o => ({ json: o.json, path: o.owner.node.path })),
   };
 }
 
@@ -84,8 +100,9 @@ function judge(obj: ApiObject, manifest: Manifest, ctx: AdmissionContext): Verdi
   if (!module) return { errors: [], defaulted: structuredClone(manifest) };
   // the render is shared with the other checks: defaults return a copy, a module without defaults gets one
   const defaulted = module.defaults ? module.defaults(manifest, ctx) : structuredClone(manifest);
-  const errors = module.validate(defaulted, ctx).map(line => `${from}${line}`);
-  return { errors, defaulted };
+  let errors = module.validate(defaulted, ctx);
+  if (errors.length === 0 && module.appRules) errors = module.appRules(defaulted, appOf(obj), ctx);
+  return { errors: errors.map(line => `${from}${line}`), defaulted };
 }
 
 /** The engine of one App (one per root construct). */

@@ -16,6 +16,7 @@ import { persistentPodStateAdmission } from './persistent-pod-state';
 import { podProbeMarkerAdmission } from './pod-probe-marker';
 import { podUnavailableBudgetAdmission } from './pod-unavailable-budget';
 import { resourceDistributionAdmission } from './resource-distribution';
+import { rolloutAdmission } from './rollout';
 import { sidecarSetAdmission } from './sidecar-set';
 import { AdmissionModule } from './types';
 import { unitedDeploymentAdmission } from './united-deployment';
@@ -39,6 +40,7 @@ const MODULES: AdmissionModule[] = [
   persistentPodStateAdmission,
   podProbeMarkerAdmission,
   containerRecreateRequestAdmission,
+  rolloutAdmission,
 ];
 
 const byKey = new Map<string, AdmissionModule>();

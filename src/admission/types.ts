@@ -3,7 +3,7 @@
  * kind): per kind and served version, the mutating webhook's defaults and the
  * validating webhook's create-time rules, as pure functions over the wire
  * form of the object. The engine (engine.ts) runs them at synth on every
- * `apps.kruise.io` / `policy.kruise.io` object of the App, however it was
+ * `apps.kruise.io` / `policy.kruise.io` / `rollouts.kruise.io` object of the App, however it was
  * written: an L2 construct, a `kruise.Kube*` L1 class, a raw `ApiObject` or
  * included YAML.
  */
@@ -14,11 +14,40 @@ export type Manifest = Record<string, any>;
 /** What a rule may know about the App beyond the object itself. */
 export interface AdmissionContext {
   /**
+   * The kruise-rollout-manager settings of the App (Rollout rules): absent
+   * when the App has no Kruise Rollouts control plane, and the manager's
+   * defaults apply.
+   */
+  readonly rollout?: RolloutAdmissionSettings;
+
+  /**
    * Whether an OpenKruise feature gate is on: as set on the App's
    * `KruiseControlPlane` (all of them, when there are several), else the
    * v1.9.0 default.
    */
   gate(name: string): boolean;
+}
+
+/** What the Rollout rules read of the App's kruise-rollout-managers. */
+export interface RolloutAdmissionSettings {
+  /** `--partition-percent-limit` (the smallest, when the App has several managers). */
+  readonly partitionPercentLimit: number;
+  /** The managers, for cross-checks of their feature gates. */
+  readonly managers: ReadonlyArray<{ readonly path: string; isEnabled(gate: string): boolean; howToEnable(gate: string): string }>;
+}
+
+/** Another object of the App, as an app-wide rule sees it. */
+export interface AppObjectView {
+  /** The wire form. */
+  readonly json: Manifest;
+  /** The construct path of its owner (the L2 when it is one's `Resource`). */
+  readonly path: string;
+}
+
+/** What an app-wide rule may read of the App. */
+export interface AdmissionApp {
+  /** Every other object of the App with this API group and kind, in construct-path order. */
+  objects(group: string, kind: string): AppObjectView[];
 }
 
 /** The admission webhooks of one kind (every served version). */
@@ -48,4 +77,10 @@ export interface AdmissionModule {
    * Warnings, not errors: `Warnings.treatAsErrors` makes them fatal.
    */
   readonly warnings?: (manifest: Manifest, ctx: AdmissionContext) => string[];
+  /**
+   * The rules upstream checks against cluster state, approximated against
+   * the other objects of the App (e.g. one Rollout per workload); run on the
+   * defaulted object once it passed `validate`. One line per problem.
+   */
+  readonly appRules?: (manifest: Manifest, app: AdmissionApp, ctx: AdmissionContext) => string[];
 }

@@ -3,7 +3,7 @@
  * written to crds/ and installed by the control plane construct), and into
  * the JSON schemas the synth-time validator compiles.
  */
-import { KindModel, Schema, VersionModel, rootSchema } from './schema';
+import { ConversionModel, KindModel, Schema, VersionModel, rootSchema } from './schema';
 
 /** The CRD object name: `<plural>.<group>`. */
 export function crdName(k: KindModel): string {
@@ -87,6 +87,19 @@ export interface CrdRenderOptions {
   readonly labels?: Record<string, string>;
   /** Extra annotations on the CRD object. */
   readonly annotations?: Record<string, string>;
+  /** The namespace of the conversion webhook's Service, for kinds that have one. */
+  readonly conversionNamespace?: string;
+}
+
+/** The `spec.conversion` block of a kind served through a conversion webhook, as upstream writes it. */
+export function renderConversion(c: ConversionModel, namespace: string): Record<string, unknown> {
+  return {
+    strategy: 'Webhook',
+    webhook: {
+      clientConfig: { service: { name: c.service, namespace, path: c.path } },
+      conversionReviewVersions: [...c.reviewVersions],
+    },
+  };
 }
 
 /** The full CustomResourceDefinition manifest of a kind. */
@@ -107,6 +120,7 @@ export function renderCrd(k: KindModel, o: CrdRenderOptions = {}): Record<string
     kind: 'CustomResourceDefinition',
     metadata,
     spec: {
+      ...(k.conversion ? { conversion: renderConversion(k.conversion, o.conversionNamespace ?? k.conversion.namespace) } : {}),
       group: k.group,
       names: sortKeys(names),
       scope: k.scope,

@@ -242,9 +242,21 @@ export interface VersionModel {
   readonly scale?: ScaleSubresource;
 }
 
+/** A CRD conversion webhook: the Service that converts between the served versions. */
+export interface ConversionModel {
+  /** The Service name. */
+  readonly service: string;
+  /** The Service namespace of the default install (a control plane renders its own). */
+  readonly namespace: string;
+  /** The path served. */
+  readonly path: string;
+  /** ConversionReview versions the webhook accepts. */
+  readonly reviewVersions: string[];
+}
+
 /** A kind, with every version it is served in. */
 export interface KindModel {
-  readonly group: 'apps.kruise.io' | 'policy.kruise.io';
+  readonly group: 'apps.kruise.io' | 'policy.kruise.io' | 'rollouts.kruise.io';
   readonly kind: string;
   readonly plural: string;
   readonly singular: string;
@@ -253,6 +265,8 @@ export interface KindModel {
   readonly categories?: string[];
   readonly scope: 'Namespaced' | 'Cluster';
   readonly versions: VersionModel[];
+  /** Versions are converted by a webhook (upstream's CRD carries the conversion block). */
+  readonly conversion?: ConversionModel;
 }
 
 /** The root schema of one version of a kind. */

@@ -1,7 +1,7 @@
 /**
- * Deploy order of an app that installs OpenKruise: the control plane's chart
- * before every chart holding OpenKruise objects, and inside the control plane
- * the Namespaces and CRDs before everything else.
+ * Deploy order of an app that installs OpenKruise or Kruise Rollouts: each
+ * control plane's chart before every chart holding objects that need it, and
+ * inside a control plane the Namespaces and CRDs before everything else.
  */
 import { ApiObject, Chart } from 'cdk8s';
 import { IConstruct } from 'constructs';
@@ -15,10 +15,43 @@ const KRUISE_GROUPS = ['apps.kruise.io', 'policy.kruise.io'];
 
 const REGISTRY = Symbol.for('cdk8s-kruise.deploy-order');
 
+/** What a control plane orders after itself. */
+export interface _DeployDependents {
+  /** The control plane kind, for messages, e.g. `KruiseControlPlane`. */
+  readonly kind: string;
+  /** What the objects are, for messages, e.g. `OpenKruise objects`. */
+  readonly what: string;
+  /** Whether an object needs the control plane installed before it. */
+  readonly needs: (o: ApiObject) => boolean;
+}
+
+interface Registered {
+  readonly controlPlane: IConstruct;
+  readonly dependents: _DeployDependents;
+}
+
 interface Registry {
-  readonly controlPlanes: IConstruct[];
+  readonly controlPlanes: Registered[];
   readonly warned: Set<string>;
 }
+
+/** Control planes whose own objects need OpenKruise (kruise-rollout-manager watches the kinds it discovers at start). */
+const needsOpenKruise = new WeakSet<IConstruct>();
+
+/**
+ * Mark a control plane whose objects must come after OpenKruise's.
+ * @internal
+ */
+export function _needsOpenKruise(controlPlane: IConstruct): void {
+  needsOpenKruise.add(controlPlane);
+}
+
+/** OpenKruise's control plane: charts with OpenKruise objects (or with a control plane that needs OpenKruise) come after it. */
+const OPENKRUISE_DEPENDENTS: _DeployDependents = {
+  kind: 'KruiseControlPlane',
+  what: 'OpenKruise objects',
+  needs: o => isKruiseObject(o) || o.node.scopes.some(s => needsOpenKruise.has(s)),
+};
 
 function isFirstWave(o: ApiObject): boolean {
   return (o.kind === 'CustomResourceDefinition' && o.apiVersion.startsWith('apiextensions.k8s.io/'))
@@ -54,7 +87,7 @@ function reaches(from: IConstruct, to: IConstruct, seen = new Set<IConstruct>())
  *
  * @internal
  */
-export function _orderDeploy(controlPlane: IConstruct, argoCdSyncWaves: boolean): void {
+export function _orderDeploy(controlPlane: IConstruct, argoCdSyncWaves: boolean, dependents: _DeployDependents = OPENKRUISE_DEPENDENTS): void {
   if (argoCdSyncWaves) {
     for (const o of apiObjectsOf(controlPlane)) {
       o.metadata.addAnnotation(ARGO_CD_SYNC_WAVE, isFirstWave(o) ? '-2' : '-1');
@@ -68,14 +101,12 @@ export function _orderDeploy(controlPlane: IConstruct, argoCdSyncWaves: boolean)
     Object.defineProperty(root, REGISTRY, { value: created });
     root.node.addValidation({ validate: () => { applyOrder(root, created); return []; } });
   }
-  registry.controlPlanes.push(controlPlane);
+  registry.controlPlanes.push({ controlPlane, dependents });
 }
 
 function applyOrder(root: IConstruct, registry: Registry): void {
-  const controlPlaneCharts = [...new Set(registry.controlPlanes.map(cp => Chart.of(cp)))];
-
   // Inside each control plane chart: its Namespaces and CRDs first.
-  for (const cp of registry.controlPlanes) {
+  for (const { controlPlane: cp } of registry.controlPlanes) {
     const chart = Chart.of(cp);
     const first = apiObjectsOf(cp).filter(isFirstWave);
     if (first.length === 0) continue;
@@ -87,20 +118,21 @@ function applyOrder(root: IConstruct, registry: Registry): void {
     }
   }
 
-  // Every chart holding OpenKruise objects after every control plane chart.
+  // Every chart holding objects that need a control plane after that control plane's chart.
   const charts = root.node.findAll().filter((c): c is Chart => Chart.isChart(c));
-  for (const chart of charts) {
-    const holdsKruise = apiObjectsOf(chart).some(o => Chart.of(o) === chart && isKruiseObject(o));
-    if (!holdsKruise) continue;
-    for (const cpChart of controlPlaneCharts) {
+  for (const { controlPlane, dependents } of registry.controlPlanes) {
+    const cpChart = Chart.of(controlPlane);
+    for (const chart of charts) {
       if (cpChart === chart) continue;
+      const needs = apiObjectsOf(chart).some(o => Chart.of(o) === chart && dependents.needs(o));
+      if (!needs) continue;
       if (reaches(cpChart, chart)) {
         const key = `${chart.node.path} ${cpChart.node.path}`;
         if (!registry.warned.has(key)) {
           registry.warned.add(key);
-          Warnings.add(chart, `chart '${chart.node.path}' holds OpenKruise objects but chart '${cpChart.node.path}' of a KruiseControlPlane depends on it `
+          Warnings.add(chart, `chart '${chart.node.path}' holds ${dependents.what} but chart '${cpChart.node.path}' of a ${dependents.kind} depends on it `
             + '(or contains it), so its manifest cannot be ordered after the control plane; apply the control plane first yourself, or move the '
-            + 'OpenKruise objects to a chart the control plane chart does not depend on');
+            + `${dependents.what} to a chart the control plane chart does not depend on`);
         }
         continue;
       }

@@ -4,7 +4,7 @@ import { _admissionEngine } from '../admission/engine';
 /**
  * Synth-time admission of OpenKruise objects.
  *
- * When an app synthesizes, every `apps.kruise.io` / `policy.kruise.io` object
+ * When an app synthesizes, every `apps.kruise.io` / `policy.kruise.io` (OpenKruise) and `rollouts.kruise.io` (Kruise Rollouts) object
  * in it goes through what the API server and the OpenKruise webhooks would do
  * on create: the schema of its apiVersion/kind, the kind's defaults (in
  * memory, never written), then the kind's validating rules. It makes no

@@ -7,8 +7,8 @@ import * as fs from 'fs';
 import * as path from 'path';
 import Ajv, { ErrorObject, ValidateFunction } from 'ajv';
 
-/** The API groups this library validates. */
-export const KRUISE_GROUPS = ['apps.kruise.io', 'policy.kruise.io'];
+/** The API groups this library validates: OpenKruise's and Kruise Rollouts'. */
+export const KRUISE_GROUPS = ['apps.kruise.io', 'policy.kruise.io', 'rollouts.kruise.io'];
 
 /** The schema file of one version of a kind. */
 export function schemaFileName(group: string, version: string, kind: string): string {
@@ -27,6 +27,7 @@ export interface SchemaIssue {
 
 interface SchemaIndex {
   readonly kruiseVersion: string;
+  readonly rolloutsVersion: string;
   readonly schemas: Array<{ apiVersion: string; kind: string; file: string }>;
 }
 

@@ -6,7 +6,7 @@
  */
 import { admissionModuleFor } from '../../src/admission';
 import { validateManifest } from '../../src/validation/schemas';
-import { admissionCases } from '../fixtures/admission';
+import { admissionCases, rolloutAdmissionCases } from '../fixtures/admission';
 
 const ctx = { gate: () => true };
 function deepFreeze<T>(v: T): T {
@@ -18,7 +18,8 @@ function deepFreeze<T>(v: T): T {
 }
 
 // the engine runs a module only on objects that pass the schema
-const cases = admissionCases().filter(c => admissionModuleFor(c.manifest.apiVersion, c.manifest.kind) && validateManifest(c.manifest).length === 0);
+const cases = [...admissionCases(), ...rolloutAdmissionCases()]
+  .filter(c => admissionModuleFor(c.manifest.apiVersion, c.manifest.kind) && validateManifest(c.manifest).length === 0);
 
 test('the corpus reaches every registered module', () => {
   expect(cases.length).toBeGreaterThan(300);

@@ -1,36 +1,65 @@
 /**
- * Access to the upstream OpenKruise v1.9.0 CRDs kept beside the project
- * (../shared/reference/kruise-v1.9.0/crds). Tests that need them skip with one
- * visible line when the folder is absent.
+ * Access to the upstream CRDs kept beside the project: OpenKruise v1.9.0
+ * (../shared/reference/kruise-v1.9.0/crds) and Kruise Rollouts v0.6.2
+ * (../shared/reference/kruise-rollout-v0.6.2/crds, copied from its Helm
+ * chart). Tests that need them skip with one visible line when a folder is
+ * absent.
  */
 import * as fs from 'fs';
 import * as path from 'path';
 import { parse } from 'yaml';
 
-export const UPSTREAM_CRDS_DIR = path.resolve(__dirname, '..', '..', '..', 'shared', 'reference', 'kruise-v1.9.0', 'crds');
+const REFERENCE = path.resolve(__dirname, '..', '..', '..', 'shared', 'reference');
 
-export function upstreamAvailable(): boolean {
-  return fs.existsSync(UPSTREAM_CRDS_DIR);
-}
+/** One folder of upstream CRDs. */
+export class UpstreamCrds {
+  constructor(
+    /** What the CRDs are, for test names, e.g. `OpenKruise v1.9.0`. */
+    public readonly product: string,
+    public readonly dir: string,
+    /** Turns the file's text into plain YAML (the Rollouts chart's CRDs are Helm templates). */
+    private readonly untemplate: (text: string) => string = t => t,
+  ) {}
 
-/** Every upstream CRD file name, sorted. */
-export function upstreamFiles(): string[] {
-  return fs.readdirSync(UPSTREAM_CRDS_DIR).filter(f => f.endsWith('.yaml')).sort();
-}
+  public available(): boolean {
+    return fs.existsSync(this.dir);
+  }
 
-export function readUpstream(file: string): any {
-  return parse(fs.readFileSync(path.join(UPSTREAM_CRDS_DIR, file), 'utf-8'));
-}
+  /** Every upstream CRD file name, sorted. */
+  public files(): string[] {
+    return fs.readdirSync(this.dir).filter(f => f.endsWith('.yaml')).sort();
+  }
 
-/** `describe` when the reference exists, otherwise one skipped test saying why. */
-export function describeWithUpstream(name: string, fn: () => void) {
-  if (upstreamAvailable()) {
-    describe(name, fn);
-  } else {
-    describe(name, () => {
-      test.skip(`skipped: upstream CRDs not found at ${UPSTREAM_CRDS_DIR}`, () => undefined);
-    });
-    // eslint-disable-next-line no-console
-    console.log(`[conformance] skipped: upstream CRDs not found at ${UPSTREAM_CRDS_DIR}`);
+  public read(file: string): any {
+    return parse(this.untemplate(fs.readFileSync(path.join(this.dir, file), 'utf-8')));
+  }
+
+  /** `describe` when the reference exists, otherwise one skipped test saying why. */
+  public describe(name: string, fn: () => void): void {
+    if (this.available()) {
+      describe(name, fn);
+    } else {
+      describe(name, () => {
+        test.skip(`skipped: upstream CRDs not found at ${this.dir}`, () => undefined);
+      });
+      // eslint-disable-next-line no-console
+      console.log(`[conformance] skipped: upstream ${this.product} CRDs not found at ${this.dir}`);
+    }
   }
 }
+
+/** The Helm value the Rollouts chart puts into the conversion webhook's namespace. */
+export const ROLLOUT_NAMESPACE_PLACEHOLDER = '{{ .Values.installation.namespace }}';
+
+export const OPENKRUISE = new UpstreamCrds('OpenKruise v1.9.0', path.join(REFERENCE, 'kruise-v1.9.0', 'crds'));
+
+/** The Rollouts chart's CRDs, rendered for the chart's default install namespace. */
+export const KRUISE_ROLLOUTS = new UpstreamCrds('Kruise Rollouts v0.6.2', path.join(REFERENCE, 'kruise-rollout-v0.6.2', 'crds'),
+  text => text.split(ROLLOUT_NAMESPACE_PLACEHOLDER).join('kruise-rollout'));
+
+// The OpenKruise folder, as the other tests use it.
+export const UPSTREAM_CRDS_DIR = OPENKRUISE.dir;
+export const upstreamAvailable = () => OPENKRUISE.available();
+export const upstreamFiles = () => OPENKRUISE.files();
+export const readUpstream = (file: string) => OPENKRUISE.read(file);
+export const describeWithUpstream = (name: string, fn: () => void) => OPENKRUISE.describe(name, fn);

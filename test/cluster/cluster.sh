@@ -15,6 +15,7 @@
 #   CLUSTER_SERVER         https://127.0.0.1:<port>
 #   CLUSTER_BIN            folder with kubectl, kube-apiserver, kube-scheduler, kwok, etcd
 #   CLUSTER_KRUISE_MANAGER the kruise-manager v1.9.0 binary (started by the tests)
+#   CLUSTER_ROLLOUT_MANAGER the kruise-rollout-manager v0.6.2 binary (lua_configuration/ beside bin/)
 #   CLUSTER_ROUTES         the service proxy's routes file (ClusterIP:port -> endpoints)
 #   CLUSTER_PIDS           a file the tests append the pid of every process they start to
 # and stops every process (its own and those in CLUSTER_PIDS) when COMMAND
@@ -49,6 +50,7 @@ done
 bin="$(bash "$here/build.sh")"
 kubectl="$bin/kubectl"
 manager_bin="$(bash "$here/build-manager.sh")"
+rollout_manager_bin="$(bash "$here/build-rollout-manager.sh")"
 
 # Remove the folders of earlier runs that were killed outright (their script is gone).
 for old in "${TMPDIR:-/tmp}"/cdk8s-kruise-cluster.*; do
@@ -226,7 +228,7 @@ fi
 
 touch "$dir/pids"
 export KUBECONFIG="$dir/kubeconfig" CLUSTER_DIR="$dir" CLUSTER_SERVER="$server" CLUSTER_BIN="$bin" \
-  CLUSTER_KRUISE_MANAGER="$manager_bin" CLUSTER_ROUTES="$dir/routes.json" CLUSTER_PIDS="$dir/pids"
+  CLUSTER_KRUISE_MANAGER="$manager_bin" CLUSTER_ROLLOUT_MANAGER="$rollout_manager_bin" CLUSTER_ROUTES="$dir/routes.json" CLUSTER_PIDS="$dir/pids"
 # In the background so that a TERM or INT sent to this script alone is acted on
 # at once (bash runs traps only between commands, and `wait` is interruptible).
 setpriv --pdeathsig TERM -- "$@" &

@@ -9,7 +9,7 @@ import { ApiObject, App, Chart } from 'cdk8s';
 import { parseAllDocuments } from 'yaml';
 import { Manifest } from './kube';
 import { exampleApps } from '../../build-tools/synth-examples';
-import { KINDS, renderCrd } from '../../src/api';
+import { ALL_KINDS, renderCrd } from '../../src/api';
 import { KruiseValidation } from '../../src/validation/register';
 import { servedVersions } from '../../src/validation/schemas';
 import { KindFixture, kindFixtures } from '../fixtures/kinds';
@@ -105,7 +105,7 @@ export function fixtureSynth(): Synth {
   });
 }
 
-/** The 18 CRDs of the API model, as crds/ holds them. */
+/** The CRDs of the API model, as crds/ holds them: OpenKruise's 18 and Kruise Rollouts' 4. */
 export function modelCrds(): Manifest[] {
-  return KINDS.map(k => renderCrd(k));
+  return ALL_KINDS.map(k => renderCrd(k));
 }

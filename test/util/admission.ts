@@ -8,6 +8,7 @@ import * as path from 'path';
 import { ApiObject, JsonPatch, Testing } from 'cdk8s';
 import * as YAML from 'yaml';
 import * as kruise from '../../imports/kruise';
+import * as rollouts from '../../imports/rollouts';
 import { KruiseInclude } from '../../src/include';
 import { KruiseValidation } from '../../src/validation/register';
 import { formatIssue, servedVersions, validateManifest } from '../../src/validation/schemas';
@@ -19,7 +20,7 @@ export const ENTRY_PATHS: EntryPath[] = ['l1', 'raw', 'include'];
 
 /** The L1 class of an apiVersion/kind. */
 export function l1ClassOf(apiVersion: string, kind: string): any {
-  for (const v of Object.values(kruise) as any[]) {
+  for (const v of [...Object.values(kruise), ...Object.values(rollouts)] as any[]) {
     if (typeof v === 'function' && v.GVK?.apiVersion === apiVersion && v.GVK?.kind === kind) return v;
   }
   throw new Error(`no L1 class for ${apiVersion} ${kind}`);

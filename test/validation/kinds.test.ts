@@ -1,15 +1,15 @@
 import { ApiObject, Testing } from 'cdk8s';
-import { KINDS } from '../../src/api';
+import { ALL_KINDS } from '../../src/api';
 import { KruiseValidation } from '../../src/validation/register';
 import { formatIssue, servedVersions, validateManifest } from '../../src/validation/schemas';
-import { FIXTURE_KINDS, kindFixtures } from '../fixtures/kinds';
+import { FIXTURE_KINDS, ROLLOUT_FIXTURE_KINDS, kindFixtures, rolloutKindFixtures } from '../fixtures/kinds';
 import { ENTRY_PATHS, synthOn } from '../util/admission';
 
-const fixtures = kindFixtures(servedVersions);
+const fixtures = [...kindFixtures(servedVersions), ...rolloutKindFixtures(servedVersions)];
 
 test('there is a fixture for every kind and every served version', () => {
-  expect(FIXTURE_KINDS.sort()).toEqual(KINDS.map(k => k.kind).sort());
-  const expected = KINDS.flatMap(k => k.versions.map(v => `${k.group}/${v.name} ${k.kind}`)).sort();
+  expect([...FIXTURE_KINDS, ...ROLLOUT_FIXTURE_KINDS].sort()).toEqual(ALL_KINDS.map(k => k.kind).sort());
+  const expected = ALL_KINDS.flatMap(k => k.versions.map(v => `${k.group}/${v.name} ${k.kind}`)).sort();
   expect(fixtures.map(f => `${f.apiVersion} ${f.kind}`).sort()).toEqual(expected);
 });
 

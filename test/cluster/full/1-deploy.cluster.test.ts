@@ -30,12 +30,8 @@ import { Synth } from '../sources';
 const sleep = (ms: number) => new Promise(r => setTimeout(r, ms));
 const root = path.resolve(__dirname, '..', '..', '..');
 
-/**
- * The example apps deployed next to the control plane (each brings its own
- * charts). Not examples/web-cloneset: it shows a day-2 `podsToDelete`, which
- * OpenKruise refuses on a CloneSet's first apply (its synth warns so).
- */
-const EXAMPLES = ['stateful-app', 'spread-and-budget', 'sidecar-platform', 'node-agent'];
+/** The example apps deployed next to the control plane (each brings its own charts). */
+const EXAMPLES = ['web-cloneset', 'stateful-app', 'spread-and-budget', 'sidecar-platform', 'node-agent'];
 
 /** The first `sh` block of the README's `## Deploy` section. */
 export function deployBlock(readme: string): string {

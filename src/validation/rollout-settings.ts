@@ -1,0 +1,42 @@
+import { IConstruct } from 'constructs';
+
+/**
+ * Something in the app that runs kruise-rollout-manager (the Kruise Rollouts
+ * control plane construct registers itself as one): the manager settings the
+ * Rollout admission rules and the app-wide checks depend on.
+ * @internal
+ */
+export interface _RolloutManagerSource {
+  /** Construct path, for messages. */
+  readonly path: string;
+  /** `--partition-percent-limit`. */
+  readonly partitionPercentLimit: number;
+  /** Whether a Kruise Rollouts feature gate is on in this installation. */
+  isEnabled(gate: string): boolean;
+  /** How the user turns the gate on, for messages. */
+  howToEnable(gate: string): string;
+}
+
+/** kruise-rollout-manager's default `--partition-percent-limit`. */
+export const DEFAULT_PARTITION_PERCENT_LIMIT = 50;
+
+const sources = new WeakMap<IConstruct, _RolloutManagerSource[]>();
+
+/**
+ * Register a kruise-rollout-manager for the app of `scope`.
+ * @internal
+ */
+export function _registerRolloutManager(scope: IConstruct, source: _RolloutManagerSource): void {
+  const root = scope.node.root;
+  const list = sources.get(root) ?? [];
+  list.push(source);
+  sources.set(root, list);
+}
+
+/**
+ * The kruise-rollout-managers (control planes) of the app of `scope`.
+ * @internal
+ */
+export function _rolloutManagers(scope: IConstruct): _RolloutManagerSource[] {
+  return [...(sources.get(scope.node.root) ?? [])];
+}
