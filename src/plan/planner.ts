@@ -228,12 +228,15 @@ export function comparePlan(oldObjs: Json[], newObjs: Json[], options: CompareOp
   const views = (side: Map<string, Keyed>) => [...side.values()].filter(k => isRollout(k.obj)).map(k => ({ k, v: rolloutView(k.obj, ns) }));
   const newRollouts = views(after);
   const oldRollouts = views(before);
-  const governing = (w: Keyed) => newRollouts.find(r => r.v.namespace === w.namespace && r.v.key === workloadKey(w.obj) && r.v.ref?.name === w.obj.metadata.name);
-  const oldRolloutOf = (r: { k: Keyed; v: RolloutView }) => oldRollouts.find(x => x.k.key === r.k.key && x.v.key === r.v.key && x.v.ref?.name === r.v.ref?.name)?.v;
+  const governing = (w: Keyed) => newRollouts.find(r => r.v.namespace === w.namespace && r.v.key === workloadKey(w.obj)
+    && r.v.ref?.name === w.obj.metadata.name);
+  const oldRolloutOf = (r: { k: Keyed; v: RolloutView }) => oldRollouts.find(x => x.k.key === r.k.key && x.v.key === r.v.key
+    && x.v.ref?.name === r.v.ref?.name)?.v;
   const live = !!options.oldIsLive;
 
   /** A workload's plan under the Rollout that releases it (if any), with what fights a release in progress. */
-  const underRollout = (o: Keyed, n: Keyed, p: WorkloadPlan | undefined, replan: (obj: Json) => WorkloadPlan | undefined, ordinalStart: number): WorkloadPlan | undefined => {
+  const underRollout = (o: Keyed, n: Keyed, p: WorkloadPlan | undefined, replan: (obj: Json) => WorkloadPlan | undefined,
+    ordinalStart: number): WorkloadPlan | undefined => {
     const r = governing(n);
     if (!r) return p;
     const key = workloadKey(n.obj);

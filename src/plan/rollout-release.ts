@@ -247,7 +247,7 @@ function approveCommand(r: RolloutView): string {
 }
 
 /** The steps of a release, with the pods after each. */
-function steps(r: RolloutView, replicas: number | undefined, counts: StepPods[]): RolloutStepPlan[] {
+function stepPlans(r: RolloutView, replicas: number | undefined, counts: StepPods[]): RolloutStepPlan[] {
   const last = r.steps.length - 1;
   return r.steps.map((s, i) => {
     const c = counts[i] ?? {};
@@ -336,7 +336,8 @@ function notTaken(i: ReleaseInput, key: string): string | undefined {
   }
   if (r.steps.length === 0) return `Rollout ${r.name} has no step`;
   if (!o) {
-    const labelled = newObj.metadata?.labels?.[WORKLOAD_TYPE_LABEL] !== undefined || (i.oldIsLive && oldObj.metadata?.labels?.[WORKLOAD_TYPE_LABEL] !== undefined);
+    const labelled = newObj.metadata?.labels?.[WORKLOAD_TYPE_LABEL] !== undefined
+      || (i.oldIsLive && oldObj.metadata?.labels?.[WORKLOAD_TYPE_LABEL] !== undefined);
     if (!labelled) {
       return `Rollout ${r.name} is new in this apply, and the webhook only sees workloads labelled ${WORKLOAD_TYPE_LABEL}, which the controller adds after it has seen the Rollout, after this update; `
         + `label the ${newObj.kind} in its manifest (rollout() does), or create the Rollout in an earlier apply`;
@@ -484,7 +485,7 @@ export function releasePlan(i: ReleaseInput): WorkloadPlan {
 
   const replicas = key === 'apps.kruise.io/DaemonSet' ? i.daemonSetNodes : released.replicas;
   const counts = stepPods(key, r.style, replicas, r.steps.map(s => s.replicas), ordinalIndex(released, i.ordinalStart ?? 0));
-  const planSteps = steps(r, replicas, counts);
+  const planSteps = stepPlans(r, replicas, counts);
   const lastNew = counts[counts.length - 1]?.newPods;
   const completion = completionText(r, key, replicas, lastNew);
   if (r.paused) notes.push(`Rollout ${r.name} is paused (spec.strategy.paused): the webhook holds every pod on the old revision and no step runs until it is unpaused`);
@@ -605,7 +606,12 @@ function userAnnotations(v: RolloutView): Json {
 
 function viewSpec(v: RolloutView): Json {
   return {
-    ref: v.ref, style: v.coarseStyle, steps: v.steps, trafficRoutings: v.trafficRoutings, disabled: v.disabled, paused: v.paused,
+    ref: v.ref,
+    style: v.coarseStyle,
+    steps: v.steps,
+    trafficRoutings: v.trafficRoutings,
+    disabled: v.disabled,
+    paused: v.paused,
     failureThreshold: (v.obj.spec?.strategy?.blueGreen ?? v.obj.spec?.strategy?.canary)?.failureThreshold,
   };
 }
@@ -630,10 +636,15 @@ function frozenChange(o: RolloutView, n: RolloutView): { field: string; value: u
 }
 
 /** The plan of one Rollout object (added, removed or changed). */
-export function planRollout(o: RolloutView | undefined, n: RolloutView | undefined, oldIsLive: boolean, workloadName: string): RolloutPlan | undefined {
+export function planRollout(o: RolloutView | undefined, n: RolloutView | undefined, oldIsLive: boolean, workloadName: string):
+RolloutPlan | undefined {
   const v = (n ?? o)!;
   const base = {
-    apiVersion: v.apiVersion, namespace: v.namespace, name: v.name, workload: workloadName, releaseConflicts: [] as string[],
+    apiVersion: v.apiVersion,
+    namespace: v.namespace,
+    name: v.name,
+    workload: workloadName,
+    releaseConflicts: [] as string[],
     ...(oldIsLive && o?.phase ? { livePhase: o.phase } : {}),
   };
   const inRelease = oldIsLive && o?.phase !== undefined && IN_RELEASE.includes(o.phase);
