@@ -11,7 +11,9 @@ const template = (image: string, labels: Record<string, string> = { app: 'web' }
   metadata: { labels }, spec: { containers: [{ name: 'app', image, ...extra }] },
 });
 
-function cloneSet(image: string, o: { replicas?: number; strategy?: any; labelled?: boolean; annotations?: any; status?: any; extra?: any } = {}): any {
+interface CloneSetOptions { replicas?: number; strategy?: any; labelled?: boolean; annotations?: any; status?: any; extra?: any }
+
+function cloneSet(image: string, o: CloneSetOptions = {}): any {
   return {
     apiVersion: 'apps.kruise.io/v1alpha1',
     kind: 'CloneSet',
@@ -117,7 +119,8 @@ describe('a change the Rollout releases', () => {
     expect([w.updateType, w.forcedBy, w.rollout!.inEffect]).toEqual([UpdateType.RECREATE, 'spec.template.spec.containers[0].env', true]);
   });
   test('a paused Rollout takes the change and holds every pod', () => {
-    const w = only([rollout(CS, { ...canary(STEPS), paused: true }), cloneSet(OLD)], [rollout(CS, { ...canary(STEPS), paused: true }), cloneSet(NEW)]);
+    const paused = rollout(CS, { ...canary(STEPS), paused: true });
+    const w = only([paused, cloneSet(OLD)], [paused, cloneSet(NEW)]);
     expect([w.rollout!.inEffect, w.podsUpdated, w.podsOnOldRevision, w.batches]).toEqual([true, 0, 4, []]);
     expect(w.notes.join('\n')).toContain('is paused (spec.strategy.paused)');
   });
@@ -212,13 +215,15 @@ describe('a Rollout that does not take the change', () => {
   });
   test('the first deploy', () => {
     const r = UpdatePlan.compare([], [rollout(CS, canary(STEPS)), cloneSet(NEW)]);
-    expect([r.workloads[0].updateType, r.workloads[0].rollout!.inEffect, r.rollouts.map(x => x.change)]).toEqual([UpdateType.CREATE, false, [RolloutChange.CREATE]]);
+    expect([r.workloads[0].updateType, r.workloads[0].rollout!.inEffect, r.rollouts.map(x => x.change)])
+      .toEqual([UpdateType.CREATE, false, [RolloutChange.CREATE]]);
     expect(reason(r.workloads[0])).toContain('first deploy is never released by a Rollout');
   });
   test('replicas 0, an unchanged rollout-id, an OnDelete StatefulSet', () => {
-    expect(reason(only([rollout(CS, canary(STEPS)), cloneSet(OLD)], [rollout(CS, canary(STEPS)), cloneSet(NEW, { replicas: 0 })]))).toBe('the workload has replicas 0: nothing to release step by step');
+    const ro = rollout(CS, canary(STEPS));
+    expect(reason(only([ro, cloneSet(OLD)], [ro, cloneSet(NEW, { replicas: 0 })]))).toBe('the workload has replicas 0: nothing to release step by step');
     const id = { 'rollouts.kruise.io/rollout-id': 'r1' };
-    expect(reason(only([rollout(CS, canary(STEPS)), cloneSet(OLD, { annotations: id })], [rollout(CS, canary(STEPS)), cloneSet(NEW, { annotations: id })])))
+    expect(reason(only([ro, cloneSet(OLD, { annotations: id })], [ro, cloneSet(NEW, { annotations: id })])))
       .toContain('the same rollouts.kruise.io/rollout-id annotation ("r1")');
     expect(released(STEPS, { annotations: id }).rollout!.inEffect).toBe(false);
     const sts = (image: string) => ({
@@ -227,8 +232,8 @@ describe('a Rollout that does not take the change', () => {
       metadata: { name: 'db', namespace: 'default', labels: { [LABEL]: 'statefulset' } },
       spec: { replicas: 2, serviceName: 'db', selector: { matchLabels: { app: 'db' } }, updateStrategy: { type: 'OnDelete' }, template: template(image, { app: 'db' }) },
     });
-    const ro = rollout({ apiVersion: 'apps.kruise.io/v1beta1', kind: 'StatefulSet', name: 'db' }, canary(STEPS));
-    const w = only([ro, sts(OLD)], [ro, sts(NEW)]);
+    const stsRollout = rollout({ apiVersion: 'apps.kruise.io/v1beta1', kind: 'StatefulSet', name: 'db' }, canary(STEPS));
+    const w = only([stsRollout, sts(OLD)], [stsRollout, sts(NEW)]);
     expect([w.updateType, reason(w)]).toEqual([UpdateType.ON_DELETE, 'an OnDelete StatefulSet\'s updates are never taken by the Kruise Rollouts webhook']);
   });
   test('live objects: the workload without the label, a Disabled Rollout, two revisions under traffic routing', () => {

@@ -74,9 +74,9 @@ beforeAll(async () => {
   const p = await rollouts.start();
   await rollouts.waitReady(p);
   await rollouts.waitLeader();
-  const until = Date.now() + 60_000;
+  const deadline = Date.now() + 60_000;
   while ((await withoutCa()).length > 0) {
-    if (Date.now() > until) throw new Error(`cluster tier: kruise-rollout-manager wrote no CA into ${(await withoutCa()).join(', ')}`);
+    if (Date.now() > deadline) throw new Error(`cluster tier: kruise-rollout-manager wrote no CA into ${(await withoutCa()).join(', ')}`);
     await sleep(1000);
   }
 }, 400_000);
@@ -179,7 +179,11 @@ async function approve(ns: string, name: string, blueGreen: boolean): Promise<vo
 function revisions(pods: PodState[], oldTemplate: Manifest, newTemplate: Manifest): { fresh: PodState[]; stale: PodState[]; other: PodState[] } {
   const n = containersOf(newTemplate.spec.containers);
   const o = containersOf(oldTemplate.spec.containers);
-  return { fresh: pods.filter(p => p.containers === n), stale: pods.filter(p => p.containers === o), other: pods.filter(p => p.containers !== n && p.containers !== o) };
+  return {
+    fresh: pods.filter(p => p.containers === n),
+    stale: pods.filter(p => p.containers === o),
+    other: pods.filter(p => p.containers !== n && p.containers !== o),
+  };
 }
 
 const ordinalsOf = (pods: PodState[]) => pods.map(p => Number(p.name.slice(p.name.lastIndexOf('-') + 1))).sort((a, b) => b - a);
@@ -200,7 +204,8 @@ async function settleOld(ns: string, objects: Manifest[], what: string): Promise
 }
 
 /** Judge one workload released by its Rollout, step by step. */
-async function judgeRelease(ns: string, c: GoldenCase, w: lib.WorkloadPlan, oldW: Manifest, newW: Manifest, before: PodState[], report: string[]): Promise<void> {
+async function judgeRelease(ns: string, c: GoldenCase, w: lib.WorkloadPlan, oldW: Manifest, newW: Manifest, before: PodState[],
+  report: string[]): Promise<void> {
   const release = w.rollout!;
   const blueGreen = release.style === lib.RolloutReleaseStyle.BLUE_GREEN;
   const beforeUids = new Set(before.map(p => p.uid));
