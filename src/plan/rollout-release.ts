@@ -20,13 +20,12 @@ import {
   RejectedBy, RolloutChange, RolloutPlan, RolloutReleaseStyle, RolloutStepPlan, UpdateType, WorkloadPlan,
 } from './types';
 import { ROLLING_STYLE, RolloutStyle, styleOf, targetKey, workloadRefOf } from '../admission/rollout';
+import { WORKLOAD_TYPE_LABEL } from '../rollout';
 import { IntOrPercent } from '../validation/percent';
 import { fieldError } from '../validation/report';
 
 type Json = any;
 
-/** The label the workload webhooks select on; the Rollout controller writes it. */
-export const WORKLOAD_TYPE_LABEL = 'rollouts.kruise.io/workload-type';
 /** The annotation the webhook puts on a workload whose release is in progress. */
 export const IN_PROGRESSING = 'rollouts.kruise.io/in-progressing';
 /** The workload annotation (and label) naming a release. */

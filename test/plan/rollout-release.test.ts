@@ -1,7 +1,10 @@
+import * as fs from 'fs';
+import * as path from 'path';
 import {
   PlanFormat, RejectedBy, RolloutChange, RolloutReleaseStyle, UpdatePlan, UpdateType, WorkloadPlan,
 } from '../../src/plan';
 import { batchReplicas, deploymentNewPods, partitionPercent, stepPods } from '../../src/plan/rollout-release';
+import { PLAN_ROLLOUT_GOLDEN } from '../fixtures/plan-golden';
 
 const LABEL = 'rollouts.kruise.io/workload-type';
 const OLD = 'registry.k8s.io/pause:3.9';
@@ -398,5 +401,25 @@ describe('rendering', () => {
     const m = UpdatePlan.render(r, PlanFormat.MARKDOWN);
     expect(m).toContain('- **fights the release in progress:** spec.updateStrategy.partition: 0 replaces the partition 3');
     expect(m).toContain('**Result:** nothing the cluster will refuse; 1 change fights a release in progress.');
+  });
+});
+
+describe('the documentation shows what the plan prints', () => {
+  const block = (file: string, after: string): string => {
+    const text = fs.readFileSync(path.join(__dirname, '..', '..', file), 'utf-8');
+    const start = text.indexOf(after);
+    expect(start).toBeGreaterThan(0);
+    return text.slice(start + after.length, text.indexOf('```', start + after.length));
+  };
+  test('README: an image bump under a Rollout that routes traffic', () => {
+    const ro = rollout(CS, canary([{ replicas: 1, traffic: '20%' }, { replicas: '50%', pause: { duration: 15 } }, { replicas: '100%' }],
+      { trafficRoutings: [{ service: 'web', ingress: { name: 'web' } }] }));
+    const out = UpdatePlan.render(UpdatePlan.compare([ro, cloneSet(OLD)], [ro, cloneSet(NEW)]), PlanFormat.TABLE);
+    expect(block('README.md', 'has the steps `1` (20 % of the traffic, approval),\n`"50%"` (15 s) and `"100%"`:\n\n```text\n$ cdk8s-kruise plan --old old --new new\n')).toBe(out);
+  });
+  test('docs/update-plan.md: the rollout-traffic golden case', () => {
+    const c = PLAN_ROLLOUT_GOLDEN.find(x => x.id === 'rollout-traffic')!;
+    const out = UpdatePlan.render(UpdatePlan.compare(c.old, c.new), PlanFormat.TABLE);
+    expect(block('docs/update-plan.md', '(`rollout-traffic` of the\ngolden set):\n\n```text\n$ cdk8s-kruise plan --old old --new new\n')).toBe(out);
   });
 });
