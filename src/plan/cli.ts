@@ -1,7 +1,8 @@
 /**
  * `cdk8s-kruise plan`: the update plan on the command line. Exit codes: 0
- * planned, 2 the plan holds a change the cluster will refuse (a CI gate), 1
- * a usage or input error (one line on stderr).
+ * planned, 2 the plan holds a change the cluster will refuse (a CI gate), 3
+ * a change fights a Kruise Rollouts release in progress (known with
+ * --old-live), 1 a usage or input error (one line on stderr).
  */
 import * as path from 'path';
 import { parseArgs } from 'util';
@@ -27,13 +28,15 @@ const USAGE = `usage: cdk8s-kruise plan (--old DIR --new DIR | --git-ref REF --d
   --new DIR            manifests about to be applied
   --git-ref REF        compare DIR as committed at REF (e.g. origin/main) with DIR on disk
   --dir DIR            the synth output directory for --git-ref (default: dist); also the new side for --old-live
-  --old-live FILE      live objects from kubectl get ... -o json (a List) as the old side
+  --old-live FILE      live objects from kubectl get ... -o json (a List) as the old side; also tells
+                       which Kruise Rollouts releases are in progress
   --format F           table (default), markdown (for a PR comment) or json
   --feature-gates G    OpenKruise gates of the cluster, e.g. InPlaceWorkloadVerticalScaling=true
   --nodes N            nodes an Advanced DaemonSet runs on, for its pod counts
   --namespace NS       namespace of objects without one (default: default)
 
-exit codes: 0 planned, 2 the cluster will refuse part of the change, 1 usage or input error
+exit codes: 0 planned, 2 the cluster will refuse part of the change, 3 part of the change fights a
+Kruise Rollouts release in progress (with --old-live), 1 usage or input error
 `;
 
 const defaultIo: CliIo = {
@@ -118,7 +121,7 @@ export function main(argv: string[], io: CliIo = defaultIo): number {
       featureGates, gatesOrigin: '--feature-gates', daemonSetNodes: nodes, defaultNamespace: str('namespace'), oldIsLive: str('old-live') !== undefined,
     });
     io.out(renderPlan(report, format as PlanFormat));
-    return report.rejected ? 2 : 0;
+    return report.rejected ? 2 : report.releaseConflict ? 3 : 0;
   } catch (e) {
     if (e instanceof PlanInputError) return fail(e.message);
     throw e;

@@ -6,21 +6,22 @@
 import { sameJson } from './diff';
 import { PlanInputError } from './errors';
 import { planGates } from './gates';
+import {
+  RELEASED_KINDS, RolloutView, planRollout, releasePlan, releasedObject, rolloutView, workloadConflicts, workloadKey,
+} from './rollout-release';
 import { PodOwner, planSidecarSet } from './sidecarsets';
 import {
-  PlanReport, SidecarSetPlan, UpdatePlanOptions, UpdateType, WorkloadPlan,
+  PlanReport, RolloutChange, RolloutPlan, SidecarSetPlan, UpdatePlanOptions, UpdateType, WorkloadPlan,
 } from './types';
 import { planUnitedDeployment, subsetReplicas } from './united-deployment';
 import {
-  PlanContext, PlanSubject, planCloneSet, planDaemonSet, planStatefulSet,
+  PlanContext, PlanSubject, howOf, planCloneSet, planDaemonSet, planDeployment, planStatefulSet,
 } from './workloads';
 
 type Json = any;
 
 /** Options the CLI adds to the public ones. */
 export interface CompareOptions extends UpdatePlanOptions {
-  /** The old side is live objects (defaulted by the API server): other objects are compared for presence only. */
-  readonly oldIsLive?: boolean;
   /** How the gates were given, for errors. */
   readonly gatesOrigin?: string;
 }
@@ -37,6 +38,8 @@ interface Keyed {
   readonly key: string;
   readonly obj: Json;
   readonly namespace: string;
+  /** Position in its side's manifests (the order `kubectl apply -f` applies them). */
+  readonly position: number;
 }
 
 function index(objs: Json[], side: string, defaultNamespace: string): Map<string, Keyed> {
@@ -51,7 +54,7 @@ function index(objs: Json[], side: string, defaultNamespace: string): Map<string
     if (out.has(key)) {
       throw new PlanInputError(`${side}: ${obj.kind} ${namespace ? `${namespace}/` : ''}${name} appears twice; keep one object per name`);
     }
-    out.set(key, { key, obj, namespace });
+    out.set(key, { key, obj, namespace, position: out.size });
   }
   return out;
 }
@@ -132,10 +135,33 @@ function created(k: Keyed, ctx: PlanContext): WorkloadPlan | SidecarSetPlan {
     envFromMetadataRestarts: [],
     resizedContainers: [],
     batches: [],
+    releaseConflicts: [],
     notes: [],
     replicas,
     podsUpdated: replicas,
     podsOnOldRevision: replicas === undefined ? undefined : 0,
+  };
+}
+
+/** A workload whose manifest fights the release in progress without changing its pod template. */
+function conflictEntry(n: Keyed, c: { conflicts: string[]; moved?: number; kept?: number; replicas?: number }): WorkloadPlan {
+  return {
+    apiVersion: n.obj.apiVersion,
+    kind: n.obj.kind,
+    namespace: n.namespace,
+    name: n.obj.metadata.name,
+    updateType: UpdateType.NONE,
+    summary: `no pod template change, but the manifest fights the release in progress${c.moved ? `: ${c.moved} pod${c.moved === 1 ? '' : 's'} move to the revision being released at once` : ''}`,
+    imageChanges: [],
+    metadataChanged: false,
+    envFromMetadataRestarts: [],
+    resizedContainers: [],
+    replicas: c.replicas,
+    podsUpdated: c.moved,
+    podsOnOldRevision: c.kept,
+    batches: c.moved ? [c.moved] : [],
+    releaseConflicts: c.conflicts,
+    notes: [],
   };
 }
 
@@ -168,6 +194,7 @@ function deleted(k: Keyed, ctx: PlanContext): WorkloadPlan | SidecarSetPlan {
     envFromMetadataRestarts: [],
     resizedContainers: [],
     batches: [],
+    releaseConflicts: [],
     notes: [],
     replicas: 0,
     podsUpdated: 0,
@@ -196,22 +223,86 @@ export function comparePlan(oldObjs: Json[], newObjs: Json[], options: CompareOp
   };
   const owners = podOwners([...after.values()], ctx.daemonSetNodes);
 
+  // Kruise Rollouts: the Rollouts of each side, and the one of the new manifests that releases a workload
+  const isRollout = (obj: Json) => groupOf(obj.apiVersion) === 'rollouts.kruise.io' && obj.kind === 'Rollout';
+  const views = (side: Map<string, Keyed>) => [...side.values()].filter(k => isRollout(k.obj)).map(k => ({ k, v: rolloutView(k.obj, ns) }));
+  const newRollouts = views(after);
+  const oldRollouts = views(before);
+  const governing = (w: Keyed) => newRollouts.find(r => r.v.namespace === w.namespace && r.v.key === workloadKey(w.obj)
+    && r.v.ref?.name === w.obj.metadata.name);
+  const oldRolloutOf = (r: { k: Keyed; v: RolloutView }) => oldRollouts.find(x => x.k.key === r.k.key && x.v.key === r.v.key
+    && x.v.ref?.name === r.v.ref?.name)?.v;
+  const live = !!options.oldIsLive;
+
+  /** A workload's plan under the Rollout that releases it (if any), with what fights a release in progress. */
+  const underRollout = (o: Keyed, n: Keyed, p: WorkloadPlan | undefined, replan: (obj: Json) => WorkloadPlan | undefined,
+    ordinalStart: number): WorkloadPlan | undefined => {
+    const r = governing(n);
+    if (!r) return p;
+    const key = workloadKey(n.obj);
+    let out = p && releasePlan({
+      plan: p,
+      releasedPlan: () => replan(releasedObject(n.obj, key, r.v.style).obj),
+      how: howOf,
+      oldObj: o.obj,
+      newObj: n.obj,
+      rollout: r.v,
+      oldRollout: oldRolloutOf(r),
+      rolloutFirst: r.k.position < n.position,
+      oldIsLive: live,
+      daemonSetNodes: ctx.daemonSetNodes,
+      ordinalStart,
+    });
+    if (live && !r.v.disabled) {
+      const c = workloadConflicts(o.obj, n.obj, r.v, ctx.daemonSetNodes);
+      if (c.conflicts.length > 0) out = out ? { ...out, releaseConflicts: [...out.releaseConflicts, ...c.conflicts] } : conflictEntry(n, c);
+    }
+    return out;
+  };
+
+  /** A new workload: its first deploy is never released by a Rollout. */
+  const firstDeploy = (n: Keyed, p: WorkloadPlan): WorkloadPlan => {
+    const r = governing(n);
+    if (!r) return p;
+    const reason = `a workload's first deploy is never released by a Rollout (the webhook takes updates only): all pods are created at once; Rollout ${r.v.name} releases the next changes of the pod template`;
+    return {
+      ...p,
+      rollout: { rollout: r.v.name, apiVersion: r.v.apiVersion, style: r.v.style, inEffect: false, reason, steps: [], completion: '' },
+      notes: [`not released by Rollout ${r.v.name}: ${reason}`, ...p.notes],
+    };
+  };
+
   const keys = [...new Set([...after.keys(), ...before.keys()])];
   for (const key of keys) {
     const o = before.get(key);
     const n = after.get(key);
     const sample = (n ?? o)!;
+    if (isRollout(sample.obj)) continue; // planned below, once every workload is known
     if (!isKruise(sample.obj)) {
+      // a Deployment or StatefulSet (apps) is planned when a Rollout releases it
+      if (n && RELEASED_KINDS.includes(workloadKey(n.obj)) && governing(n)) {
+        if (!o) {
+          workloads.push(firstDeploy(n, created(n, ctx) as WorkloadPlan));
+          continue;
+        }
+        const s: PlanSubject = { apiVersion: n.obj.apiVersion, kind: n.obj.kind, namespace: n.namespace, name: n.obj.metadata.name, specPath: 'spec' };
+        const plan = (obj: Json) => (n.obj.kind === 'Deployment' ? planDeployment(s, o.obj, obj, ctx) : planStatefulSet(s, o.obj, obj, ctx, true));
+        const p = underRollout(o, n, plan(n.obj), plan, Number(n.obj.spec?.ordinals?.start ?? 0));
+        if (p) {
+          workloads.push(p);
+          continue;
+        }
+      }
       if (!o) otherChanges.push(`${describeObj(n!)}: added`);
       else if (!n) otherChanges.push(`${describeObj(o)}: removed`);
-      else if (!options.oldIsLive && !sameJson(comparable(o.obj), comparable(n.obj))) otherChanges.push(`${describeObj(n)}: changed`);
+      else if (!live && !sameJson(comparable(o.obj), comparable(n.obj))) otherChanges.push(`${describeObj(n)}: changed`);
       continue;
     }
     const isSidecarSet = sample.obj.kind === 'SidecarSet';
     if (!o || !n) {
       const p = !o ? created(n!, ctx) : deleted(o, ctx);
       if (isSidecarSet) sidecarSets.push(p as SidecarSetPlan);
-      else workloads.push(p as WorkloadPlan);
+      else workloads.push(!o && !isSidecarSet ? firstDeploy(n!, p as WorkloadPlan) : p as WorkloadPlan);
       continue;
     }
     if (isSidecarSet) {
@@ -228,12 +319,30 @@ export function comparePlan(oldObjs: Json[], newObjs: Json[], options: CompareOp
       continue;
     }
     const s: PlanSubject = { ...subject, specPath: 'spec' };
-    const p = n.obj.kind === 'CloneSet' ? planCloneSet(s, o.obj, n.obj, ctx)
-      : n.obj.kind === 'StatefulSet' ? planStatefulSet(s, o.obj, n.obj, ctx)
-        : planDaemonSet(s, o.obj, n.obj, ctx);
+    const plan = (obj: Json) => (n.obj.kind === 'CloneSet' ? planCloneSet(s, o.obj, obj, ctx)
+      : n.obj.kind === 'StatefulSet' ? planStatefulSet(s, o.obj, obj, ctx)
+        : planDaemonSet(s, o.obj, obj, ctx));
+    const start = n.obj.kind === 'StatefulSet' && ctx.gates.isEnabled('StatefulSetStartOrdinal') ? Number(n.obj.spec?.ordinals?.start ?? 0) : 0;
+    const p = underRollout(o, n, plan(n.obj), plan, start);
     if (p) workloads.push(p);
     else unchanged++;
   }
-  const rejected = workloads.some(w => w.updateType === UpdateType.REJECTED) || sidecarSets.some(s => s.updateType === UpdateType.REJECTED);
-  return { workloads, sidecarSets, otherChanges, unchanged, rejected, featureGates: gates.summary };
+
+  const rollouts: RolloutPlan[] = [];
+  for (const key of [...new Set([...after.keys(), ...before.keys()])]) {
+    const o = before.get(key);
+    const n = after.get(key);
+    if (!isRollout((n ?? o)!.obj)) continue;
+    const ov = o && rolloutView(o.obj, ns);
+    const nv = n && rolloutView(n.obj, ns);
+    const v = (nv ?? ov)!;
+    const p = planRollout(ov, nv, live, `${v.ref?.kind ?? 'workload'} ${v.namespace}/${v.ref?.name ?? '?'}`);
+    if (p) rollouts.push(p);
+  }
+  const rejected = workloads.some(w => w.updateType === UpdateType.REJECTED) || sidecarSets.some(s => s.updateType === UpdateType.REJECTED)
+    || rollouts.some(r => r.change === RolloutChange.REJECTED);
+  const releaseConflict = workloads.some(w => w.releaseConflicts.length > 0) || rollouts.some(r => r.releaseConflicts.length > 0);
+  return {
+    workloads, sidecarSets, rollouts, otherChanges, unchanged, rejected, releaseConflict, featureGates: gates.summary,
+  };
 }

@@ -2,13 +2,17 @@
  * A plan as text: a table for the terminal, markdown for a pull-request
  * comment, or JSON.
  */
-import { PlanFormat, PlanReport, SidecarSetPlan, UpdateType, WorkloadPlan } from './types';
+import {
+  PlanFormat, PlanReport, RolloutChange, RolloutPlan, RolloutStepPlan, SidecarSetPlan, UpdateType, WorkloadPlan,
+} from './types';
 
 const num = (v: number | undefined): string => (v === undefined ? '?' : String(v));
 
 function workloadName(w: WorkloadPlan): string {
   return `${w.kind} ${w.namespace ? `${w.namespace}/` : ''}${w.name}${w.subset !== undefined ? ` [subset ${w.subset}: ${w.subsetKind}]` : ''}`;
 }
+
+const rolloutName = (r: RolloutPlan): string => `Rollout ${r.namespace}/${r.name}`;
 
 function batches(b: number[]): string {
   return b.length === 0 ? '-' : b.length > 8 ? `${b.slice(0, 8).join(',')},... (${b.length})` : b.join(',');
@@ -19,18 +23,35 @@ interface Row { readonly name: string; readonly type: string; readonly updated: 
 function rows(report: PlanReport): Row[] {
   return [
     ...report.workloads.map(w => ({
-      name: workloadName(w), type: w.updateType, updated: num(w.podsUpdated), kept: num(w.podsOnOldRevision), batches: batches(w.batches),
+      name: workloadName(w),
+      type: w.updateType,
+      updated: num(w.podsUpdated),
+      kept: num(w.podsOnOldRevision),
+      batches: w.rollout?.inEffect && w.batches.length > 0 ? `${batches(w.batches)} (Rollout ${w.rollout.rollout})` : batches(w.batches),
     })),
     ...report.sidecarSets.map(s => ({ name: `SidecarSet ${s.name}`, type: s.updateType, updated: num(s.podsUpdated), kept: num(s.podsOnOldRevision), batches: batches(s.batches) })),
+    ...report.rollouts.map(r => ({ name: rolloutName(r), type: r.change, updated: '-', kept: '-', batches: '-' })),
   ];
 }
+
+const CONFLICT = 'fights the release in progress: ';
 
 function details(w: WorkloadPlan): string[] {
   const out = [w.summary];
   if (w.forcedBy) out.push(`forced by ${w.forcedBy}`);
   if (w.updatedOrdinals && w.updatedOrdinals.length > 0) out.push(`ordinals updated (in order): ${w.updatedOrdinals.join(', ')}`);
   if (w.keptOrdinals && w.keptOrdinals.length > 0) out.push(`ordinals kept on the old template: ${w.keptOrdinals.join(', ')}`);
+  for (const c of w.releaseConflicts) out.push(`${CONFLICT}${c}`);
   return [...out, ...w.notes];
+}
+
+function stepLines(w: WorkloadPlan): string[] {
+  if (!w.rollout?.inEffect || w.rollout.steps.length === 0) return [];
+  return [...w.rollout.steps.map(s => s.summary), w.rollout.completion];
+}
+
+function rolloutDetails(r: RolloutPlan): string[] {
+  return [r.summary, ...(r.livePhase ? [`status.phase in the cluster: ${r.livePhase}`] : []), ...r.releaseConflicts.map(c => `${CONFLICT}${c}`), ...r.notes];
 }
 
 function sidecarDetails(s: SidecarSetPlan): string[] {
@@ -44,15 +65,18 @@ function gateLine(report: PlanReport): string {
 }
 
 function verdict(report: PlanReport): string {
-  const n = [...report.workloads, ...report.sidecarSets].filter(x => x.updateType === UpdateType.REJECTED).length;
-  return n > 0 ? `${n} change${n === 1 ? '' : 's'} the cluster will refuse` : 'nothing the cluster will refuse';
+  const n = [...report.workloads, ...report.sidecarSets].filter(x => x.updateType === UpdateType.REJECTED).length
+    + report.rollouts.filter(r => r.change === RolloutChange.REJECTED).length;
+  const c = report.workloads.filter(w => w.releaseConflicts.length > 0).length + report.rollouts.filter(r => r.releaseConflicts.length > 0).length;
+  const refused = n > 0 ? `${n} change${n === 1 ? '' : 's'} the cluster will refuse` : 'nothing the cluster will refuse';
+  return c > 0 ? `${refused}; ${c} change${c === 1 ? '' : 's'} fight${c === 1 ? 's' : ''} a release in progress` : refused;
 }
 
 function table(report: PlanReport): string {
   const r = rows(report);
   const lines: string[] = [];
   if (r.length === 0) {
-    lines.push(`No workload or SidecarSet changes (${report.unchanged} unchanged).`);
+    lines.push(`No workload, SidecarSet or Rollout changes (${report.unchanged} unchanged).`);
   } else {
     const head: Row = { name: 'OBJECT', type: 'UPDATE', updated: 'UPDATED', kept: 'OLD', batches: 'BATCHES' };
     const all = [head, ...r];
@@ -63,11 +87,18 @@ function table(report: PlanReport): string {
     lines.push('');
     for (const wp of report.workloads) {
       lines.push(`${workloadName(wp)}:`);
-      for (const d of details(wp)) lines.push(`  - ${d}`);
+      const [summary, ...rest] = details(wp);
+      lines.push(`  - ${summary}`);
+      for (const s of stepLines(wp)) lines.push(`      ${s}`);
+      for (const d of rest) lines.push(`  - ${d}`);
     }
     for (const s of report.sidecarSets) {
       lines.push(`SidecarSet ${s.name}:`);
       for (const d of sidecarDetails(s)) lines.push(`  - ${d}`);
+    }
+    for (const ro of report.rollouts) {
+      lines.push(`${rolloutName(ro)}:`);
+      for (const d of rolloutDetails(ro)) lines.push(`  - ${d}`);
     }
   }
   if (report.otherChanges.length > 0) {
@@ -80,23 +111,46 @@ function table(report: PlanReport): string {
 
 const md = (s: string): string => s.replace(/\|/g, '\\|');
 
+function pauseCell(s: RolloutStepPlan): string {
+  if (s.manualApproval) return 'approval';
+  if (s.pauseSeconds !== undefined) return s.pauseSeconds <= 0 ? 'none' : `${s.pauseSeconds} s`;
+  return 'none (completes)';
+}
+
+function stepTable(w: WorkloadPlan): string[] {
+  if (!w.rollout?.inEffect || w.rollout.steps.length === 0) return [];
+  const out = ['| Step | Replicas | Pods on new revision | Pods on old revision | Traffic | Pause |', '|---:|---|---:|---:|---|---|'];
+  for (const s of w.rollout.steps) {
+    const traffic = [s.traffic, ...s.matches].filter(x => x !== undefined && x !== '').join('; ') || '-';
+    out.push(`| ${s.step} | ${md(s.replicas)} | ${num(s.podsOnNewRevision)} | ${num(s.podsOnOldRevision)} | ${md(traffic)} | ${pauseCell(s)} |`);
+  }
+  return [...out, '', md(w.rollout.completion), ''];
+}
+
 function markdown(report: PlanReport): string {
   const lines: string[] = ['### OpenKruise update plan', ''];
   const r = rows(report);
   if (r.length === 0) {
-    lines.push(`No workload or SidecarSet changes (${report.unchanged} unchanged).`);
+    lines.push(`No workload, SidecarSet or Rollout changes (${report.unchanged} unchanged).`);
   } else {
     lines.push('| Object | Update | Pods updated | Pods on old template | Batches |', '|---|---|---:|---:|---|');
-    for (const x of r) lines.push(`| ${md(x.name)} | ${x.type === UpdateType.REJECTED ? '**Rejected**' : x.type} | ${x.updated} | ${x.kept} | ${x.batches} |`);
+    for (const x of r) lines.push(`| ${md(x.name)} | ${x.type === UpdateType.REJECTED ? '**Rejected**' : x.type} | ${x.updated} | ${x.kept} | ${md(x.batches)} |`);
     lines.push('');
+    const bullet = (d: string) => (d.startsWith(CONFLICT) ? `- **${CONFLICT.trim()}** ${md(d.slice(CONFLICT.length))}` : `- ${md(d)}`);
     for (const wp of report.workloads) {
       lines.push(`**${md(workloadName(wp))}**`, '');
-      for (const d of details(wp)) lines.push(`- ${md(d)}`);
+      for (const d of details(wp)) lines.push(bullet(d));
       lines.push('');
+      lines.push(...stepTable(wp));
     }
     for (const s of report.sidecarSets) {
       lines.push(`**SidecarSet ${md(s.name)}**`, '');
       for (const d of sidecarDetails(s)) lines.push(`- ${md(d)}`);
+      lines.push('');
+    }
+    for (const ro of report.rollouts) {
+      lines.push(`**${md(rolloutName(ro))}**`, '');
+      for (const d of rolloutDetails(ro)) lines.push(bullet(d));
       lines.push('');
     }
   }

@@ -104,7 +104,7 @@ export function readLive(file: string): Json[] {
   try {
     text = fs.readFileSync(file, 'utf8');
   } catch {
-    throw new PlanInputError(`--old-live '${file}' cannot be read; save the live objects with kubectl get clonesets,statefulsets.apps.kruise.io,daemonsets.apps.kruise.io,sidecarsets -A -o json > ${file}`);
+    throw new PlanInputError(`--old-live '${file}' cannot be read; save the live objects with kubectl get clonesets,statefulsets.apps.kruise.io,daemonsets.apps.kruise.io,uniteddeployments,sidecarsets,rollouts.rollouts.kruise.io,deployments.apps,statefulsets.apps -A -o json > ${file}`);
   }
   return parseManifests(text, file);
 }

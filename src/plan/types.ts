@@ -31,6 +31,146 @@ export enum RejectedBy {
   CONTROLLER = 'Controller',
 }
 
+/** How a Kruise Rollouts release moves the pods of a workload (the BatchRelease controller that runs it). */
+export enum RolloutReleaseStyle {
+  /**
+   * Batches on the workload itself: its partition is lowered step by step
+   * (CloneSet, Advanced StatefulSet, StatefulSet, Advanced DaemonSet, and a
+   * Deployment with the AdvancedDeployment gate). Each moved pod is updated
+   * as the workload's own update type says (in place or recreated).
+   */
+  PARTITION = 'Partition',
+  /**
+   * An extra canary Deployment runs the new pods next to all the old ones; the
+   * Deployment itself is updated (every pod recreated) when the release completes.
+   */
+  CANARY_DEPLOYMENT = 'CanaryDeployment',
+  /**
+   * Blue-green: new pods are created next to every old pod (surge); the old
+   * pods are removed when the release completes.
+   */
+  BLUE_GREEN = 'BlueGreen',
+}
+
+/** What a plan says about a Rollout object itself. */
+export enum RolloutChange {
+  /** The Rollout is new. */
+  CREATE = 'Create',
+  /** The Rollout changes, and the cluster accepts it. */
+  UPDATE = 'Update',
+  /** The Rollout is gone from the new manifests. */
+  DELETE = 'Delete',
+  /** The Rollout webhook refuses the update (a release is in progress). */
+  REJECTED = 'Rejected',
+}
+
+/** One step of a Kruise Rollouts release. */
+export interface RolloutStepPlan {
+  /** The step number, from 1. */
+  readonly step: number;
+  /** The step's `replicas` as written (`1`, `"20%"`); a v1alpha1 step without replicas uses its weight. */
+  readonly replicas: string;
+  /**
+   * Pods on the new revision once the step is done.
+   *
+   * @default - unknown (an Advanced DaemonSet without `daemonSetNodes`)
+   */
+  readonly podsOnNewRevision?: number;
+  /**
+   * Pods on the old revision once the step is done.
+   *
+   * @default - unknown (see `podsOnNewRevision`)
+   */
+  readonly podsOnOldRevision?: number;
+  /**
+   * A StatefulSet: the ordinals on the new revision once the step is done, highest first.
+   *
+   * @default - not a StatefulSet
+   */
+  readonly ordinals?: number[];
+  /**
+   * The share of the traffic sent to the new pods (`"20%"`), when the Rollout routes traffic.
+   *
+   * @default - no weight: the step sends no traffic share of its own
+   */
+  readonly traffic?: string;
+  /** Requests sent to the new pods whatever the weight (headers, query parameters, path), one line each. */
+  readonly matches: string[];
+  /**
+   * Seconds the step waits before the next one starts by itself.
+   *
+   * @default - no timed wait (see `manualApproval`)
+   */
+  readonly pauseSeconds?: number;
+  /** Whether the step waits until someone approves it (`kubectl-kruise rollout approve`). */
+  readonly manualApproval: boolean;
+  /** One sentence: the pods after the step, the traffic, the wait. */
+  readonly summary: string;
+}
+
+/** How a Rollout releases (or does not release) a workload's change. */
+export interface RolloutReleasePlan {
+  /** The Rollout's name (in the workload's namespace). */
+  readonly rollout: string;
+  /** The Rollout's apiVersion (`rollouts.kruise.io/v1beta1` or `v1alpha1`). */
+  readonly apiVersion: string;
+  /** How the release moves the pods. */
+  readonly style: RolloutReleaseStyle;
+  /**
+   * Whether this change is released by the Rollout. When false, `reason`
+   * says why and the workload's own update strategy releases it.
+   */
+  readonly inEffect: boolean;
+  /**
+   * Why the Rollout does not release this change.
+   *
+   * @default - it does
+   */
+  readonly reason?: string;
+  /** The steps, in order (empty when the Rollout does not release this change). */
+  readonly steps: RolloutStepPlan[];
+  /** What happens after the last step: the release completes. */
+  readonly completion: string;
+}
+
+/** The plan of one Rollout object: what the cluster does with the Rollout itself. */
+export interface RolloutPlan {
+  /** apiVersion of the new object (of the old one when deleted). */
+  readonly apiVersion: string;
+  /** Namespace. */
+  readonly namespace: string;
+  /** Name. */
+  readonly name: string;
+  /** The workload it releases (`Kind namespace/name`). */
+  readonly workload: string;
+  /** What happens to the Rollout. */
+  readonly change: RolloutChange;
+  /** One sentence saying what happens and why. */
+  readonly summary: string;
+  /**
+   * For `REJECTED`: the field the webhook refuses.
+   *
+   * @default - not rejected
+   */
+  readonly rejectedField?: string;
+  /**
+   * For `REJECTED`: the error, with what to do about it.
+   *
+   * @default - not rejected
+   */
+  readonly rejection?: string;
+  /**
+   * The Rollout's `status.phase` in the cluster (known when the old side is live objects).
+   *
+   * @default - unknown
+   */
+  readonly livePhase?: string;
+  /** Changes that fight the release in progress (known when the old side is live objects). */
+  readonly releaseConflicts: string[];
+  /** Everything else worth knowing. */
+  readonly notes: string[];
+}
+
 /** How a plan is printed. */
 export enum PlanFormat {
   /** A table for the terminal. */
@@ -79,6 +219,18 @@ export interface UpdatePlanOptions {
    * @default 'default'
    */
   readonly defaultNamespace?: string;
+
+  /**
+   * The old manifests are live objects (`kubectl get -o json`, with their
+   * status): other objects are compared for presence only, and the state of
+   * Kruise Rollouts releases is read from them (a release in progress, the
+   * Rollout's phase, the workload's labels), so changes the Rollout webhook
+   * refuses during a release and changes that fight a release in progress
+   * are flagged instead of noted as possible.
+   *
+   * @default false
+   */
+  readonly oldIsLive?: boolean;
 }
 
 /** The plan of one workload (or of one UnitedDeployment subset). */
@@ -178,6 +330,21 @@ export interface WorkloadPlan {
    * @default - not a DaemonSet
    */
   readonly nodeSelector?: string;
+  /**
+   * The Rollout (Kruise Rollouts) of the workload, when the new manifests
+   * hold one: whether it releases this change and, step by step, which pods
+   * move. `podsUpdated`, `podsOnOldRevision` and `batches` then describe the
+   * whole release (the pods each step moves, then those the completion moves).
+   *
+   * @default - no Rollout targets the workload
+   */
+  readonly rollout?: RolloutReleasePlan;
+  /**
+   * Manifest changes that fight the release in progress (a re-applied
+   * partition that releases pods outside the steps...). Known only when the
+   * old side is live objects.
+   */
+  readonly releaseConflicts: string[];
   /** Everything else worth knowing (claims, scaling, gates, paused...). */
   readonly notes: string[];
 }
@@ -242,12 +409,19 @@ export interface PlanReport {
   readonly workloads: WorkloadPlan[];
   /** One entry per changed SidecarSet. */
   readonly sidecarSets: SidecarSetPlan[];
+  /** One entry per Kruise Rollouts Rollout that is added, removed or changed. */
+  readonly rollouts: RolloutPlan[];
   /** Other objects that were added, removed or changed (`Kind namespace/name: added|removed|changed`). */
   readonly otherChanges: string[];
   /** Workloads and SidecarSets compared that did not change at all. */
   readonly unchanged: number;
   /** True when the cluster will refuse part of the change: the CI gate. */
   readonly rejected: boolean;
+  /**
+   * True when part of the change fights a Kruise Rollouts release in
+   * progress (known only when the old side is live objects): the CLI exits 3.
+   */
+  readonly releaseConflict: boolean;
   /** The feature gates the plan assumed (only those that decide it). */
   readonly featureGates: { [gate: string]: boolean };
 }

@@ -97,7 +97,7 @@ export function planUnitedDeployment(base: Omit<PlanSubject, 'specPath'>, oldObj
     const s: PlanSubject = { ...base, subset: sub.name, subsetKind: nt.kind, specPath };
     const replicas = newReplicas.get(sub.name);
     const before = oldSubsets.get(sub.name);
-    const empty = { imageChanges: [], metadataChanged: false, envFromMetadataRestarts: [], resizedContainers: [], batches: [] };
+    const empty = { imageChanges: [], metadataChanged: false, envFromMetadataRestarts: [], resizedContainers: [], batches: [], releaseConflicts: [] };
     const ident = { apiVersion: base.apiVersion, kind: base.kind, namespace: base.namespace, name: base.name, subset: sub.name, subsetKind: nt.kind };
     if (!before) {
       out.push({
@@ -168,6 +168,7 @@ export function planUnitedDeployment(base: Omit<PlanSubject, 'specPath'>, oldObj
       envFromMetadataRestarts: [],
       resizedContainers: [],
       batches: [],
+      releaseConflicts: [],
       updateType: UpdateType.DELETE,
       summary: `subset removed: its ${r ?? ''} pods are deleted`.replace('  ', ' '),
       replicas: 0,

@@ -34,11 +34,19 @@ export interface PlanSubject {
 }
 
 /** A plan entry without the fields that default to empty. */
-type Draft = Omit<WorkloadPlan, 'apiVersion' | 'kind' | 'namespace' | 'name' | 'subset' | 'subsetKind' | 'imageChanges' | 'metadataChanged' | 'envFromMetadataRestarts' | 'resizedContainers' | 'batches' | 'notes'>
+type Draft = Omit<WorkloadPlan, 'apiVersion' | 'kind' | 'namespace' | 'name' | 'subset' | 'subsetKind' | 'imageChanges' | 'metadataChanged' | 'envFromMetadataRestarts' | 'resizedContainers' | 'batches' | 'notes' | 'releaseConflicts'>
 & Partial<Pick<WorkloadPlan, 'batches' | 'notes'>>;
 
-function entry(s: PlanSubject, a: TemplateAnalysis | undefined, d: Draft, notes: string[]): WorkloadPlan {
-  return {
+/** What each pod goes through ("in place: image of ..."), per plan entry, without the pod counts of the summary. */
+const HOW = new WeakMap<WorkloadPlan, string>();
+
+/** The part of a plan's summary that says how each pod is updated (for plans whose pods move). */
+export function howOf(plan: WorkloadPlan): string | undefined {
+  return HOW.get(plan);
+}
+
+function entry(s: PlanSubject, a: TemplateAnalysis | undefined, d: Draft, notes: string[], how?: string): WorkloadPlan {
+  const plan: WorkloadPlan = {
     apiVersion: s.apiVersion,
     kind: s.kind,
     namespace: s.namespace,
@@ -51,8 +59,11 @@ function entry(s: PlanSubject, a: TemplateAnalysis | undefined, d: Draft, notes:
     resizedContainers: d.updateType === UpdateType.IN_PLACE ? a?.resized ?? [] : [],
     ...d,
     batches: d.batches ?? [],
+    releaseConflicts: [],
     notes: [...(a?.envNotRefreshed ?? []), ...notes, ...(d.notes ?? [])],
   };
+  if (how !== undefined) HOW.set(plan, how);
+  return plan;
 }
 
 function rejected(
@@ -234,7 +245,7 @@ export function planCloneSet(s: PlanSubject, oldObj: Json, newObj: Json, ctx: Pl
     podsUpdated: u.paused ? 0 : toUpdate,
     podsOnOldRevision: u.paused ? replicas : partition,
     batches,
-  }, notes);
+  }, notes, how);
 }
 
 // --- Advanced StatefulSet (and the native StatefulSet of a UnitedDeployment subset) ---------------------
@@ -351,7 +362,7 @@ export function planStatefulSet(s: PlanSubject, oldObj: Json, newObj: Json, ctx:
     batches,
     updatedOrdinals: updated,
     keptOrdinals: kept,
-  }, notes);
+  }, notes, how);
 }
 
 /** Rule 23 of §2 (StatefulSetAutoResizePVCGate): only storage sizes may change. */
@@ -435,7 +446,7 @@ export function planDaemonSet(s: PlanSubject, oldObj: Json, newObj: Json, ctx: P
       summary: `${how}; ${moves ? `${selector ? 'pods on the selected nodes' : 'one pod per node'}${partitionText ? `, ${partitionText} kept by the partition` : ''}, ${maxSurge > 0 ? 'surging' : 'unavailable'} ${JSON.stringify(maxSurge > 0 ? ru.maxSurge : bothUnset ? 1 : ru.maxUnavailable)} at a time` : 'no pod moves by itself'}`,
       forcedBy,
       nodeSelector: selector,
-    }, notes);
+    }, notes, how);
   }
   const partition = partitionReplicas(ru.partition, nodes) ?? 0;
   if (partition > 0) notes.push(`partition ${partitionText} keeps ${partition} of ${nodes} pods on the old template`);
@@ -450,12 +461,12 @@ export function planDaemonSet(s: PlanSubject, oldObj: Json, newObj: Json, ctx: P
     podsOnOldRevision: toUpdate === undefined ? undefined : nodes - toUpdate,
     batches,
     nodeSelector: selector,
-  }, notes);
+  }, notes, how);
 }
 
 // --- Deployment (UnitedDeployment subsets) -------------------------------------------------------------
 
-/** Plan of a Deployment subset: every template change rolls new pods. */
+/** Plan of a Deployment (a UnitedDeployment subset, or one a Rollout releases): every template change rolls new pods. */
 export function planDeployment(s: PlanSubject, oldObj: Json, newObj: Json, ctx: PlanContext): WorkloadPlan | undefined {
   const o = oldObj.spec ?? {};
   const n = newObj.spec ?? {};
@@ -469,13 +480,14 @@ export function planDeployment(s: PlanSubject, oldObj: Json, newObj: Json, ctx: 
   const maxSurge = upstreamValue(ru.maxSurge ?? '25%', replicas, true) ?? 0;
   const maxUnavailable = upstreamValue(ru.maxUnavailable ?? '25%', replicas, false) ?? 0;
   const batches = recreateAll ? batchesOf(replicas, replicas) : batchesOf(replicas, Math.max(1, maxSurge + maxUnavailable));
+  const how = `recreate: a Deployment replaces its pods for every template change (${a.blocking?.why ?? inPlaceWhat(a)})`;
   return entry(s, a, {
     updateType: UpdateType.RECREATE,
-    summary: `recreate: a Deployment replaces its pods for every template change (${a.blocking?.why ?? inPlaceWhat(a)}); ${describeBatches(batches)}`,
+    summary: `${how}; ${describeBatches(batches)}`,
     forcedBy: a.blocking?.field ?? fieldPath(`${sp}.template`, diff(o.template, n.template)[0]?.path ?? []),
     replicas,
     podsUpdated: replicas,
     podsOnOldRevision: 0,
     batches,
-  }, scaleNote(oldReplicas, replicas));
+  }, scaleNote(oldReplicas, replicas), how);
 }

@@ -4,7 +4,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { stringify } from 'yaml';
 import { main } from '../../src/plan/cli';
-import { PLAN_GOLDEN } from '../fixtures/plan-golden';
+import { PLAN_GOLDEN, PLAN_ROLLOUT_GOLDEN } from '../fixtures/plan-golden';
 
 function run(argv: string[], cwd?: string): { code: number; out: string; err: string } {
   let out = '';
@@ -87,6 +87,31 @@ test('--old-live reads a kubectl List with server fields and defaults: only real
   expect([same.workloads, same.unchanged]).toEqual([[], 1]);
   const changed = JSON.parse(run(['plan', '--old-live', path.join(d, 'live.json'), '--new', writeDir(c.new), '--format', 'json']).out);
   expect(changed.workloads[0].updateType).toBe('InPlace');
+});
+
+test('--old-live during a Kruise Rollouts release: a re-applied partition fights it (exit 3), a Rollout change the webhook refuses exits 2', () => {
+  const c = PLAN_ROLLOUT_GOLDEN.find(x => x.id === 'rollout-cloneset-in-place')!;
+  const [rollout, cloneSet] = c.new;
+  const liveRollout = { ...rollout, status: { phase: 'Progressing', currentStepIndex: 1, currentStepState: 'StepPaused' } };
+  const liveCloneSet = JSON.parse(JSON.stringify(cloneSet));
+  liveCloneSet.metadata.annotations = { 'rollouts.kruise.io/in-progressing': '{"rolloutName":"web"}' };
+  liveCloneSet.spec.updateStrategy = { type: 'InPlaceIfPossible', partition: 3, paused: false };
+  const d = tmp();
+  const liveFile = path.join(d, 'live.json');
+  fs.writeFileSync(liveFile, JSON.stringify({ apiVersion: 'v1', kind: 'List', items: [liveRollout, liveCloneSet] }));
+  const reapplied = JSON.parse(JSON.stringify(cloneSet));
+  reapplied.spec.updateStrategy.partition = 0;
+  const fight = run(['plan', '--old-live', liveFile, '--new', writeDir([rollout, reapplied])]);
+  expect(fight.code).toBe(3);
+  expect(fight.out).toContain('fights the release in progress: spec.updateStrategy.partition: 0 replaces the partition 3');
+  expect(fight.out).toContain('Result: nothing the cluster will refuse; 1 change fights a release in progress.');
+  // the same manifests against manifests, not live objects: no release is known, exit 0
+  expect(run(['plan', '--old', writeDir(c.new), '--new', writeDir([rollout, reapplied])]).code).toBe(0);
+  const fewerSteps = JSON.parse(JSON.stringify(rollout));
+  fewerSteps.spec.strategy.canary.steps.pop();
+  const refused = run(['plan', '--old-live', liveFile, '--new', writeDir([fewerSteps, cloneSet]), '--format', 'markdown']);
+  expect(refused.code).toBe(2);
+  expect(refused.out).toContain('| Rollout default/web | **Rejected** | - | - | - |');
 });
 
 describe('usage and input errors: exit 1 with one line', () => {
