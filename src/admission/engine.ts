@@ -92,6 +92,8 @@ function judge(obj: ApiObject, manifest: Manifest, ctx: AdmissionContext): Verdi
 class Engine {
   private verdicts = new Map<ApiObject, Verdict>();
   private verdictRound = -1;
+  /** Whether the pass over the whole App ran in `verdictRound`. */
+  private passed = false;
   private readonly hooked = new WeakSet<ApiObject>();
 
   constructor(private readonly root: IConstruct) {
@@ -102,10 +104,15 @@ class Engine {
     Warnings._addAppProducer(root, () => this.warnings());
   }
 
-  /** Judge every Kruise object of the App, once; hang each verdict on its owner. */
+  /**
+   * Judge every Kruise object of the App, once per round (the validation
+   * passes of one synth share a round); hang each verdict on its owner.
+   */
   private pass(): string[] {
+    if (this.verdictRound === _currentRound() && this.passed) return [];
     this.verdicts = new Map();
     this.verdictRound = _currentRound();
+    this.passed = true;
     const ctx = contextOf(this.root);
     for (const c of this.root.node.findAll()) {
       if (!(c instanceof ApiObject) || !isKruiseObject(c)) continue;
@@ -127,6 +134,7 @@ class Engine {
     if (this.verdictRound !== _currentRound()) {
       this.verdicts = new Map();
       this.verdictRound = _currentRound();
+      this.passed = false;
     }
     let v = this.verdicts.get(obj);
     if (!v) {
