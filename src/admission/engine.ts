@@ -18,6 +18,7 @@ import { admissionModuleFor } from './index';
 import { AdmissionContext, Manifest } from './types';
 import { GATE_DEFAULTS } from '../control-plane/_gates';
 import { _gateSources } from '../validation/gates';
+import { cloneJson } from '../validation/json';
 import { _currentRound, _markCheckRounds, _sharedRender } from '../validation/render';
 import { Warnings } from '../validation/report';
 import { KRUISE_GROUPS, formatIssue, validateManifest } from '../validation/schemas';
@@ -69,8 +70,8 @@ function contextOf(scope: IConstruct): AdmissionContext {
 interface Verdict {
   /** Error lines (empty: admitted). */
   readonly errors: string[];
-  /** The defaulted object, when it passed the schema (for warnings and app-wide checks). */
-  readonly defaulted?: Manifest;
+  /** Whether the object passed the schema (the warnings are asked only of objects that did). */
+  readonly decoded: boolean;
 }
 
 function judge(obj: ApiObject, manifest: Manifest, ctx: AdmissionContext): Verdict {
@@ -78,14 +79,14 @@ function judge(obj: ApiObject, manifest: Manifest, ctx: AdmissionContext): Verdi
   const from = origin ? `(${origin.source}, document ${origin.document}) ` : '';
   const schema = validateManifest(manifest);
   if (schema.length > 0) {
-    return { errors: schema.map(i => `${from}${describeObject(manifest)} ${formatIssue(i)}`) };
+    return { errors: schema.map(i => `${from}${describeObject(manifest)} ${formatIssue(i)}`), decoded: false };
   }
   const module = admissionModuleFor(String(manifest.apiVersion), String(manifest.kind));
-  if (!module) return { errors: [], defaulted: structuredClone(manifest) };
-  // the render is shared with the other checks: defaults return a copy, a module without defaults gets one
-  const defaulted = module.defaults ? module.defaults(manifest, ctx) : structuredClone(manifest);
+  if (!module) return { errors: [], decoded: true };
+  // the render is shared with the other checks and the output: defaults return a copy, a module without defaults gets one
+  const defaulted = module.defaults ? module.defaults(manifest, ctx) : cloneJson(manifest);
   const errors = module.validate(defaulted, ctx).map(line => `${from}${line}`);
-  return { errors, defaulted };
+  return { errors, decoded: true };
 }
 
 /** The engine of one App (one per root construct). */
@@ -153,7 +154,7 @@ class Engine {
       const module = admissionModuleFor(String(manifest.apiVersion), String(manifest.kind));
       if (!module?.warnings) continue;
       const v = this.verdictOf(c);
-      if (v.errors.length > 0 || !v.defaulted) continue;
+      if (v.errors.length > 0 || !v.decoded) continue;
       for (const message of module.warnings(manifest, ctx)) out.push({ scope: ownerOf(c), message });
     }
     return out;
