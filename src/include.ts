@@ -1,7 +1,7 @@
 import * as fs from 'fs';
 import { ApiObject, JsonPatch, Yaml } from 'cdk8s';
 import { Construct } from 'constructs';
-import * as kruise from '../imports/kruise';
+import { _l1 } from './_kruise-l1';
 import { _setOrigin, isKruiseObject } from './admission/engine';
 import { KruiseValidation } from './validation/register';
 
@@ -17,7 +17,7 @@ export interface KruiseIncludeProps {
 /** The L1 class of each OpenKruise apiVersion/kind. */
 function l1Classes(): Map<string, any> {
   const out = new Map<string, any>();
-  for (const v of Object.values(kruise) as any[]) {
+  for (const v of Object.values(_l1()) as any[]) {
     if (typeof v === 'function' && v.GVK?.apiVersion && v.GVK?.kind) out.set(`${v.GVK.apiVersion}/${v.GVK.kind}`, v);
   }
   return out;

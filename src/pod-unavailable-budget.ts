@@ -1,7 +1,8 @@
 import { ApiObject, ApiObjectMetadata, Lazy } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
-import * as kruise from '../imports/kruise';
+import { _l1 } from './_kruise-l1';
+import type * as kruise from '../imports/kruise';
 import { _admitted } from './admission/engine';
 import { appObjects, groupOf, namespaceOf } from './fleet/objects';
 import { ResolvedTarget, resolveTarget, targetNamespace } from './fleet/targets';
@@ -98,7 +99,7 @@ export class PodUnavailableBudget extends Construct {
     const annotations: Record<string, string> = { ...(props.metadata?.annotations ?? {}) };
     if (props.protectOperations) annotations['kruise.io/pub-protect-operations'] = props.protectOperations.join(',');
     if (props.protectTotalReplicas !== undefined) annotations['pub.kruise.io/protect-total-replicas'] = String(props.protectTotalReplicas);
-    this.apiObject = new kruise.KubePodUnavailableBudget(this, 'Resource', {
+    this.apiObject = new (_l1().KubePodUnavailableBudget)(this, 'Resource', {
       metadata: {
         ...props.metadata,
         namespace: props.metadata?.namespace ?? targetNamespace(props.target),
@@ -123,8 +124,8 @@ export class PodUnavailableBudget extends Construct {
     return {
       targetRef: t ? { ...t.ref } : undefined,
       selector: this.props.selector?._toKube(),
-      maxUnavailable: pct(this.props.maxUnavailable, kruise.PodUnavailableBudgetSpecMaxUnavailable),
-      minAvailable: pct(this.props.minAvailable, kruise.PodUnavailableBudgetSpecMinAvailable),
+      maxUnavailable: pct(this.props.maxUnavailable, _l1().PodUnavailableBudgetSpecMaxUnavailable),
+      minAvailable: pct(this.props.minAvailable, _l1().PodUnavailableBudgetSpecMinAvailable),
     };
   }
 

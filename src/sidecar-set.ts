@@ -1,7 +1,8 @@
 import { ApiObject, ApiObjectMetadata, JsonPatch, Lazy } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { Construct, IConstruct } from 'constructs';
-import * as kruise from '../imports/kruise';
+import { _l1 } from './_kruise-l1';
+import type * as kruise from '../imports/kruise';
 import { _admitted } from './admission/engine';
 import { InjectionPreview } from './fleet/preview';
 import { AppSidecarSet, appInjectionProblems, appSidecarSets, sidecarSetConflicts } from './fleet/sidecar-fleet';
@@ -259,9 +260,9 @@ export class SidecarSetUpdateStrategy {
   public static rollingUpdate(options: SidecarSetRollingUpdateOptions = {}): SidecarSetUpdateStrategy {
     return new SidecarSetUpdateStrategy({
       type: 'RollingUpdate',
-      partition: options.partition === undefined ? undefined : fromPercent(options.partition, kruise.SidecarSetSpecUpdateStrategyPartition),
+      partition: options.partition === undefined ? undefined : fromPercent(options.partition, _l1().SidecarSetSpecUpdateStrategyPartition),
       maxUnavailable: options.maxUnavailable === undefined ? undefined
-        : fromPercent(options.maxUnavailable, kruise.SidecarSetSpecUpdateStrategyMaxUnavailable),
+        : fromPercent(options.maxUnavailable, _l1().SidecarSetSpecUpdateStrategyMaxUnavailable),
       paused: options.paused,
       selector: options.selector?._toKube(),
       scatterStrategy: options.scatter?.map(t => ({ key: t.key, value: t.value })),
@@ -421,7 +422,7 @@ export class SidecarSet extends Construct {
       ? kplus.LabelSelector.of({ labels: { 'kubernetes.io/metadata.name': props.namespace } })
       : props.namespaceSelector;
     this.updateStrategy = props.updateStrategy;
-    const l1 = new kruise.KubeSidecarSet(this, 'Resource', {
+    const l1 = new (_l1().KubeSidecarSet)(this, 'Resource', {
       metadata: { ...props.metadata, namespace: undefined },
       spec: Lazy.any({ produce: () => this._toKube() }),
     });

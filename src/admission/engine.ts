@@ -14,7 +14,7 @@
  */
 import { ApiObject } from 'cdk8s';
 import { IConstruct } from 'constructs';
-import { admissionModuleFor } from './index';
+import type * as Registry from './index';
 import { AdmissionContext, Manifest } from './types';
 import { GATE_DEFAULTS } from '../control-plane/_gates';
 import { _gateSources } from '../validation/gates';
@@ -22,6 +22,12 @@ import { cloneJson } from '../validation/json';
 import { _currentRound, _markCheckRounds, _sharedRender } from '../validation/render';
 import { Warnings } from '../validation/report';
 import { KRUISE_GROUPS, formatIssue, validateManifest } from '../validation/schemas';
+
+/** The registry of the admission modules (every kind's rules), loaded at the first synth. */
+function admissionModuleFor(apiVersion: string, kind: string) {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return (require('./index') as typeof Registry).admissionModuleFor(apiVersion, kind);
+}
 
 /** Where an object came from, when the construct path alone does not say it (included files). */
 export interface _ObjectOrigin {
