@@ -5,7 +5,7 @@ import { _l1 } from './_kruise-l1';
 import type * as kruise from '../imports/kruise';
 import { _admitted } from './admission/engine';
 import { InjectionPreview } from './fleet/preview';
-import { AppSidecarSet, appInjectionProblems, appSidecarSets, sidecarSetConflicts } from './fleet/sidecar-fleet';
+import { AppSidecarSet, appInjectionProblems, appSidecarSetOf, conflictCandidates, sidecarSetConflicts } from './fleet/sidecar-fleet';
 import { ImagePullJob, ImagePullJobOptions, ImagePullNodes } from './image-pull-job';
 import { ScatterTerm } from './strategies';
 import { _requireGates } from './validation/gates';
@@ -603,11 +603,11 @@ export class SidecarSet extends Construct {
     // the object's own rules are the admission layer's; these need the construct or the App
     if (!_admitted(this.apiObject)) return [];
     const errors: string[] = [];
-    const all = appSidecarSets(this);
-    const me = all.find(s => s.obj.apiObject === this.apiObject);
+    const me = appSidecarSetOf(this, this.apiObject);
     if (!me) return errors;
-    for (const other of all) {
-      if (other === me || !reportsConflictWith(me, other)) continue;
+    // only SidecarSets sharing a container, volume or annotation name can conflict: looked up, not every pair compared
+    for (const other of conflictCandidates(this, me)) {
+      if (!reportsConflictWith(me, other)) continue;
       const why = sidecarSetConflicts(me, other);
       if (why.length > 0) {
         errors.push(`SidecarSet "${me.name}" conflicts with SidecarSet "${other.name}" at '${other.obj.owner.node.path}': their selectors and namespaces can match the same pods and ${why.join(', ')}; OpenKruise refuses the second one applied. Rename, or make the selectors or namespaceSelectors disjoint`);

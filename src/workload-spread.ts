@@ -4,7 +4,7 @@ import { Construct } from 'constructs';
 import { _l1 } from './_kruise-l1';
 import type * as kruise from '../imports/kruise';
 import { _admitted } from './admission/engine';
-import { appObjects, groupOf, namespaceOf } from './fleet/objects';
+import { _appObjectsByKey, groupOf, namespaceOf, targetKey } from './fleet/objects';
 import { resolveTarget, targetNamespace } from './fleet/targets';
 import { _seconds, _withPath } from './strategies';
 import { _requireGates } from './validation/gates';
@@ -200,7 +200,9 @@ export class WorkloadSpread extends Construct {
     if (t.namespace !== undefined && t.namespace !== namespaceOf(json)) {
       errors.push(fieldError('metadata.namespace', namespaceOf(json), `differs from the namespace of the target ${t.ref.kind} "${t.ref.name}" (${t.namespace})`, 'create the WorkloadSpread in the target\'s namespace'));
     }
-    for (const other of appObjects(this, 'apps.kruise.io', 'WorkloadSpread')) {
+    // the WorkloadSpreads of the same namespace and target, looked up (not every pair compared)
+    const sameTarget = _appObjectsByKey(this, 'apps.kruise.io', 'WorkloadSpread', 'target', o => [targetKey(namespaceOf(o.json), o.json.spec?.targetRef)]);
+    for (const other of sameTarget.get(targetKey(namespaceOf(json), t.ref)) ?? []) {
       if (other.apiObject === this.apiObject || namespaceOf(other.json) !== namespaceOf(json)) continue;
       const r = other.json.spec?.targetRef ?? {};
       const same = groupOf(r.apiVersion) === groupOf(t.ref.apiVersion) && r.kind === t.ref.kind && r.name === t.ref.name;
