@@ -24,9 +24,11 @@ import { Warnings } from '../validation/report';
 import { KRUISE_GROUPS, formatIssue, validateManifest } from '../validation/schemas';
 
 /** The registry of the admission modules (every kind's rules), loaded at the first synth. */
+let registry: typeof Registry | undefined;
 function admissionModuleFor(apiVersion: string, kind: string) {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  return (require('./index') as typeof Registry).admissionModuleFor(apiVersion, kind);
+  registry ??= require('./index') as typeof Registry;
+  return registry.admissionModuleFor(apiVersion, kind);
 }
 
 /** Where an object came from, when the construct path alone does not say it (included files). */
