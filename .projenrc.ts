@@ -99,6 +99,12 @@ project.addTask('bench', {
     { exec: 'ts-node --project test/tsconfig.json build-tools/bench.ts', receiveArgs: true },
   ],
 });
+// CI runs the benchmark only as a smoke test (every row, tiny, once: it must run, its figures mean nothing),
+// on the package the test task compiled
+project.addTask('bench:smoke', {
+  description: 'Run every benchmark row at a tiny size, once, on the compiled package (CI; about 20 s)',
+  exec: 'ts-node --project test/tsconfig.json build-tools/bench.ts --smoke',
+});
 
 // --- the main job: synthesize every app under examples/ into YAML
 project.addTask('examples', {
