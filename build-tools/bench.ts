@@ -1,86 +1,358 @@
 /**
- * `npx projen bench`: how much synth costs with cdk8s-kruise compared with
- * cdk8s-plus-28, measured in one run on one machine and reported as ratios
- * (absolute times vary by machine; the ratio is the number to watch).
+ * `npx projen bench`: what synth costs with cdk8s-kruise compared with what
+ * users would otherwise run (cdk8s-plus-28, or `helm template` for the
+ * control plane), measured in one run on one machine and reported as ratios:
+ * absolute times vary by machine and load, the ratio is the figure to watch.
  *
- * Each case builds an app of N workloads with the same containers and
- * synthesizes it to YAML; our side includes the schema validation and the
- * admission rules that run at synth.
+ * The measured code is the compiled package (lib/, what `npx projen compile`
+ * builds), never this file's TypeScript. Both sides of a row run in the same
+ * conditions and in interleaved rounds (A B B A ...), so a burst of load on a
+ * shared machine hits both; each row reports the median of the per-round
+ * ratios and their spread (lowest-highest).
+ *
+ * - In-process rows (a worker process per row): build an app of N workloads
+ *   with the same containers and `synthYaml()` it, construction included. Our
+ *   side runs every check: schema, admission rules, warnings, app-wide checks.
+ *   CPU time (of the worker, GC threads included) and wall time per synth;
+ *   CPU time is the steadier figure on a machine shared with other work.
+ * - Whole-process rows: a fresh `node` (or `helm`) per round; wall time from
+ *   here, CPU time (user + system) from the kernel's count of reaped children.
+ *
+ * `npx projen bench -- --smoke` (or BENCH_SMOKE=1) runs every row at a tiny
+ * size, once, and checks that each side produced what the row says (the test
+ * suite runs it; its figures mean nothing). The Helm row needs Helm
+ * (build-tools/bench-helm.sh builds it into .cache/bench/ from the Go module
+ * proxy) and the kruise chart source in .cache/bench/charts/ (see the README);
+ * without them it is reported as skipped.
  */
+import { execFileSync, spawnSync } from 'child_process';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
 import { performance } from 'perf_hooks';
-import { App, Chart } from 'cdk8s';
-import * as kplus from 'cdk8s-plus-28';
-import { AdvancedStatefulSet, CloneSet, SidecarSet } from '../src';
 
-const N = Number(process.env.BENCH_WORKLOADS ?? 200);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+const ROOT = path.resolve(__dirname, '..');
+const LIB = path.join(ROOT, 'lib', 'src', 'index.js');
+const SMOKE = process.argv.includes('--smoke') || process.env.BENCH_SMOKE === '1';
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? (SMOKE ? 1 : 5));
+const PROCESS_ROUNDS = Number(process.env.BENCH_PROCESS_ROUNDS ?? (SMOKE ? 1 : 15));
+const HELM_VERSION = 'v3.22.0';
+const CHART = process.env.BENCH_KRUISE_CHART ?? path.join(ROOT, '.cache', 'bench', 'charts', 'kruise-1.9.0-alpha.3');
 
-type Factory = (chart: Chart, id: string, i: number) => void;
+// ---------------------------------------------------------------- in-process cases
+
+/** One side of an in-process row: builds its workloads into a chart. */
+type Build = (lib: any, kplus: any, chart: any, n: number) => void;
+
 const SIDECAR_SETS = 50;
 
-const container: kplus.ContainerProps = {
-  image: 'nginx:1.27',
-  portNumber: 80,
-  securityContext: { user: 1000, group: 1000 },
-  resources: { cpu: { request: kplus.Cpu.millis(100), limit: kplus.Cpu.millis(500) } },
-};
-
-function synthOnce(factory: Factory): number {
-  const app = new App({ outdir: '/dev/null' });
-  const chart = new Chart(app, 'bench');
-  const start = performance.now();
-  for (let i = 0; i < N; i++) factory(chart, `w${i}`, i);
-  app.synthYaml();
-  return performance.now() - start;
+function container(kplus: any): any {
+  return {
+    image: 'nginx:1.27',
+    portNumber: 80,
+    securityContext: { user: 1000, group: 1000 },
+    resources: { cpu: { request: kplus.Cpu.millis(100), limit: kplus.Cpu.millis(500) } },
+  };
 }
 
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)];
-}
-
-function measure(factory: Factory): number {
-  synthOnce(factory); // warm-up: module loading, schema compilation
-  return median(Array.from({ length: ROUNDS }, () => synthOnce(factory)));
-}
-
-const cases: Array<{ name: string; ours: Factory; baseline: Factory }> = [
-  {
-    name: 'CloneSet vs kplus.Deployment',
-    ours: (c, id) => { new CloneSet(c, id, { replicas: 3, containers: [container] }); },
-    baseline: (c, id) => { new kplus.Deployment(c, id, { replicas: 3, containers: [container] }); },
-  },
-  {
-    name: 'AdvancedStatefulSet vs kplus.StatefulSet',
-    ours: (c, id) => { new AdvancedStatefulSet(c, id, { replicas: 3, containers: [container] }); },
-    baseline: (c, id) => { new kplus.StatefulSet(c, id, { replicas: 3, containers: [container] }); },
-  },
-  {
-    // the fleet case: every SidecarSet selects its own team's workloads, so the
-    // app-wide checks (conflicts, injection) meet each workload once
-    name: `CloneSet + ${SIDECAR_SETS} SidecarSets vs kplus.Deployment`,
-    ours: (c, id, i) => {
-      if (i < SIDECAR_SETS) {
-        new SidecarSet(c, `sidecars${i}`, {
+/** `n` CloneSets (or Deployments) of `teams` teams, each team's pods selected by its own SidecarSet. */
+function fleet(sidecarSets: (n: number) => number, ours: boolean): Build {
+  return (lib, kplus, chart, n) => {
+    const s = sidecarSets(n);
+    if (ours) {
+      for (let i = 0; i < s; i++) {
+        new lib.SidecarSet(chart, `sidecars${i}`, {
           selector: kplus.LabelSelector.of({ labels: { team: `t${i}` } }),
           containers: [{ name: `agent-${i}`, image: 'fluent/fluent-bit:3.1' }],
         });
       }
-      const w = new CloneSet(c, id, { replicas: 3, containers: [container] });
-      w.podMetadata.addLabel('team', `t${i % SIDECAR_SETS}`);
-    },
-    baseline: (c, id, i) => {
-      const w = new kplus.Deployment(c, id, { replicas: 3, containers: [container] });
-      w.podMetadata.addLabel('team', `t${i % SIDECAR_SETS}`);
-    },
-  },
-];
-
-console.log(`${N} workloads per app, median of ${ROUNDS} synths after a warm-up`);
-console.log('| case | cdk8s-plus-28 (ms) | cdk8s-kruise (ms) | ratio |');
-console.log('| --- | ---: | ---: | ---: |');
-for (const c of cases) {
-  const base = measure(c.baseline);
-  const ours = measure(c.ours);
-  console.log(`| ${c.name} | ${base.toFixed(0)} | ${ours.toFixed(0)} | ${(ours / base).toFixed(2)}x |`);
+    }
+    const c = container(kplus);
+    for (let i = 0; i < n; i++) {
+      const w = ours ? new lib.CloneSet(chart, `w${i}`, { replicas: 3, containers: [c] }) : new kplus.Deployment(chart, `w${i}`, { replicas: 3, containers: [c] });
+      w.podMetadata.addLabel('team', `t${i % s}`);
+    }
+  };
 }
+
+const BUILDS: Record<string, Build> = {
+  'deployments': (_lib, kplus, chart, n) => { const c = container(kplus); for (let i = 0; i < n; i++) new kplus.Deployment(chart, `w${i}`, { replicas: 3, containers: [c] }); },
+  'clonesets': (lib, kplus, chart, n) => { const c = container(kplus); for (let i = 0; i < n; i++) new lib.CloneSet(chart, `w${i}`, { replicas: 3, containers: [c] }); },
+  'statefulsets': (_lib, kplus, chart, n) => { const c = container(kplus); for (let i = 0; i < n; i++) new kplus.StatefulSet(chart, `w${i}`, { replicas: 3, containers: [c] }); },
+  'advanced-statefulsets': (lib, kplus, chart, n) => { const c = container(kplus); for (let i = 0; i < n; i++) new lib.AdvancedStatefulSet(chart, `w${i}`, { replicas: 3, containers: [c] }); },
+  'fleet-deployments': fleet(() => SIDECAR_SETS, false),
+  'fleet-clonesets': fleet(() => SIDECAR_SETS, true),
+  // the growth row scales SidecarSets with workloads, so any workload x SidecarSet term shows
+  'scaled-fleet-clonesets': fleet(n => Math.max(1, Math.round(n / 50)), true),
+};
+
+/** Documents one side writes (a smoke check that the row builds what it says). */
+const EXPECTED_DOCS: Record<string, (n: number) => number> = {
+  'deployments': n => n,
+  'clonesets': n => n,
+  'statefulsets': n => 2 * n, // kplus adds a headless Service per StatefulSet
+  'advanced-statefulsets': n => 2 * n, // and so does AdvancedStatefulSet (its governing Service)
+  'fleet-deployments': n => n,
+  'fleet-clonesets': n => n + SIDECAR_SETS,
+  'scaled-fleet-clonesets': n => n + Math.max(1, Math.round(n / 50)),
+};
+
+interface InProcessRow {
+  readonly name: string;
+  readonly base: Side;
+  readonly ours: Side;
+  readonly goal?: number;
+}
+
+interface Side { readonly build: string; readonly n: number }
+interface Times { readonly wall: number; readonly cpu: number }
+interface Measured { readonly base: Times[]; readonly ours: Times[]; readonly docs: { base: number; ours: number } }
+
+/** The worker: measure rows in this process, each side interleaved with the other, and print JSON. */
+function worker(spec: { rows: Array<{ base: Side; ours: Side }>; rounds: number }): void {
+  /* eslint-disable @typescript-eslint/no-require-imports */
+  const cdk8s = require('cdk8s');
+  const kplus = require('cdk8s-plus-28');
+  const lib = require(LIB);
+  /* eslint-enable @typescript-eslint/no-require-imports */
+  const gc: () => void = (global as any).gc ?? (() => undefined);
+  const once = (side: Side): { t: Times; docs: number } => {
+    gc();
+    const cpu0 = process.cpuUsage();
+    const start = performance.now();
+    const app = new cdk8s.App({ outdir: os.tmpdir() });
+    BUILDS[side.build](lib, kplus, new cdk8s.Chart(app, 'bench'), side.n);
+    const yaml: string = app.synthYaml();
+    const wall = performance.now() - start;
+    const cpu = process.cpuUsage(cpu0);
+    return { t: { wall, cpu: (cpu.user + cpu.system) / 1000 }, docs: yaml.split(/^---$/m).filter(d => d.trim() !== '').length };
+  };
+  const out: Measured[] = spec.rows.map(row => {
+    // warm-up: module loading, schema compilation, JIT
+    const docs = { base: once(row.base).docs, ours: once(row.ours).docs };
+    const base: Times[] = [];
+    const ours: Times[] = [];
+    for (let r = 0; r < spec.rounds; r++) {
+      if (r % 2 === 0) {
+        base.push(once(row.base).t); ours.push(once(row.ours).t);
+      } else {
+        ours.push(once(row.ours).t); base.push(once(row.base).t);
+      }
+    }
+    return { base, ours, docs };
+  });
+  process.stdout.write(JSON.stringify(out));
+}
+
+/** Measure rows in one fresh worker process (the full run gives each row its own; the smoke run shares one). */
+function runInProcess(rows: InProcessRow[]): Result[][] {
+  const spec = { rows: rows.map(r => ({ base: r.base, ours: r.ours })), rounds: ROUNDS };
+  const args = ['--expose-gc', '-r', 'ts-node/register/transpile-only', __filename, '--worker', JSON.stringify(spec)];
+  const env = { ...process.env, TS_NODE_PROJECT: path.join(ROOT, 'test', 'tsconfig.json') };
+  const out = execFileSync(process.execPath, args, { cwd: ROOT, encoding: 'utf-8', maxBuffer: 64 * 1024 * 1024, env });
+  const measured = JSON.parse(out) as Measured[];
+  return rows.map((row, i) => {
+    const r = measured[i];
+    for (const side of ['base', 'ours'] as const) {
+      const expected = EXPECTED_DOCS[row[side].build](row[side].n);
+      if (r.docs[side] !== expected) throw new Error(`bench: row "${row.name}": the ${side} side wrote ${r.docs[side]} documents, expected ${expected}`);
+    }
+    return [
+      summarize(`${row.name}, CPU`, r.base.map(x => x.cpu), r.ours.map(x => x.cpu), row.goal),
+      summarize(`${row.name}, wall`, r.base.map(x => x.wall), r.ours.map(x => x.wall), row.goal),
+    ];
+  });
+}
+
+// ---------------------------------------------------------------- whole-process rows
+
+/** CPU seconds of the reaped children of this process (utime + stime of /proc/self/stat), or NaN off Linux. */
+function childrenCpu(): number {
+  try {
+    const stat = fs.readFileSync('/proc/self/stat', 'utf-8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // after "(comm)": state is field 3; cutime and cstime are fields 16 and 17
+    const ticks = Number(fields[16 - 3]) + Number(fields[17 - 3]);
+    return ticks / clockTicks();
+  } catch {
+    return NaN;
+  }
+}
+
+let ticksPerSecond: number | undefined;
+function clockTicks(): number {
+  if (ticksPerSecond === undefined) {
+    const r = spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf-8' });
+    ticksPerSecond = Number(r.stdout.trim()) || 100;
+  }
+  return ticksPerSecond;
+}
+
+interface Command { readonly file: string; readonly args: string[]; readonly stdoutTo?: string }
+
+function timeCommand(c: Command): { wall: number; cpu: number } {
+  const fd = c.stdoutTo ? fs.openSync(c.stdoutTo, 'w') : 'ignore';
+  const cpu0 = childrenCpu();
+  const t0 = performance.now();
+  const r = spawnSync(c.file, c.args, { cwd: ROOT, stdio: ['ignore', fd, 'pipe'], encoding: 'utf-8' });
+  const wall = performance.now() - t0;
+  const cpu = (childrenCpu() - cpu0) * 1000;
+  if (typeof fd === 'number') fs.closeSync(fd);
+  if (r.status !== 0) throw new Error(`bench: ${c.file} ${c.args.join(' ')} failed (${r.status}): ${r.stderr}`);
+  return { wall, cpu };
+}
+
+function runProcesses(name: string, base: Command, ours: Command, goal: number, check: () => void): Result[] {
+  timeCommand(base); // warm-up: file system cache
+  timeCommand(ours);
+  check();
+  const b: Array<{ wall: number; cpu: number }> = [];
+  const o: Array<{ wall: number; cpu: number }> = [];
+  for (let r = 0; r < PROCESS_ROUNDS; r++) {
+    if (r % 2 === 0) { b.push(timeCommand(base)); o.push(timeCommand(ours)); } else { o.push(timeCommand(ours)); b.push(timeCommand(base)); }
+  }
+  const rows = [summarize(`${name}, wall`, b.map(x => x.wall), o.map(x => x.wall), goal)];
+  if (!b.some(x => Number.isNaN(x.cpu))) rows.unshift(summarize(`${name}, CPU`, b.map(x => x.cpu), o.map(x => x.cpu), goal));
+  return rows;
+}
+
+const REQUIRE_ROW = "require('cdk8s-kruise') vs require('cdk8s-plus-28'), whole process";
+const CONTROL_PLANE_ROW = 'the default KruiseControlPlane, whole process (start, load, synth, write) vs `helm template` of the kruise chart';
+
+function nodeScript(source: string): Command {
+  return { file: process.execPath, args: ['-e', source] };
+}
+
+function requireRow(): Result[] {
+  const kplus = require.resolve('cdk8s-plus-28', { paths: [ROOT] });
+  return runProcesses(
+    REQUIRE_ROW,
+    nodeScript(`require(${JSON.stringify(kplus)})`),
+    nodeScript(`require(${JSON.stringify(LIB)})`),
+    1.2,
+    () => undefined,
+  );
+}
+
+function helmBinary(): string | undefined {
+  const cached = path.join(ROOT, '.cache', 'bench', `helm-${HELM_VERSION}`, 'helm');
+  if (fs.existsSync(cached)) return cached;
+  if (SMOKE || process.env.BENCH_BUILD_HELM === '0') return undefined;
+  const r = spawnSync('bash', [path.join(ROOT, 'build-tools', 'bench-helm.sh')], { encoding: 'utf-8', stdio: ['ignore', 'pipe', 'inherit'] });
+  return r.status === 0 ? r.stdout.trim() : undefined;
+}
+
+function controlPlaneRow(): Result[] | string {
+  const helm = helmBinary();
+  if (!helm) return `skipped: no Helm ${HELM_VERSION} (build-tools/bench-helm.sh builds it from the Go module proxy${SMOKE ? '; the smoke run never builds it' : ''})`;
+  if (!fs.existsSync(path.join(CHART, 'Chart.yaml'))) return `skipped: the kruise chart source is not at ${path.relative(ROOT, CHART)} (see the README, "Synth cost")`;
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-cp-'));
+  const ours = nodeScript([
+    "const { App, Chart } = require('cdk8s');",
+    `const { KruiseControlPlane } = require(${JSON.stringify(LIB)});`,
+    `const app = new App({ outdir: ${JSON.stringify(path.join(dir, 'cdk8s'))} });`,
+    "new KruiseControlPlane(new Chart(app, 'kruise'), 'kruise');",
+    'app.synth();',
+  ].join('\n'));
+  const helmOut = path.join(dir, 'helm.yaml');
+  const base: Command = { file: helm, args: ['template', 'kruise', CHART, '--namespace', 'kruise-system', '--include-crds'], stdoutTo: helmOut };
+  const count = (text: string) => text.split(/^---\s*$/m).filter(d => /^kind:/m.test(d)).length;
+  return runProcesses(CONTROL_PLANE_ROW, base, ours, 1.0, () => {
+    const helmDocs = count(fs.readFileSync(helmOut, 'utf-8'));
+    const ourDocs = count(fs.readFileSync(path.join(dir, 'cdk8s', 'kruise.k8s.yaml'), 'utf-8'));
+    if (helmDocs < 40 || ourDocs < 40) throw new Error(`bench: the control plane row wrote ${ourDocs} objects with cdk8s and ${helmDocs} with helm; expected the whole install (40+) on both sides`);
+  });
+}
+
+// ---------------------------------------------------------------- report
+
+interface Result {
+  readonly name: string;
+  readonly base: number;
+  readonly ours: number;
+  readonly ratio: number;
+  readonly low: number;
+  readonly high: number;
+  readonly rounds: number;
+  readonly goal?: number;
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 === 1 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
+
+function summarize(name: string, base: number[], ours: number[], goal?: number): Result {
+  const ratios = base.map((b, i) => ours[i] / b);
+  return {
+    name,
+    base: median(base),
+    ours: median(ours),
+    ratio: median(ratios),
+    low: Math.min(...ratios),
+    high: Math.max(...ratios),
+    rounds: ratios.length,
+    goal,
+  };
+}
+
+function machine(): string {
+  const cpus = os.cpus();
+  const load = os.loadavg().map(l => l.toFixed(1)).join(' ');
+  return `${cpus.length} x ${cpus[0]?.model ?? 'unknown CPU'}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, ${os.type()} ${os.release()}, Node ${process.version}; load average at start ${load}`;
+}
+
+function main(): void {
+  if (!fs.existsSync(LIB)) throw new Error(`bench: ${path.relative(ROOT, LIB)} is missing; run npx projen compile first`);
+  const n = (full: number, smoke: number) => (SMOKE ? smoke : full);
+  const N = Number(process.env.BENCH_WORKLOADS ?? n(1000, 20));
+  const BIG = Number(process.env.BENCH_BIG_WORKLOADS ?? n(10000, 100));
+  const fmt = (x: number) => x.toLocaleString('en-US');
+  const rows: InProcessRow[] = [
+    { name: `${fmt(N)} CloneSets vs ${fmt(N)} kplus.Deployments`, base: { build: 'deployments', n: N }, ours: { build: 'clonesets', n: N }, goal: 1.0 },
+    { name: `${fmt(N)} AdvancedStatefulSets vs ${fmt(N)} kplus.StatefulSets`, base: { build: 'statefulsets', n: N }, ours: { build: 'advanced-statefulsets', n: N }, goal: 1.0 },
+    { name: `${fmt(N)} CloneSets + ${SIDECAR_SETS} SidecarSets vs ${fmt(N)} kplus.Deployments`, base: { build: 'fleet-deployments', n: N }, ours: { build: 'fleet-clonesets', n: N } },
+    { name: `${fmt(BIG)} CloneSets + ${SIDECAR_SETS} SidecarSets vs ${fmt(BIG)} kplus.Deployments`, base: { build: 'fleet-deployments', n: BIG }, ours: { build: 'fleet-clonesets', n: BIG }, goal: 1.2 },
+    {
+      name: `growth, 4x the objects: ${fmt(BIG)} CloneSets + ${Math.round(BIG / 50)} SidecarSets vs ${fmt(BIG / 4)} + ${Math.round(BIG / 200)} (cdk8s-kruise alone)`,
+      base: { build: 'scaled-fleet-clonesets', n: BIG / 4 },
+      ours: { build: 'scaled-fleet-clonesets', n: BIG },
+      goal: 4.4,
+    },
+    {
+      name: `growth, 4x the objects: ${fmt(BIG)} kplus.Deployments vs ${fmt(BIG / 4)} (cdk8s-plus-28 alone, for reference)`,
+      base: { build: 'deployments', n: BIG / 4 },
+      ours: { build: 'deployments', n: BIG },
+    },
+  ];
+  const started = performance.now();
+  console.log(`# npx projen bench${SMOKE ? ' --smoke (sizes too small for the figures to mean anything)' : ''}`);
+  console.log(`machine: ${machine()}`);
+  console.log(`in-process rows: median of ${ROUNDS} interleaved rounds after a warm-up; whole-process rows: ${PROCESS_ROUNDS} rounds`);
+  console.log('');
+  console.log('| row | baseline (ms) | cdk8s-kruise (ms) | ratio | spread | goal |');
+  console.log('| --- | ---: | ---: | ---: | ---: | --- |');
+  const print = (r: Result) => {
+    const verdict = SMOKE ? 'not judged (smoke)' : r.ratio <= r.goal! ? 'met' : `missed by ${(r.ratio - r.goal!).toFixed(2)}x`;
+    const goal = r.goal === undefined ? '' : `<= ${r.goal.toFixed(1)}x: ${verdict}`;
+    console.log(`| ${r.name} | ${r.base.toFixed(0)} | ${r.ours.toFixed(0)} | ${r.ratio.toFixed(2)}x | ${r.low.toFixed(2)}-${r.high.toFixed(2)}x | ${goal} |`);
+  };
+  // BENCH_ONLY: run only the rows whose name contains it, e.g. "AdvancedStatefulSets", "require", "helm"
+  const wanted = (name: string) => !process.env.BENCH_ONLY || name.includes(process.env.BENCH_ONLY);
+  const inProcess = rows.filter(r => wanted(r.name));
+  if (SMOKE) runInProcess(inProcess).flat().forEach(print);
+  else for (const row of inProcess) runInProcess([row]).flat().forEach(print);
+  if (wanted(REQUIRE_ROW)) requireRow().forEach(print);
+  if (wanted(CONTROL_PLANE_ROW)) {
+    const cp = controlPlaneRow();
+    if (typeof cp === 'string') console.log(`| ${CONTROL_PLANE_ROW} | | | | | ${cp} |`);
+    else cp.forEach(print);
+  }
+  console.log('');
+  console.log(`(${((performance.now() - started) / 1000).toFixed(0)} s)`);
+}
+
+const at = process.argv.indexOf('--worker');
+if (at >= 0) worker(JSON.parse(process.argv[at + 1]));
+else main();

@@ -115,6 +115,7 @@ export function renderL1(kinds: KindModel[]): string {
   code.line("import { ApiObject, ApiObjectMetadata, GroupVersionKind, JsonPatch } from 'cdk8s';");
   code.line("import { k8s } from 'cdk8s-plus-28';");
   code.line("import { Construct } from 'constructs';");
+  code.line("import { _renderOnce } from '../src/validation/render';");
   code.line("import { KruiseValidation } from '../src/validation/register';");
   code.line();
 
@@ -198,12 +199,14 @@ function emitClass(code: Code, k: KindModel, v: VersionModel, cls: string, apiVe
   code.closeBlock();
   code.line();
   code.line('/**');
-  code.line(' * Renders the object to Kubernetes JSON.');
+  code.line(' * Renders the object to Kubernetes JSON (once per synth: the checks and the output share it).');
   code.line(' */');
   code.openBlock('public toJson(): any');
+  code.open('return _renderOnce(this, () => {');
   code.line('const resolved = super.toJson();');
   code.line(`const wire = { ...${cls}.GVK, ...toJson_${propsType}(resolved) };`);
   code.line('return this._patches.length > 0 ? JsonPatch.apply(wire, ...this._patches) : wire;');
+  code.close('});');
   code.closeBlock();
   code.closeBlock();
   code.line();

@@ -3,6 +3,7 @@
 import { ApiObject, ApiObjectMetadata, GroupVersionKind, JsonPatch } from 'cdk8s';
 import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
+import { _renderOnce } from '../src/validation/render';
 import { KruiseValidation } from '../src/validation/register';
 
 /**
@@ -47,12 +48,14 @@ export class KubeAdvancedCronJobV1Alpha1 extends ApiObject {
   }
 
   /**
-   * Renders the object to Kubernetes JSON.
+   * Renders the object to Kubernetes JSON (once per synth: the checks and the output share it).
    */
   public toJson(): any {
-    const resolved = super.toJson();
-    const wire = { ...KubeAdvancedCronJobV1Alpha1.GVK, ...toJson_KubeAdvancedCronJobV1Alpha1Props(resolved) };
-    return this._patches.length > 0 ? JsonPatch.apply(wire, ...this._patches) : wire;
+    return _renderOnce(this, () => {
+      const resolved = super.toJson();
+      const wire = { ...KubeAdvancedCronJobV1Alpha1.GVK, ...toJson_KubeAdvancedCronJobV1Alpha1Props(resolved) };
+      return this._patches.length > 0 ? JsonPatch.apply(wire, ...this._patches) : wire;
+    });
   }
 }
 
@@ -98,12 +101,14 @@ export class KubeAdvancedCronJob extends ApiObject {
   }
 
   /**
-   * Renders the object to Kubernetes JSON.
+   * Renders the object to Kubernetes JSON (once per synth: the checks and the output share it).
    */
   public toJson(): any {
-    const resolved = super.toJson();
-    const wire = { ...KubeAdvancedCronJob.GVK, ...toJson_KubeAdvancedCronJobProps(resolved) };
-    return this._patches.length > 0 ? JsonPatch.apply(wire, ...this._patches) : wire;
+    return _renderOnce(this, () => {
+      const resolved = super.toJson();
+      const wire = { ...KubeAdvancedCronJob.GVK, ...toJson_KubeAdvancedCronJobProps(resolved) };
+      return this._patches.length > 0 ? JsonPatch.apply(wire, ...this._patches) : wire;
+    });
   }
 }
 
@@ -149,12 +154,14 @@ export class KubeBroadcastJobV1Alpha1 extends ApiObject {
   }
 
   /**
-   * Renders the object to Kubernetes JSON.
+   * Renders the object to Kubernetes JSON (once per synth: the checks and the output share it).
    */
   public toJson(): any {
-    const resolved = super.toJson();
-    const wire = { ...KubeBroadcastJobV1Alpha1.GVK, ...toJson_KubeBroadcastJobV1Alpha1Props(resolved) };
-    return this._patches.length > 0 ? JsonPatch.apply(wire, ...this._patches) : wire;
+    return _renderOnce(this, () => {
+      const resolved = super.toJson();
+      const wire = { ...KubeBroadcastJobV1Alpha1.GVK, ...toJson_KubeBroadcastJobV1Alpha1Props(resolved) };
+      return this._patches.length > 0 ? JsonPatch.apply(wire, ...this._patches) : wire;
+    });
   }
 }
 
@@ -200,12 +207,14 @@ export class KubeBroadcastJob extends ApiObject {
   }
 
   /**
-   * Renders the object to Kubernetes JSON.
+   * Renders the object to Kubernetes JSON (once per synth: the checks and the output share it).
    */
   public toJson(): any {
-    const resolved = super.toJson();
-    const wire = { ...KubeBroadcastJob.GVK, ...toJson_KubeBroadcastJobProps(resolved) };
-    return this._patches.length > 0 ? JsonPatch.apply(wire, ...this._patches) : wire;
+    return _renderOnce(this, () => {
+      const resolved = super.toJson();
+      const wire = { ...KubeBroadcastJob.GVK, ...toJson_KubeBroadcastJobProps(resolved) };
+      return this._patches.length > 0 ? JsonPatch.apply(wire, ...this._patches) : wire;
+    });
   }
 }
 
@@ -251,12 +260,14 @@ export class KubeCloneSet extends ApiObject {
   }
 
   /**
-   * Renders the object to Kubernetes JSON.
+   * Renders the object to Kubernetes JSON (once per synth: the checks and the output share it).
    */
   public toJson(): any {
-    const resolved = super.toJson();
-    const wire = { ...KubeCloneSet.GVK, ...toJson_KubeCloneSetProps(resolved) };
-    return this._patches.length > 0 ? JsonPatch.apply(wire, ...this._patches) : wire;
+    return _renderOnce(this, () => {
+      const resolved = super.toJson();
+      const wire = { ...KubeCloneSet.GVK, ...toJson_KubeCloneSetProps(resolved) };
+      return this._patches.length > 0 ? JsonPatch.apply(wire, ...this._patches) : wire;
+    });
   }
 }
 
@@ -302,12 +313,14 @@ export class KubeContainerRecreateRequest extends ApiObject {
   }
 
   /**
-   * Renders the object to Kubernetes JSON.
+   * Renders the object to Kubernetes JSON (once per synth: the checks and the output share it).
    */
   public toJson(): any {
-    const resolved = super.toJson();
-    const wire = { ...KubeContainerRecreateRequest.GVK, ...toJson_KubeContainerRecreateRequestProps(resolved) };
-    return this._patches.length > 0 ? JsonPatch.apply(wire, ...this._patches) : wire;
+    return _renderOnce(this, () => {
+      const resolved = super.toJson();
+      const wire = { ...KubeContainerRecreateRequest.GVK, ...toJson_KubeContainerRecreateRequestProps(resolved) };
+      return this._patches.length > 0 ? JsonPatch.apply(wire, ...this._patches) : wire;
+    });
   }
 }
 
@@ -353,12 +366,14 @@ export class KubeDaemonSetV1Alpha1 extends ApiObject {
   }
 
   /**
-   * Renders the object to Kubernetes JSON.
+   * Renders the object to Kubernetes JSON (once per synth: the checks and the output share it).
    */
   public toJson(): any {
-    const resolved = super.toJson();
-    const wire = { ...KubeDaemonSetV1Alpha1.GVK, ...toJson_KubeDaemonSetV1Alpha1Props(resolved) };
-    return this._patches.length > 0 ? JsonPatch.apply(wire, ...this._patches) : wire;
+    return _renderOnce(this, () => {
+      const resolved = super.toJson();
+      const wire = { ...KubeDaemonSetV1Alpha1.GVK, ...toJson_KubeDaemonSetV1Alpha1Props(resolved) };
+      return this._patches.length > 0 ? JsonPatch.apply(wire, ...this._patches) : wire;
+    });
   }
 }
 
@@ -404,12 +419,14 @@ export class KubeDaemonSet extends ApiObject {
   }
 
   /**
-   * Renders the object to Kubernetes JSON.
+   * Renders the object to Kubernetes JSON (once per synth: the checks and the output share it).
    */
   public toJson(): any {
-    const resolved = super.toJson();
-    const wire = { ...KubeDaemonSet.GVK, ...toJson_KubeDaemonSetProps(resolved) };
-    return this._patches.length > 0 ? JsonPatch.apply(wire, ...this._patches) : wire;
+    return _renderOnce(this, () => {
+      const resolved = super.toJson();
+      const wire = { ...KubeDaemonSet.GVK, ...toJson_KubeDaemonSetProps(resolved) };
+      return this._patches.length > 0 ? JsonPatch.apply(wire, ...this._patches) : wire;
+    });
   }
 }
 
@@ -455,12 +472,14 @@ export class KubeEphemeralJob extends ApiObject {
   }
 
   /**
-   * Renders the object to Kubernetes JSON.
+   * Renders the object to Kubernetes JSON (once per synth: the checks and the output share it).
    */
   public toJson(): any {
-    const resolved = super.toJson();
-    const wire = { ...KubeEphemeralJob.GVK, ...toJson_KubeEphemeralJobProps(resolved) };
-    return this._patches.length > 0 ? JsonPatch.apply(wire, ...this._patches) : wire;
+    return _renderOnce(this, () => {
+      const resolved = super.toJson();
+      const wire = { ...KubeEphemeralJob.GVK, ...toJson_KubeEphemeralJobProps(resolved) };
+      return this._patches.length > 0 ? JsonPatch.apply(wire, ...this._patches) : wire;
+    });
   }
 }
 
@@ -506,12 +525,14 @@ export class KubeImageListPullJobV1Alpha1 extends ApiObject {
   }
 
   /**
-   * Renders the object to Kubernetes JSON.
+   * Renders the object to Kubernetes JSON (once per synth: the checks and the output share it).
    */
   public toJson(): any {
-    const resolved = super.toJson();
-    const wire = { ...KubeImageListPullJobV1Alpha1.GVK, ...toJson_KubeImageListPullJobV1Alpha1Props(resolved) };
-    return this._patches.length > 0 ? JsonPatch.apply(wire, ...this._patches) : wire;
+    return _renderOnce(this, () => {
+      const resolved = super.toJson();
+      const wire = { ...KubeImageListPullJobV1Alpha1.GVK, ...toJson_KubeImageListPullJobV1Alpha1Props(resolved) };
+      return this._patches.length > 0 ? JsonPatch.apply(wire, ...this._patches) : wire;
+    });
   }
 }
 
@@ -557,12 +578,14 @@ export class KubeImageListPullJob extends ApiObject {
   }
 
   /**
-   * Renders the object to Kubernetes JSON.
+   * Renders the object to Kubernetes JSON (once per synth: the checks and the output share it).
    */
   public toJson(): any {
-    const resolved = super.toJson();
-    const wire = { ...KubeImageListPullJob.GVK, ...toJson_KubeImageListPullJobProps(resolved) };
-    return this._patches.length > 0 ? JsonPatch.apply(wire, ...this._patches) : wire;
+    return _renderOnce(this, () => {
+      const resolved = super.toJson();
+      const wire = { ...KubeImageListPullJob.GVK, ...toJson_KubeImageListPullJobProps(resolved) };
+      return this._patches.length > 0 ? JsonPatch.apply(wire, ...this._patches) : wire;
+    });
   }
 }
 
@@ -608,12 +631,14 @@ export class KubeImagePullJobV1Alpha1 extends ApiObject {
   }
 
   /**
-   * Renders the object to Kubernetes JSON.
+   * Renders the object to Kubernetes JSON (once per synth: the checks and the output share it).
    */
   public toJson(): any {
-    const resolved = super.toJson();
-    const wire = { ...KubeImagePullJobV1Alpha1.GVK, ...toJson_KubeImagePullJobV1Alpha1Props(resolved) };
-    return this._patches.length > 0 ? JsonPatch.apply(wire, ...this._patches) : wire;
+    return _renderOnce(this, () => {
+      const resolved = super.toJson();
+      const wire = { ...KubeImagePullJobV1Alpha1.GVK, ...toJson_KubeImagePullJobV1Alpha1Props(resolved) };
+      return this._patches.length > 0 ? JsonPatch.apply(wire, ...this._patches) : wire;
+    });
   }
 }
 
@@ -659,12 +684,14 @@ export class KubeImagePullJob extends ApiObject {
   }
 
   /**
-   * Renders the object to Kubernetes JSON.
+   * Renders the object to Kubernetes JSON (once per synth: the checks and the output share it).
    */
   public toJson(): any {
-    const resolved = super.toJson();
-    const wire = { ...KubeImagePullJob.GVK, ...toJson_KubeImagePullJobProps(resolved) };
-    return this._patches.length > 0 ? JsonPatch.apply(wire, ...this._patches) : wire;
+    return _renderOnce(this, () => {
+      const resolved = super.toJson();
+      const wire = { ...KubeImagePullJob.GVK, ...toJson_KubeImagePullJobProps(resolved) };
+      return this._patches.length > 0 ? JsonPatch.apply(wire, ...this._patches) : wire;
+    });
   }
 }
 
@@ -710,12 +737,14 @@ export class KubeNodeImageV1Alpha1 extends ApiObject {
   }
 
   /**
-   * Renders the object to Kubernetes JSON.
+   * Renders the object to Kubernetes JSON (once per synth: the checks and the output share it).
    */
   public toJson(): any {
-    const resolved = super.toJson();
-    const wire = { ...KubeNodeImageV1Alpha1.GVK, ...toJson_KubeNodeImageV1Alpha1Props(resolved) };
-    return this._patches.length > 0 ? JsonPatch.apply(wire, ...this._patches) : wire;
+    return _renderOnce(this, () => {
+      const resolved = super.toJson();
+      const wire = { ...KubeNodeImageV1Alpha1.GVK, ...toJson_KubeNodeImageV1Alpha1Props(resolved) };
+      return this._patches.length > 0 ? JsonPatch.apply(wire, ...this._patches) : wire;
+    });
   }
 }
 
@@ -761,12 +790,14 @@ export class KubeNodeImage extends ApiObject {
   }
 
   /**
-   * Renders the object to Kubernetes JSON.
+   * Renders the object to Kubernetes JSON (once per synth: the checks and the output share it).
    */
   public toJson(): any {
-    const resolved = super.toJson();
-    const wire = { ...KubeNodeImage.GVK, ...toJson_KubeNodeImageProps(resolved) };
-    return this._patches.length > 0 ? JsonPatch.apply(wire, ...this._patches) : wire;
+    return _renderOnce(this, () => {
+      const resolved = super.toJson();
+      const wire = { ...KubeNodeImage.GVK, ...toJson_KubeNodeImageProps(resolved) };
+      return this._patches.length > 0 ? JsonPatch.apply(wire, ...this._patches) : wire;
+    });
   }
 }
 
@@ -812,12 +843,14 @@ export class KubeNodePodProbe extends ApiObject {
   }
 
   /**
-   * Renders the object to Kubernetes JSON.
+   * Renders the object to Kubernetes JSON (once per synth: the checks and the output share it).
    */
   public toJson(): any {
-    const resolved = super.toJson();
-    const wire = { ...KubeNodePodProbe.GVK, ...toJson_KubeNodePodProbeProps(resolved) };
-    return this._patches.length > 0 ? JsonPatch.apply(wire, ...this._patches) : wire;
+    return _renderOnce(this, () => {
+      const resolved = super.toJson();
+      const wire = { ...KubeNodePodProbe.GVK, ...toJson_KubeNodePodProbeProps(resolved) };
+      return this._patches.length > 0 ? JsonPatch.apply(wire, ...this._patches) : wire;
+    });
   }
 }
 
@@ -863,12 +896,14 @@ export class KubePersistentPodState extends ApiObject {
   }
 
   /**
-   * Renders the object to Kubernetes JSON.
+   * Renders the object to Kubernetes JSON (once per synth: the checks and the output share it).
    */
   public toJson(): any {
-    const resolved = super.toJson();
-    const wire = { ...KubePersistentPodState.GVK, ...toJson_KubePersistentPodStateProps(resolved) };
-    return this._patches.length > 0 ? JsonPatch.apply(wire, ...this._patches) : wire;
+    return _renderOnce(this, () => {
+      const resolved = super.toJson();
+      const wire = { ...KubePersistentPodState.GVK, ...toJson_KubePersistentPodStateProps(resolved) };
+      return this._patches.length > 0 ? JsonPatch.apply(wire, ...this._patches) : wire;
+    });
   }
 }
 
@@ -914,12 +949,14 @@ export class KubePodProbeMarker extends ApiObject {
   }
 
   /**
-   * Renders the object to Kubernetes JSON.
+   * Renders the object to Kubernetes JSON (once per synth: the checks and the output share it).
    */
   public toJson(): any {
-    const resolved = super.toJson();
-    const wire = { ...KubePodProbeMarker.GVK, ...toJson_KubePodProbeMarkerProps(resolved) };
-    return this._patches.length > 0 ? JsonPatch.apply(wire, ...this._patches) : wire;
+    return _renderOnce(this, () => {
+      const resolved = super.toJson();
+      const wire = { ...KubePodProbeMarker.GVK, ...toJson_KubePodProbeMarkerProps(resolved) };
+      return this._patches.length > 0 ? JsonPatch.apply(wire, ...this._patches) : wire;
+    });
   }
 }
 
@@ -965,12 +1002,14 @@ export class KubeResourceDistribution extends ApiObject {
   }
 
   /**
-   * Renders the object to Kubernetes JSON.
+   * Renders the object to Kubernetes JSON (once per synth: the checks and the output share it).
    */
   public toJson(): any {
-    const resolved = super.toJson();
-    const wire = { ...KubeResourceDistribution.GVK, ...toJson_KubeResourceDistributionProps(resolved) };
-    return this._patches.length > 0 ? JsonPatch.apply(wire, ...this._patches) : wire;
+    return _renderOnce(this, () => {
+      const resolved = super.toJson();
+      const wire = { ...KubeResourceDistribution.GVK, ...toJson_KubeResourceDistributionProps(resolved) };
+      return this._patches.length > 0 ? JsonPatch.apply(wire, ...this._patches) : wire;
+    });
   }
 }
 
@@ -1016,12 +1055,14 @@ export class KubeSidecarSetV1Alpha1 extends ApiObject {
   }
 
   /**
-   * Renders the object to Kubernetes JSON.
+   * Renders the object to Kubernetes JSON (once per synth: the checks and the output share it).
    */
   public toJson(): any {
-    const resolved = super.toJson();
-    const wire = { ...KubeSidecarSetV1Alpha1.GVK, ...toJson_KubeSidecarSetV1Alpha1Props(resolved) };
-    return this._patches.length > 0 ? JsonPatch.apply(wire, ...this._patches) : wire;
+    return _renderOnce(this, () => {
+      const resolved = super.toJson();
+      const wire = { ...KubeSidecarSetV1Alpha1.GVK, ...toJson_KubeSidecarSetV1Alpha1Props(resolved) };
+      return this._patches.length > 0 ? JsonPatch.apply(wire, ...this._patches) : wire;
+    });
   }
 }
 
@@ -1067,12 +1108,14 @@ export class KubeSidecarSet extends ApiObject {
   }
 
   /**
-   * Renders the object to Kubernetes JSON.
+   * Renders the object to Kubernetes JSON (once per synth: the checks and the output share it).
    */
   public toJson(): any {
-    const resolved = super.toJson();
-    const wire = { ...KubeSidecarSet.GVK, ...toJson_KubeSidecarSetProps(resolved) };
-    return this._patches.length > 0 ? JsonPatch.apply(wire, ...this._patches) : wire;
+    return _renderOnce(this, () => {
+      const resolved = super.toJson();
+      const wire = { ...KubeSidecarSet.GVK, ...toJson_KubeSidecarSetProps(resolved) };
+      return this._patches.length > 0 ? JsonPatch.apply(wire, ...this._patches) : wire;
+    });
   }
 }
 
@@ -1118,12 +1161,14 @@ export class KubeStatefulSetV1Alpha1 extends ApiObject {
   }
 
   /**
-   * Renders the object to Kubernetes JSON.
+   * Renders the object to Kubernetes JSON (once per synth: the checks and the output share it).
    */
   public toJson(): any {
-    const resolved = super.toJson();
-    const wire = { ...KubeStatefulSetV1Alpha1.GVK, ...toJson_KubeStatefulSetV1Alpha1Props(resolved) };
-    return this._patches.length > 0 ? JsonPatch.apply(wire, ...this._patches) : wire;
+    return _renderOnce(this, () => {
+      const resolved = super.toJson();
+      const wire = { ...KubeStatefulSetV1Alpha1.GVK, ...toJson_KubeStatefulSetV1Alpha1Props(resolved) };
+      return this._patches.length > 0 ? JsonPatch.apply(wire, ...this._patches) : wire;
+    });
   }
 }
 
@@ -1169,12 +1214,14 @@ export class KubeStatefulSet extends ApiObject {
   }
 
   /**
-   * Renders the object to Kubernetes JSON.
+   * Renders the object to Kubernetes JSON (once per synth: the checks and the output share it).
    */
   public toJson(): any {
-    const resolved = super.toJson();
-    const wire = { ...KubeStatefulSet.GVK, ...toJson_KubeStatefulSetProps(resolved) };
-    return this._patches.length > 0 ? JsonPatch.apply(wire, ...this._patches) : wire;
+    return _renderOnce(this, () => {
+      const resolved = super.toJson();
+      const wire = { ...KubeStatefulSet.GVK, ...toJson_KubeStatefulSetProps(resolved) };
+      return this._patches.length > 0 ? JsonPatch.apply(wire, ...this._patches) : wire;
+    });
   }
 }
 
@@ -1220,12 +1267,14 @@ export class KubeUnitedDeployment extends ApiObject {
   }
 
   /**
-   * Renders the object to Kubernetes JSON.
+   * Renders the object to Kubernetes JSON (once per synth: the checks and the output share it).
    */
   public toJson(): any {
-    const resolved = super.toJson();
-    const wire = { ...KubeUnitedDeployment.GVK, ...toJson_KubeUnitedDeploymentProps(resolved) };
-    return this._patches.length > 0 ? JsonPatch.apply(wire, ...this._patches) : wire;
+    return _renderOnce(this, () => {
+      const resolved = super.toJson();
+      const wire = { ...KubeUnitedDeployment.GVK, ...toJson_KubeUnitedDeploymentProps(resolved) };
+      return this._patches.length > 0 ? JsonPatch.apply(wire, ...this._patches) : wire;
+    });
   }
 }
 
@@ -1271,12 +1320,14 @@ export class KubeWorkloadSpread extends ApiObject {
   }
 
   /**
-   * Renders the object to Kubernetes JSON.
+   * Renders the object to Kubernetes JSON (once per synth: the checks and the output share it).
    */
   public toJson(): any {
-    const resolved = super.toJson();
-    const wire = { ...KubeWorkloadSpread.GVK, ...toJson_KubeWorkloadSpreadProps(resolved) };
-    return this._patches.length > 0 ? JsonPatch.apply(wire, ...this._patches) : wire;
+    return _renderOnce(this, () => {
+      const resolved = super.toJson();
+      const wire = { ...KubeWorkloadSpread.GVK, ...toJson_KubeWorkloadSpreadProps(resolved) };
+      return this._patches.length > 0 ? JsonPatch.apply(wire, ...this._patches) : wire;
+    });
   }
 }
 
@@ -1322,12 +1373,14 @@ export class KubePodUnavailableBudget extends ApiObject {
   }
 
   /**
-   * Renders the object to Kubernetes JSON.
+   * Renders the object to Kubernetes JSON (once per synth: the checks and the output share it).
    */
   public toJson(): any {
-    const resolved = super.toJson();
-    const wire = { ...KubePodUnavailableBudget.GVK, ...toJson_KubePodUnavailableBudgetProps(resolved) };
-    return this._patches.length > 0 ? JsonPatch.apply(wire, ...this._patches) : wire;
+    return _renderOnce(this, () => {
+      const resolved = super.toJson();
+      const wire = { ...KubePodUnavailableBudget.GVK, ...toJson_KubePodUnavailableBudgetProps(resolved) };
+      return this._patches.length > 0 ? JsonPatch.apply(wire, ...this._patches) : wire;
+    });
   }
 }
 

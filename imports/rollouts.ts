@@ -2,6 +2,7 @@
 /* eslint-disable max-len, quote-props */
 import { ApiObject, ApiObjectMetadata, GroupVersionKind, JsonPatch } from 'cdk8s';
 import { Construct } from 'constructs';
+import { _renderOnce } from '../src/validation/render';
 import { KruiseValidation } from '../src/validation/register';
 
 /**
@@ -46,12 +47,14 @@ export class KubeBatchReleaseV1Alpha1 extends ApiObject {
   }
 
   /**
-   * Renders the object to Kubernetes JSON.
+   * Renders the object to Kubernetes JSON (once per synth: the checks and the output share it).
    */
   public toJson(): any {
-    const resolved = super.toJson();
-    const wire = { ...KubeBatchReleaseV1Alpha1.GVK, ...toJson_KubeBatchReleaseV1Alpha1Props(resolved) };
-    return this._patches.length > 0 ? JsonPatch.apply(wire, ...this._patches) : wire;
+    return _renderOnce(this, () => {
+      const resolved = super.toJson();
+      const wire = { ...KubeBatchReleaseV1Alpha1.GVK, ...toJson_KubeBatchReleaseV1Alpha1Props(resolved) };
+      return this._patches.length > 0 ? JsonPatch.apply(wire, ...this._patches) : wire;
+    });
   }
 }
 
@@ -97,12 +100,14 @@ export class KubeBatchRelease extends ApiObject {
   }
 
   /**
-   * Renders the object to Kubernetes JSON.
+   * Renders the object to Kubernetes JSON (once per synth: the checks and the output share it).
    */
   public toJson(): any {
-    const resolved = super.toJson();
-    const wire = { ...KubeBatchRelease.GVK, ...toJson_KubeBatchReleaseProps(resolved) };
-    return this._patches.length > 0 ? JsonPatch.apply(wire, ...this._patches) : wire;
+    return _renderOnce(this, () => {
+      const resolved = super.toJson();
+      const wire = { ...KubeBatchRelease.GVK, ...toJson_KubeBatchReleaseProps(resolved) };
+      return this._patches.length > 0 ? JsonPatch.apply(wire, ...this._patches) : wire;
+    });
   }
 }
 
@@ -148,12 +153,14 @@ export class KubeRolloutHistory extends ApiObject {
   }
 
   /**
-   * Renders the object to Kubernetes JSON.
+   * Renders the object to Kubernetes JSON (once per synth: the checks and the output share it).
    */
   public toJson(): any {
-    const resolved = super.toJson();
-    const wire = { ...KubeRolloutHistory.GVK, ...toJson_KubeRolloutHistoryProps(resolved) };
-    return this._patches.length > 0 ? JsonPatch.apply(wire, ...this._patches) : wire;
+    return _renderOnce(this, () => {
+      const resolved = super.toJson();
+      const wire = { ...KubeRolloutHistory.GVK, ...toJson_KubeRolloutHistoryProps(resolved) };
+      return this._patches.length > 0 ? JsonPatch.apply(wire, ...this._patches) : wire;
+    });
   }
 }
 
@@ -199,12 +206,14 @@ export class KubeRolloutV1Alpha1 extends ApiObject {
   }
 
   /**
-   * Renders the object to Kubernetes JSON.
+   * Renders the object to Kubernetes JSON (once per synth: the checks and the output share it).
    */
   public toJson(): any {
-    const resolved = super.toJson();
-    const wire = { ...KubeRolloutV1Alpha1.GVK, ...toJson_KubeRolloutV1Alpha1Props(resolved) };
-    return this._patches.length > 0 ? JsonPatch.apply(wire, ...this._patches) : wire;
+    return _renderOnce(this, () => {
+      const resolved = super.toJson();
+      const wire = { ...KubeRolloutV1Alpha1.GVK, ...toJson_KubeRolloutV1Alpha1Props(resolved) };
+      return this._patches.length > 0 ? JsonPatch.apply(wire, ...this._patches) : wire;
+    });
   }
 }
 
@@ -250,12 +259,14 @@ export class KubeRollout extends ApiObject {
   }
 
   /**
-   * Renders the object to Kubernetes JSON.
+   * Renders the object to Kubernetes JSON (once per synth: the checks and the output share it).
    */
   public toJson(): any {
-    const resolved = super.toJson();
-    const wire = { ...KubeRollout.GVK, ...toJson_KubeRolloutProps(resolved) };
-    return this._patches.length > 0 ? JsonPatch.apply(wire, ...this._patches) : wire;
+    return _renderOnce(this, () => {
+      const resolved = super.toJson();
+      const wire = { ...KubeRollout.GVK, ...toJson_KubeRolloutProps(resolved) };
+      return this._patches.length > 0 ? JsonPatch.apply(wire, ...this._patches) : wire;
+    });
   }
 }
 
@@ -301,12 +312,14 @@ export class KubeTrafficRouting extends ApiObject {
   }
 
   /**
-   * Renders the object to Kubernetes JSON.
+   * Renders the object to Kubernetes JSON (once per synth: the checks and the output share it).
    */
   public toJson(): any {
-    const resolved = super.toJson();
-    const wire = { ...KubeTrafficRouting.GVK, ...toJson_KubeTrafficRoutingProps(resolved) };
-    return this._patches.length > 0 ? JsonPatch.apply(wire, ...this._patches) : wire;
+    return _renderOnce(this, () => {
+      const resolved = super.toJson();
+      const wire = { ...KubeTrafficRouting.GVK, ...toJson_KubeTrafficRoutingProps(resolved) };
+      return this._patches.length > 0 ? JsonPatch.apply(wire, ...this._patches) : wire;
+    });
   }
 }
 

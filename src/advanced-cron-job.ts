@@ -21,11 +21,12 @@ import { ApiObject, ApiObjectMetadata, Duration, Lazy } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
+import { _l1 } from './_kruise-l1';
 import { BroadcastJob, BroadcastJobProps } from './broadcast-job';
 import { ImageListPullJobOptions, _imageListPullJobSpec } from './image-list-pull-job';
 import { _checkPullJob } from './image-pull-job';
 import { _intOrString, _seconds, _withPath } from './strategies';
-import * as kruise from '../imports/kruise';
+import type * as kruise from '../imports/kruise';
 import { _assertOwnKplus } from './validation/foreign-kplus';
 
 /** What an AdvancedCronJob does when a run is due while the previous job is still running. */
@@ -119,7 +120,7 @@ export class AdvancedCronJobTemplate {
                 metadata: meta,
                 spec: {
                   ...spec,
-                  parallelism: _intOrString(bj.parallelism, kruise.AdvancedCronJobSpecTemplateBroadcastJobTemplateSpecParallelism),
+                  parallelism: _intOrString(bj.parallelism, _l1().AdvancedCronJobSpecTemplateBroadcastJobTemplateSpecParallelism),
                 },
               },
             };
@@ -300,7 +301,7 @@ export class AdvancedCronJob extends kplus.Resource {
     this.successfulJobsHistoryLimit = props.successfulJobsHistoryLimit;
     this.failedJobsHistoryLimit = props.failedJobsHistoryLimit;
     this.paused = props.paused;
-    this.apiObject = new kruise.KubeAdvancedCronJob(this, 'Resource', {
+    this.apiObject = new (_l1().KubeAdvancedCronJob)(this, 'Resource', {
       metadata: props.metadata,
       spec: Lazy.any({ produce: () => this._toKube() }),
     });

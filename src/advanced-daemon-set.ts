@@ -1,9 +1,10 @@
 import { ApiObject, Duration, Lazy } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
+import { _l1 } from './_kruise-l1';
 import { KruiseWorkload, KruiseWorkloadProps } from './kruise-workload';
 import { AdvancedDaemonSetUpdateStrategy, _intOrString, _seconds, _withPath } from './strategies';
-import * as kruise from '../imports/kruise';
+import type * as kruise from '../imports/kruise';
 
 /** Props of an `AdvancedDaemonSet`. */
 export interface AdvancedDaemonSetProps extends KruiseWorkloadProps {
@@ -77,7 +78,7 @@ export class AdvancedDaemonSet extends KruiseWorkload {
     this.minReady = props.minReady;
     this.burstReplicas = props.burstReplicas;
     this.partitionedScaling = props.partitionedScaling;
-    this.apiObject = new kruise.KubeDaemonSet(this, 'Resource', {
+    this.apiObject = new (_l1().KubeDaemonSet)(this, 'Resource', {
       metadata: props.metadata,
       spec: Lazy.any({ produce: () => _withPath(this, 'AdvancedDaemonSet', () => this._toKube()) }),
     });
@@ -94,7 +95,7 @@ export class AdvancedDaemonSet extends KruiseWorkload {
       template: this._podTemplate(),
       updateStrategy: this.updateStrategy?._toKube(),
       minReadySeconds: _seconds(this.minReady, 'minReady'),
-      burstReplicas: _intOrString(this.burstReplicas, kruise.DaemonSetSpecBurstReplicas),
+      burstReplicas: _intOrString(this.burstReplicas, _l1().DaemonSetSpecBurstReplicas),
       scaleStrategy: this.partitionedScaling !== undefined ? { partitionedScaling: this.partitionedScaling } : undefined,
       revisionHistoryLimit: this.revisionHistoryLimit,
       lifecycle: this._renderLifecycle(),

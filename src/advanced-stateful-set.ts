@@ -3,10 +3,11 @@ import * as kplus from 'cdk8s-plus-28';
 import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { GoverningService } from './_governing-service';
+import { _l1 } from './_kruise-l1';
 import { KruiseReplicatedWorkload, KruiseReplicatedWorkloadProps } from './kruise-workload';
 import { PersistentPodState, PersistentPodStateOptions } from './persistent-pod-state';
 import { AdvancedStatefulSetUpdateStrategy, PodUpdatePolicy, _intOrString, _withPath } from './strategies';
-import * as kruise from '../imports/kruise';
+import type * as kruise from '../imports/kruise';
 import { KruiseValidation } from './validation/register';
 
 /** An ordinal (or a range of ordinals) an Advanced StatefulSet skips when it creates pods. */
@@ -35,8 +36,8 @@ export class ReserveOrdinal {
   /** @internal */
   public _toKube(): kruise.StatefulSetSpecReserveOrdinals {
     return typeof this.value === 'number'
-      ? kruise.StatefulSetSpecReserveOrdinals.fromNumber(this.value)
-      : kruise.StatefulSetSpecReserveOrdinals.fromString(this.value);
+      ? _l1().StatefulSetSpecReserveOrdinals.fromNumber(this.value)
+      : _l1().StatefulSetSpecReserveOrdinals.fromString(this.value);
   }
 }
 
@@ -223,7 +224,7 @@ export class AdvancedStatefulSet extends KruiseReplicatedWorkload {
     this.props = props;
     this.podManagementPolicy = props.podManagementPolicy;
     this.updateStrategy = props.updateStrategy;
-    this.apiObject = new kruise.KubeStatefulSet(this, 'Resource', {
+    this.apiObject = new (_l1().KubeStatefulSet)(this, 'Resource', {
       metadata: props.metadata,
       spec: Lazy.any({ produce: () => _withPath(this, 'AdvancedStatefulSet', () => this._toKube()) }),
     });
@@ -291,7 +292,7 @@ export class AdvancedStatefulSet extends KruiseReplicatedWorkload {
   public _toKube(): kruise.StatefulSetSpec {
     const p = this.props;
     const ret = p.pvcRetention;
-    const maxUnavailable = _intOrString(p.scaleStrategy?.maxUnavailable, kruise.StatefulSetSpecScaleStrategyMaxUnavailable);
+    const maxUnavailable = _intOrString(p.scaleStrategy?.maxUnavailable, _l1().StatefulSetSpecScaleStrategyMaxUnavailable);
     return {
       replicas: this._replicas(),
       serviceName: this.service.name,

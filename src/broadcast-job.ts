@@ -13,8 +13,9 @@
 import { ApiObject, Duration, Lazy } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
+import { _l1 } from './_kruise-l1';
 import { _intOrString, _seconds, _withPath } from './strategies';
-import * as kruise from '../imports/kruise';
+import type * as kruise from '../imports/kruise';
 import { _assertOwnKplus, _pathOf } from './validation/foreign-kplus';
 
 /** The completion policy types of a BroadcastJob. */
@@ -215,7 +216,7 @@ export class BroadcastJob extends kplus.Workload {
     this.completionPolicy = props.completionPolicy;
     this.failurePolicy = props.failurePolicy;
     this.paused = props.paused;
-    this.apiObject = new kruise.KubeBroadcastJob(this, 'Resource', {
+    this.apiObject = new (_l1().KubeBroadcastJob)(this, 'Resource', {
       metadata: props.metadata,
       spec: Lazy.any({ produce: () => this._toKube() }),
     });
@@ -225,7 +226,7 @@ export class BroadcastJob extends kplus.Workload {
   /** @internal */
   public _toKube(): kruise.BroadcastJobSpec {
     return _withPath(this, 'BroadcastJob', () => ({
-      parallelism: _intOrString(this.parallelism, kruise.BroadcastJobSpecParallelism),
+      parallelism: _intOrString(this.parallelism, _l1().BroadcastJobSpecParallelism),
       template: {
         metadata: this.podMetadata.toJson(),
         // with no container yet, an empty list the admission rules report (instead of a bare exception)

@@ -1,9 +1,10 @@
 import { ApiObject, Duration, Lazy } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
+import { _l1 } from './_kruise-l1';
 import { KruiseReplicatedWorkload, KruiseReplicatedWorkloadProps } from './kruise-workload';
 import { CloneSetUpdateStrategy, _intOrString, _seconds, _withPath } from './strategies';
-import * as kruise from '../imports/kruise';
+import type * as kruise from '../imports/kruise';
 
 /** The scale strategy of a CloneSet. */
 export interface CloneSetScaleStrategy {
@@ -108,7 +109,7 @@ export class CloneSet extends KruiseReplicatedWorkload {
     this.minReady = props.minReady;
     this.progressDeadline = props.progressDeadline;
     this.podsToDelete = [...(props.podsToDelete ?? [])];
-    this.apiObject = new kruise.KubeCloneSet(this, 'Resource', {
+    this.apiObject = new (_l1().KubeCloneSet)(this, 'Resource', {
       metadata: props.metadata,
       spec: Lazy.any({ produce: () => _withPath(this, 'CloneSet', () => this._toKube()) }),
     });
@@ -132,7 +133,7 @@ export class CloneSet extends KruiseReplicatedWorkload {
   public _toKube(): kruise.CloneSetSpec {
     const s = this.scaleStrategy;
     const scaleStrategy: kruise.CloneSetSpecScaleStrategy = {
-      maxUnavailable: _intOrString(s?.maxUnavailable, kruise.CloneSetSpecScaleStrategyMaxUnavailable),
+      maxUnavailable: _intOrString(s?.maxUnavailable, _l1().CloneSetSpecScaleStrategyMaxUnavailable),
       disablePvcReuse: s?.disablePvcReuse,
       podsToDelete: this.podsToDelete.length > 0 ? [...this.podsToDelete] : undefined,
     };

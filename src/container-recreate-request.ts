@@ -16,10 +16,11 @@
 import { ApiObject, ApiObjectMetadata, Duration, Lazy } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
+import { _l1 } from './_kruise-l1';
 import { _seconds, _withPath } from './strategies';
 import { _requireGates } from './validation/gates';
 import { Warnings } from './validation/report';
-import * as kruise from '../imports/kruise';
+import type * as kruise from '../imports/kruise';
 
 /** What a ContainerRecreateRequest does when one container fails to restart. */
 export enum ContainerRecreateFailurePolicy {
@@ -157,7 +158,7 @@ export class ContainerRecreateRequest extends kplus.Resource {
     this.podName = props.podName;
     this.strategy = props.strategy;
     this._containers = [...props.containers];
-    this.apiObject = new kruise.KubeContainerRecreateRequest(this, 'Resource', {
+    this.apiObject = new (_l1().KubeContainerRecreateRequest)(this, 'Resource', {
       metadata: props.metadata,
       spec: Lazy.any({ produce: () => this._toKube() }),
     });

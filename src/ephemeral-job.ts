@@ -17,8 +17,9 @@ import { ApiObject, Duration, Lazy } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
+import { _l1 } from './_kruise-l1';
 import { _seconds, _withPath } from './strategies';
-import * as kruise from '../imports/kruise';
+import type * as kruise from '../imports/kruise';
 
 /** A volume of the target pods, mounted into an ephemeral container. */
 export interface EphemeralVolumeMount {
@@ -240,7 +241,7 @@ export class EphemeralJob extends kplus.Resource {
         throw new Error(`EphemeralJob at '${this.node.path}': '${prop}' (${v}) must be a whole number of pods, 0 or more`);
       }
     }
-    this.apiObject = new kruise.KubeEphemeralJob(this, 'Resource', {
+    this.apiObject = new (_l1().KubeEphemeralJob)(this, 'Resource', {
       metadata: props.metadata,
       spec: Lazy.any({ produce: () => this._toKube() }),
     });

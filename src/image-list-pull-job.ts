@@ -15,9 +15,10 @@
 import { ApiObject, Lazy } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
+import { _l1 } from './_kruise-l1';
 import { ImagePullJobCompletionPolicy, ImagePullJobOptions, ImagePullNodes, _checkPullJob, _pullJobSpec } from './image-pull-job';
 import { _withPath } from './strategies';
-import * as kruise from '../imports/kruise';
+import type * as kruise from '../imports/kruise';
 
 /** The images and nodes of an image list pull, with the pull settings of an ImagePullJob. */
 export interface ImageListPullJobOptions extends ImagePullJobOptions {
@@ -88,7 +89,7 @@ export class ImageListPullJob extends kplus.Resource {
     this.options = props;
     this._images = [...props.images];
     _checkPullJob(this, 'ImageListPullJob', props);
-    this.apiObject = new kruise.KubeImageListPullJob(this, 'Resource', {
+    this.apiObject = new (_l1().KubeImageListPullJob)(this, 'Resource', {
       metadata: props.metadata,
       spec: Lazy.any({ produce: () => this._toKube() }),
     });

@@ -19,9 +19,10 @@
 import { ApiObject, Duration, Lazy } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
+import { _l1 } from './_kruise-l1';
 import { _seconds, _withPath } from './strategies';
 import { _requireGates } from './validation/gates';
-import * as kruise from '../imports/kruise';
+import type * as kruise from '../imports/kruise';
 import { _assertOwnKplus } from './validation/foreign-kplus';
 
 /** The OpenKruise feature gates an image pull job needs. */
@@ -262,7 +263,7 @@ export function _pullJobSpec(o: ImagePullJobOptions, nodes: ImagePullNodes) {
     : undefined;
   return {
     ...nodes._toKube(),
-    parallelism: o.parallelism === undefined ? undefined : kruise.ImagePullJobSpecParallelism.fromNumber(o.parallelism),
+    parallelism: o.parallelism === undefined ? undefined : _l1().ImagePullJobSpecParallelism.fromNumber(o.parallelism),
     pullSecrets: o.pullSecrets && o.pullSecrets.length > 0 ? o.pullSecrets.map(s => s.name) : undefined,
     imagePullPolicy: o.imagePullPolicy as string | undefined,
     pullPolicy,
@@ -337,7 +338,7 @@ export class ImagePullJob extends kplus.Resource {
     this.completionPolicy = props.completionPolicy;
     this.options = props;
     _checkPullJob(this, 'ImagePullJob', props);
-    this.apiObject = new kruise.KubeImagePullJob(this, 'Resource', {
+    this.apiObject = new (_l1().KubeImagePullJob)(this, 'Resource', {
       metadata: props.metadata,
       spec: Lazy.any({ produce: () => this._toKube() }),
     });

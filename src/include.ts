@@ -1,8 +1,7 @@
 import * as fs from 'fs';
 import { ApiObject, JsonPatch, Yaml } from 'cdk8s';
 import { Construct } from 'constructs';
-import * as kruise from '../imports/kruise';
-import * as rollouts from '../imports/rollouts';
+import { _l1, _rolloutsL1 } from './_kruise-l1';
 import { _setOrigin, isKruiseObject } from './admission/engine';
 import { KruiseValidation } from './validation/register';
 
@@ -18,7 +17,7 @@ export interface KruiseIncludeProps {
 /** The L1 class of each OpenKruise and Kruise Rollouts apiVersion/kind. */
 function l1Classes(): Map<string, any> {
   const out = new Map<string, any>();
-  for (const v of [...Object.values(kruise), ...Object.values(rollouts)] as any[]) {
+  for (const v of [...Object.values(_l1()), ...Object.values(_rolloutsL1())] as any[]) {
     if (typeof v === 'function' && v.GVK?.apiVersion && v.GVK?.kind) out.set(`${v.GVK.apiVersion}/${v.GVK.kind}`, v);
   }
   return out;

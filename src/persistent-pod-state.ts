@@ -16,12 +16,13 @@
 import { ApiObject, ApiObjectMetadata, Lazy } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
+import { _l1 } from './_kruise-l1';
 import { _admitted } from './admission/engine';
-import { appObjects, groupOf, namespaceOf } from './fleet/objects';
+import { _appObjectsByKey, groupOf, namespaceOf, targetKey } from './fleet/objects';
 import { _renderForChecks } from './validation/render';
 import { fieldError } from './validation/report';
 import { WorkloadRef } from './workload-ref';
-import * as kruise from '../imports/kruise';
+import type * as kruise from '../imports/kruise';
 
 /** When OpenKruise forgets the state of a pod. */
 export enum PersistentPodStateRetention {
@@ -144,7 +145,7 @@ export class PersistentPodState extends kplus.Resource {
     } else {
       this.targetRef = { ...props.targetRef! };
     }
-    this.apiObject = new kruise.KubePersistentPodState(this, 'Resource', {
+    this.apiObject = new (_l1().KubePersistentPodState)(this, 'Resource', {
       metadata: { ...props.metadata, namespace },
       spec: Lazy.any({ produce: () => this._toKube() }),
     });
@@ -164,7 +165,9 @@ export class PersistentPodState extends kplus.Resource {
       }
     }
     const t = this.targetRef;
-    for (const other of appObjects(this, 'apps.kruise.io', 'PersistentPodState')) {
+    // the PersistentPodStates of the same namespace and target, looked up (not every pair compared)
+    const sameTarget = _appObjectsByKey(this, 'apps.kruise.io', 'PersistentPodState', 'target', o => [targetKey(namespaceOf(o.json), o.json.spec?.targetRef)]);
+    for (const other of sameTarget.get(targetKey(namespaceOf(json), t)) ?? []) {
       if (other.apiObject === this.apiObject || namespaceOf(other.json) !== namespaceOf(json)) continue;
       const r = other.json.spec?.targetRef ?? {};
       const same = groupOf(r.apiVersion) === groupOf(t.apiVersion) && r.kind === t.kind && r.name === t.name;

@@ -17,9 +17,10 @@
 import { ApiObject, ApiObjectMetadata, Lazy } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
+import { _l1 } from './_kruise-l1';
 import { _withPath } from './strategies';
 import { _requireGates } from './validation/gates';
-import * as kruise from '../imports/kruise';
+import type * as kruise from '../imports/kruise';
 
 /** Labels and annotations set on a pod for one probe result. */
 export interface ProbeMarks {
@@ -147,7 +148,7 @@ export class PodProbeMarker extends kplus.Resource {
     this.target = props.target;
     const namespace = props.metadata?.namespace ?? (props.target && ApiObject.of(props.target).metadata.namespace);
     const metadata: ApiObjectMetadata = { ...props.metadata, namespace };
-    this.apiObject = new kruise.KubePodProbeMarker(this, 'Resource', {
+    this.apiObject = new (_l1().KubePodProbeMarker)(this, 'Resource', {
       metadata,
       spec: Lazy.any({ produce: () => this._toKube() }),
     });

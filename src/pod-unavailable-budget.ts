@@ -1,15 +1,16 @@
 import { ApiObject, ApiObjectMetadata, Lazy } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
-import * as kruise from '../imports/kruise';
+import { _l1 } from './_kruise-l1';
+import type * as kruise from '../imports/kruise';
 import { _admitted } from './admission/engine';
-import { appObjects, groupOf, namespaceOf } from './fleet/objects';
+import { _appObjectsByKey, groupOf, mergeInPathOrder, namespaceOf, targetKey } from './fleet/objects';
 import { ResolvedTarget, resolveTarget, targetNamespace } from './fleet/targets';
 import { _assertOwnKplus } from './validation/foreign-kplus';
 import { _requireGates } from './validation/gates';
 import { _renderForChecks } from './validation/render';
 import { fieldError, Warnings } from './validation/report';
-import { selectorsLooselyOverlap } from './validation/selectors';
+import { looseOverlapCandidateKeys, looseOverlapKeys, selectorsLooselyOverlap } from './validation/selectors';
 import { WorkloadRef } from './workload-ref';
 
 /** Pod operations a PodUnavailableBudget guards. */
@@ -100,7 +101,7 @@ export class PodUnavailableBudget extends Construct {
     const annotations: Record<string, string> = { ...(props.metadata?.annotations ?? {}) };
     if (props.protectOperations) annotations['kruise.io/pub-protect-operations'] = props.protectOperations.join(',');
     if (props.protectTotalReplicas !== undefined) annotations['pub.kruise.io/protect-total-replicas'] = String(props.protectTotalReplicas);
-    this.apiObject = new kruise.KubePodUnavailableBudget(this, 'Resource', {
+    this.apiObject = new (_l1().KubePodUnavailableBudget)(this, 'Resource', {
       metadata: {
         ...props.metadata,
         namespace: props.metadata?.namespace ?? targetNamespace(props.target),
@@ -125,8 +126,8 @@ export class PodUnavailableBudget extends Construct {
     return {
       targetRef: t ? { ...t.ref } : undefined,
       selector: this.props.selector?._toKube(),
-      maxUnavailable: pct(this.props.maxUnavailable, kruise.PodUnavailableBudgetSpecMaxUnavailable),
-      minAvailable: pct(this.props.minAvailable, kruise.PodUnavailableBudgetSpecMinAvailable),
+      maxUnavailable: pct(this.props.maxUnavailable, _l1().PodUnavailableBudgetSpecMaxUnavailable),
+      minAvailable: pct(this.props.minAvailable, _l1().PodUnavailableBudgetSpecMinAvailable),
     };
   }
 
@@ -139,8 +140,18 @@ export class PodUnavailableBudget extends Construct {
     if (t?.namespace !== undefined && t.namespace !== namespaceOf(json)) {
       errors.push(fieldError('metadata.namespace', namespaceOf(json), `differs from the namespace of the target ${t.ref.kind} "${t.ref.name}" (${t.namespace}), so the budget protects nothing`, 'create the PodUnavailableBudget in the target\'s namespace'));
     }
-    // rule 10, across the app
-    for (const other of appObjects(this, 'policy.kruise.io', 'PodUnavailableBudget')) {
+    // rule 10, across the app: only budgets of the same namespace with the same target or a selector on
+    // the same keys can conflict, so those are looked up instead of comparing every pair
+    const byTarget = _appObjectsByKey(this, 'policy.kruise.io', 'PodUnavailableBudget', 'target',
+      o => (o.json.spec?.targetRef ? [targetKey(namespaceOf(o.json), o.json.spec.targetRef)] : []));
+    const bySelector = _appObjectsByKey(this, 'policy.kruise.io', 'PodUnavailableBudget', 'selector',
+      o => (o.json.spec?.selector ? looseOverlapKeys(o.json.spec.selector).map(k => `${namespaceOf(o.json)} ${k}`) : []));
+    const mine = json.spec ?? {};
+    const candidates = mergeInPathOrder(
+      mine.targetRef ? byTarget.get(targetKey(namespaceOf(json), mine.targetRef)) : undefined,
+      ...(mine.selector ? looseOverlapCandidateKeys(mine.selector).map(k => bySelector.get(`${namespaceOf(json)} ${k}`)) : []),
+    );
+    for (const other of candidates) {
       if (other.apiObject === this.apiObject || namespaceOf(other.json) !== namespaceOf(json)) continue;
       if (other.json.metadata?.name === json.metadata?.name) continue;
       if (other.owner.node.path < this.node.path && other.owner instanceof PodUnavailableBudget) continue;

@@ -1,7 +1,8 @@
 import { ApiObject, ApiObjectMetadata, JsonPatch, Lazy } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
-import * as kruise from '../imports/kruise';
+import { _l1 } from './_kruise-l1';
+import type * as kruise from '../imports/kruise';
 import { _assertOwnKplus } from './validation/foreign-kplus';
 import { _requireGates } from './validation/gates';
 
@@ -105,7 +106,7 @@ export class ResourceDistribution extends Construct {
     this.props = props;
     this.resource = props.resource;
     props.resource._detach();
-    const l1 = new kruise.KubeResourceDistribution(this, 'Resource', {
+    const l1 = new (_l1().KubeResourceDistribution)(this, 'Resource', {
       metadata: { ...props.metadata, namespace: undefined },
       spec: Lazy.any({ produce: () => this._toKube() }),
     });

@@ -7,7 +7,8 @@
 import { ApiObject, ApiObjectMetadata, Duration, Lazy } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { Construct, IConstruct } from 'constructs';
-import * as rollouts from '../imports/rollouts';
+import { _rolloutsL1 } from './_kruise-l1';
+import type * as rollouts from '../imports/rollouts';
 import { WORKLOAD_TYPE, apiGroupOf } from './admission/rollout';
 import { _intOrString } from './strategies';
 import { labelValueProblems } from './validation/names';
@@ -530,7 +531,7 @@ export class RolloutStrategy {
       steps: o.steps.map(renderStep),
       trafficRoutings: o.trafficRouting?._toKube(service),
       trafficRoutingRef: o.trafficRouting?.trafficRoutingName,
-      failureThreshold: _intOrString(o.failureThreshold, rollouts.RolloutSpecStrategyCanaryFailureThreshold),
+      failureThreshold: _intOrString(o.failureThreshold, _rolloutsL1().RolloutSpecStrategyCanaryFailureThreshold),
       disableGenerateCanaryService: o.disableGenerateCanaryService,
     };
     if (this.type === RolloutStrategyType.BLUE_GREEN) {
@@ -563,7 +564,7 @@ function renderMatch(m: RolloutTrafficMatch): rollouts.RolloutSpecStrategyCanary
 function renderStep(s: RolloutStep): rollouts.RolloutSpecStrategyCanarySteps {
   const h = s.requestHeaderModifier;
   return {
-    replicas: _intOrString(s.replicas, rollouts.RolloutSpecStrategyCanaryStepsReplicas),
+    replicas: _intOrString(s.replicas, _rolloutsL1().RolloutSpecStrategyCanaryStepsReplicas),
     traffic: s.traffic === undefined ? undefined : `${s.traffic}%`,
     matches: s.matches?.map(renderMatch),
     pause: s.pause?._toKube(),
@@ -718,7 +719,7 @@ export class Rollout extends Construct {
 
     const annotations = { ...(props.metadata?.annotations ?? {}) };
     if (props.rollbackInBatch) annotations['rollouts.kruise.io/rollback-in-batch'] = 'true';
-    this.apiObject = new rollouts.KubeRollout(this, 'Resource', {
+    this.apiObject = new (_rolloutsL1().KubeRollout)(this, 'Resource', {
       metadata: {
         ...props.metadata,
         name: props.metadata?.name ?? target?.name,

@@ -1,10 +1,11 @@
 import { ApiObject, ApiObjectMetadata, JsonPatch, Lazy } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { Construct, IConstruct } from 'constructs';
-import * as kruise from '../imports/kruise';
+import { _l1 } from './_kruise-l1';
+import type * as kruise from '../imports/kruise';
 import { _admitted } from './admission/engine';
 import { InjectionPreview } from './fleet/preview';
-import { AppSidecarSet, appInjectionProblems, appSidecarSets, sidecarSetConflicts } from './fleet/sidecar-fleet';
+import { AppSidecarSet, appInjectionProblems, appSidecarSetOf, conflictCandidates, sidecarSetConflicts } from './fleet/sidecar-fleet';
 import { ImagePullJob, ImagePullJobOptions, ImagePullNodes } from './image-pull-job';
 import { ScatterTerm } from './strategies';
 import { _assertOwnKplus } from './validation/foreign-kplus';
@@ -260,9 +261,9 @@ export class SidecarSetUpdateStrategy {
   public static rollingUpdate(options: SidecarSetRollingUpdateOptions = {}): SidecarSetUpdateStrategy {
     return new SidecarSetUpdateStrategy({
       type: 'RollingUpdate',
-      partition: options.partition === undefined ? undefined : fromPercent(options.partition, kruise.SidecarSetSpecUpdateStrategyPartition),
+      partition: options.partition === undefined ? undefined : fromPercent(options.partition, _l1().SidecarSetSpecUpdateStrategyPartition),
       maxUnavailable: options.maxUnavailable === undefined ? undefined
-        : fromPercent(options.maxUnavailable, kruise.SidecarSetSpecUpdateStrategyMaxUnavailable),
+        : fromPercent(options.maxUnavailable, _l1().SidecarSetSpecUpdateStrategyMaxUnavailable),
       paused: options.paused,
       selector: options.selector?._toKube(),
       scatterStrategy: options.scatter?.map(t => ({ key: t.key, value: t.value })),
@@ -423,7 +424,7 @@ export class SidecarSet extends Construct {
       ? kplus.LabelSelector.of({ labels: { 'kubernetes.io/metadata.name': props.namespace } })
       : props.namespaceSelector;
     this.updateStrategy = props.updateStrategy;
-    const l1 = new kruise.KubeSidecarSet(this, 'Resource', {
+    const l1 = new (_l1().KubeSidecarSet)(this, 'Resource', {
       metadata: { ...props.metadata, namespace: undefined },
       spec: Lazy.any({ produce: () => this._toKube() }),
     });
@@ -604,11 +605,11 @@ export class SidecarSet extends Construct {
     // the object's own rules are the admission layer's; these need the construct or the App
     if (!_admitted(this.apiObject)) return [];
     const errors: string[] = [];
-    const all = appSidecarSets(this);
-    const me = all.find(s => s.obj.apiObject === this.apiObject);
+    const me = appSidecarSetOf(this, this.apiObject);
     if (!me) return errors;
-    for (const other of all) {
-      if (other === me || !reportsConflictWith(me, other)) continue;
+    // only SidecarSets sharing a container, volume or annotation name can conflict: looked up, not every pair compared
+    for (const other of conflictCandidates(this, me)) {
+      if (!reportsConflictWith(me, other)) continue;
       const why = sidecarSetConflicts(me, other);
       if (why.length > 0) {
         errors.push(`SidecarSet "${me.name}" conflicts with SidecarSet "${other.name}" at '${other.obj.owner.node.path}': their selectors and namespaces can match the same pods and ${why.join(', ')}; OpenKruise refuses the second one applied. Rename, or make the selectors or namespaceSelectors disjoint`);

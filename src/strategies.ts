@@ -7,7 +7,8 @@
 import { Duration } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { IConstruct } from 'constructs';
-import * as kruise from '../imports/kruise';
+import { _l1 } from './_kruise-l1';
+import type * as kruise from '../imports/kruise';
 
 /** An int-or-string L1 class (every `fromNumber`/`fromString` pair of the generated bindings). */
 interface IntOrStringFactory<T> {
@@ -328,9 +329,9 @@ export class CloneSetUpdateStrategy {
     const o = this.options;
     return {
       type: this.type,
-      partition: _intOrString(o.partition, kruise.CloneSetSpecUpdateStrategyPartition),
-      maxUnavailable: _intOrString(o.maxUnavailable, kruise.CloneSetSpecUpdateStrategyMaxUnavailable),
-      maxSurge: _intOrString(o.maxSurge, kruise.CloneSetSpecUpdateStrategyMaxSurge),
+      partition: _intOrString(o.partition, _l1().CloneSetSpecUpdateStrategyPartition),
+      maxUnavailable: _intOrString(o.maxUnavailable, _l1().CloneSetSpecUpdateStrategyMaxUnavailable),
+      maxSurge: _intOrString(o.maxSurge, _l1().CloneSetSpecUpdateStrategyMaxSurge),
       paused: o.paused,
       priorityStrategy: o.priority?._toKube(),
       scatterStrategy: o.scatter && o.scatter.length > 0 ? o.scatter.map(s => ({ key: s.key, value: s.value })) : undefined,
@@ -445,7 +446,7 @@ export class AdvancedStatefulSetUpdateStrategy {
     const unordered = o.unordered === true || o.priority !== undefined;
     const rollingUpdate: kruise.StatefulSetSpecUpdateStrategyRollingUpdate = {
       partition: o.partition,
-      maxUnavailable: _intOrString(o.maxUnavailable, kruise.StatefulSetSpecUpdateStrategyRollingUpdateMaxUnavailable),
+      maxUnavailable: _intOrString(o.maxUnavailable, _l1().StatefulSetSpecUpdateStrategyRollingUpdateMaxUnavailable),
       podUpdatePolicy: o.podUpdatePolicy,
       paused: o.paused,
       unorderedUpdate: unordered ? { priorityStrategy: o.priority?._toKube() } : undefined,
@@ -546,9 +547,9 @@ export class AdvancedDaemonSetUpdateStrategy {
       type: 'RollingUpdate',
       rollingUpdate: {
         rollingUpdateType,
-        maxUnavailable: _intOrString(maxUnavailable, kruise.DaemonSetSpecUpdateStrategyRollingUpdateMaxUnavailable),
-        maxSurge: _intOrString(maxSurge, kruise.DaemonSetSpecUpdateStrategyRollingUpdateMaxSurge),
-        partition: _intOrString(o.partition, kruise.DaemonSetSpecUpdateStrategyRollingUpdatePartition),
+        maxUnavailable: _intOrString(maxUnavailable, _l1().DaemonSetSpecUpdateStrategyRollingUpdateMaxUnavailable),
+        maxSurge: _intOrString(maxSurge, _l1().DaemonSetSpecUpdateStrategyRollingUpdateMaxSurge),
+        partition: _intOrString(o.partition, _l1().DaemonSetSpecUpdateStrategyRollingUpdatePartition),
         paused: o.paused,
         selector: o.nodeSelector?._toKube(),
       },

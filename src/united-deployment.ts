@@ -27,10 +27,11 @@ import * as kplus from 'cdk8s-plus-28';
 import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { GoverningService } from './_governing-service';
+import { _l1 } from './_kruise-l1';
 import { AdvancedStatefulSet, AdvancedStatefulSetProps } from './advanced-stateful-set';
 import { CloneSet, CloneSetProps } from './clone-set';
 import { _seconds, _withPath } from './strategies';
-import * as kruise from '../imports/kruise';
+import type * as kruise from '../imports/kruise';
 import { _assertOwnKplus } from './validation/foreign-kplus';
 
 /** The workload kinds a UnitedDeployment can spread over subsets. */
@@ -439,7 +440,7 @@ export class UnitedDeployment extends kplus.Resource {
     this.partitions = props.partitions && { ...props.partitions };
     this.template = props.template;
     this.templateKind = props.template.kind;
-    this.apiObject = new kruise.KubeUnitedDeployment(this, 'Resource', {
+    this.apiObject = new (_l1().KubeUnitedDeployment)(this, 'Resource', {
       metadata: props.metadata,
       spec: Lazy.any({ produce: () => this._toKube() }),
     });
@@ -474,9 +475,9 @@ export class UnitedDeployment extends kplus.Resource {
           name: s.name,
           nodeSelectorTerm: s.nodes && s.nodes.length > 0 ? { matchExpressions: s.nodes.map(q => q._toKube()) } : undefined,
           tolerations: s.tolerations && s.tolerations.length > 0 ? s.tolerations.map(t => t._toKube()) : undefined,
-          replicas: intOrString(s.replicas, kruise.UnitedDeploymentSpecTopologySubsetsReplicas),
-          minReplicas: intOrString(s.minReplicas, kruise.UnitedDeploymentSpecTopologySubsetsMinReplicas),
-          maxReplicas: intOrString(s.maxReplicas, kruise.UnitedDeploymentSpecTopologySubsetsMaxReplicas),
+          replicas: intOrString(s.replicas, _l1().UnitedDeploymentSpecTopologySubsetsReplicas),
+          minReplicas: intOrString(s.minReplicas, _l1().UnitedDeploymentSpecTopologySubsetsMinReplicas),
+          maxReplicas: intOrString(s.maxReplicas, _l1().UnitedDeploymentSpecTopologySubsetsMaxReplicas),
           patch: s.patch,
         })) : undefined,
       } : undefined,

@@ -1,9 +1,10 @@
 import { ApiObject, ApiObjectMetadata, Duration, Lazy } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
-import * as kruise from '../imports/kruise';
+import { _l1 } from './_kruise-l1';
+import type * as kruise from '../imports/kruise';
 import { _admitted } from './admission/engine';
-import { appObjects, groupOf, namespaceOf } from './fleet/objects';
+import { _appObjectsByKey, groupOf, namespaceOf, targetKey } from './fleet/objects';
 import { resolveTarget, targetNamespace } from './fleet/targets';
 import { _seconds, _withPath } from './strategies';
 import { _assertOwnKplus } from './validation/foreign-kplus';
@@ -69,7 +70,7 @@ export interface WorkloadSpreadAdaptiveOptions {
 export class WorkloadSpreadScheduleStrategy {
   /** Pods stay in the subset they were placed in (the default). */
   public static fixed(): WorkloadSpreadScheduleStrategy {
-    return new WorkloadSpreadScheduleStrategy({ type: kruise.WorkloadSpreadSpecScheduleStrategyType.FIXED });
+    return new WorkloadSpreadScheduleStrategy({ type: _l1().WorkloadSpreadSpecScheduleStrategyType.FIXED });
   }
 
   /**
@@ -77,7 +78,7 @@ export class WorkloadSpreadScheduleStrategy {
    * @param options reschedule time
    */
   public static adaptive(options: WorkloadSpreadAdaptiveOptions = {}): WorkloadSpreadScheduleStrategy {
-    return new WorkloadSpreadScheduleStrategy({ type: kruise.WorkloadSpreadSpecScheduleStrategyType.ADAPTIVE }, options);
+    return new WorkloadSpreadScheduleStrategy({ type: _l1().WorkloadSpreadSpecScheduleStrategyType.ADAPTIVE }, options);
   }
 
   private constructor(private readonly spec: kruise.WorkloadSpreadSpecScheduleStrategy, private readonly adaptive?: WorkloadSpreadAdaptiveOptions) {}
@@ -146,7 +147,7 @@ export class WorkloadSpread extends Construct {
     if (!props.target === !props.targetRef) throw new Error(`WorkloadSpread at '${this.node.path}': set exactly one of 'target' or 'targetRef'`);
     this.props = props;
     this.scheduleStrategy = props.scheduleStrategy;
-    this.apiObject = new kruise.KubeWorkloadSpread(this, 'Resource', {
+    this.apiObject = new (_l1().KubeWorkloadSpread)(this, 'Resource', {
       metadata: { ...props.metadata, namespace: props.metadata?.namespace ?? targetNamespace(props.target) },
       spec: Lazy.any({ produce: () => _withPath(this, 'WorkloadSpread', () => this._toKube()) }),
     });
@@ -183,8 +184,8 @@ export class WorkloadSpread extends Construct {
         })),
         tolerations: s.tolerations?.map(t2 => t2._toKube()),
         maxReplicas: s.maxReplicas === undefined ? undefined
-          : typeof s.maxReplicas.value === 'number' ? kruise.WorkloadSpreadSpecSubsetsMaxReplicas.fromNumber(s.maxReplicas.value)
-            : kruise.WorkloadSpreadSpecSubsetsMaxReplicas.fromString(String(s.maxReplicas.value)),
+          : typeof s.maxReplicas.value === 'number' ? _l1().WorkloadSpreadSpecSubsetsMaxReplicas.fromNumber(s.maxReplicas.value)
+            : _l1().WorkloadSpreadSpecSubsetsMaxReplicas.fromString(String(s.maxReplicas.value)),
         patch: s.patch,
       })),
       scheduleStrategy: this.scheduleStrategy?._toKube(),
@@ -201,7 +202,9 @@ export class WorkloadSpread extends Construct {
     if (t.namespace !== undefined && t.namespace !== namespaceOf(json)) {
       errors.push(fieldError('metadata.namespace', namespaceOf(json), `differs from the namespace of the target ${t.ref.kind} "${t.ref.name}" (${t.namespace})`, 'create the WorkloadSpread in the target\'s namespace'));
     }
-    for (const other of appObjects(this, 'apps.kruise.io', 'WorkloadSpread')) {
+    // the WorkloadSpreads of the same namespace and target, looked up (not every pair compared)
+    const sameTarget = _appObjectsByKey(this, 'apps.kruise.io', 'WorkloadSpread', 'target', o => [targetKey(namespaceOf(o.json), o.json.spec?.targetRef)]);
+    for (const other of sameTarget.get(targetKey(namespaceOf(json), t.ref)) ?? []) {
       if (other.apiObject === this.apiObject || namespaceOf(other.json) !== namespaceOf(json)) continue;
       const r = other.json.spec?.targetRef ?? {};
       const same = groupOf(r.apiVersion) === groupOf(t.ref.apiVersion) && r.kind === t.ref.kind && r.name === t.ref.name;

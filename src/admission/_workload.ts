@@ -5,6 +5,7 @@
  * scatter and image pre-download annotations. Each rule is written once here
  * and called by the kind modules beside this file.
  */
+import { cloneJson } from '../validation/json';
 import { dns1123LabelProblems, dns1123SubdomainProblems, labelValueProblems, labelsProblems, qualifiedNameProblems } from '../validation/names';
 import { IntOrPercent, parseUpstreamPercent } from '../validation/percent';
 import { TemplateProblem, defaultPodTemplate, parseQuantity, podTemplateProblems } from '../validation/pod-template';
@@ -17,7 +18,19 @@ export type RuleProblem = TemplateProblem;
 export type Json = Record<string, any>;
 
 export const MAX_INT32 = 2147483647;
-export const clone = <T>(v: T): T => (v === undefined ? v : JSON.parse(JSON.stringify(v)));
+/** A copy sharing nothing with `v` (wire data). */
+export const clone = cloneJson;
+
+/**
+ * Copy-on-write defaulting: `parent[key]` replaced by a shallow copy of it
+ * (`{}` when unset), returned for the defaults to write into. Defaults built
+ * this way copy only the objects they change, never the input.
+ */
+export function ownCopy(parent: Json, key: string): Json {
+  const copy: Json = { ...parent[key] };
+  parent[key] = copy;
+  return copy;
+}
 
 /** Collects the problems of one object. */
 export class Rules {

@@ -67,13 +67,14 @@
 import { broadcastJobSpecProblems, defaultBroadcastJobSpec } from './broadcast-job';
 import { imageListPullJobSpecProblems } from './image-list-pull-job';
 import { AdmissionContext, AdmissionModule, Manifest } from './types';
+import { cloneJson } from '../validation/json';
 import { objectMetaProblems } from '../validation/names';
 import { TemplateProblem, defaultPodTemplate, podTemplateProblems } from '../validation/pod-template';
 import { fieldError } from '../validation/report';
 
 type Json = Record<string, any>;
 
-const clone = <T>(v: T): T => (v === undefined ? v : JSON.parse(JSON.stringify(v)));
+const clone = cloneJson;
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 const present = (v: unknown): boolean => v !== undefined && v !== null;
 

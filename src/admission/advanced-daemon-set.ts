@@ -5,23 +5,23 @@
  * Left out: immutable fields on update.
  */
 import {
-  Json, RuleProblem, Rules, clone, describe, imagePreDownloadRules, lifecycleRules, lifecycleWarnings,
-  metadataRules, problemLines, selectorRules, templateRules,
+  Json, RuleProblem, Rules, describe, imagePreDownloadRules, lifecycleRules, lifecycleWarnings,
+  metadataRules, ownCopy, problemLines, selectorRules, templateRules,
 } from './_workload';
 import { AdmissionModule } from './types';
 import { IntOrPercent, parseStrictPercent, parseUpstreamPercent } from '../validation/percent';
 import { selectorProblems } from '../validation/selectors';
 
 
-/** Advanced DaemonSet defaults D1-D6 (no template defaults are persisted, D7). */
+/** Advanced DaemonSet defaults D1-D6 (no template defaults are persisted, D7); the input is not changed. */
 export function defaultAdvancedDaemonSet(manifest: Json): Json {
-  const m = clone(manifest);
-  const s: Json = m.spec ??= {};
+  const m: Json = { ...manifest };
+  const s = ownCopy(m, 'spec');
   s.burstReplicas ??= 250;
-  const u: Json = s.updateStrategy ??= {};
+  const u = ownCopy(s, 'updateStrategy');
   u.type ||= 'RollingUpdate';
   if (u.type === 'RollingUpdate') {
-    const ru: Json = u.rollingUpdate ??= {};
+    const ru = ownCopy(u, 'rollingUpdate');
     ru.rollingUpdateType ||= 'Standard';
     if (ru.maxUnavailable === undefined && ru.maxSurge === undefined) {
       ru.maxUnavailable = 1;

@@ -7,8 +7,8 @@
  * Left out: immutable fields on update, StorageClass lookups for PVC resizing.
  */
 import {
-  Json, RuleProblem, Rules, clone, hasPreDownload, imagePreDownloadRules, lifecycleRules, lifecycleWarnings,
-  metadataRules, priorityRules, problemLines, selectorRules, templateRules, volumeClaimTemplateRules,
+  Json, RuleProblem, Rules, hasPreDownload, imagePreDownloadRules, lifecycleRules, lifecycleWarnings,
+  metadataRules, ownCopy, priorityRules, problemLines, selectorRules, templateRules, volumeClaimTemplateRules,
 } from './_workload';
 import { AdmissionModule } from './types';
 import { IntOrPercent, parseStrictPercent, scaled } from '../validation/percent';
@@ -20,22 +20,22 @@ export interface AdvancedStatefulSetDefaultsOptions {
   readonly autoDeletePvc: boolean;
 }
 
-/** Advanced StatefulSet defaults D1-D6. */
+/** Advanced StatefulSet defaults D1-D6; the input is not changed. */
 export function defaultAdvancedStatefulSet(manifest: Json, o: AdvancedStatefulSetDefaultsOptions = { autoDeletePvc: true }): Json {
-  const m = clone(manifest);
-  const s: Json = m.spec ??= {};
+  const m: Json = { ...manifest };
+  const s = ownCopy(m, 'spec');
   s.podManagementPolicy ||= 'OrderedReady';
-  const u: Json = s.updateStrategy ??= {};
+  const u = ownCopy(s, 'updateStrategy');
   u.type ||= 'RollingUpdate';
   if (u.type === 'RollingUpdate') {
-    const ru: Json = u.rollingUpdate ??= {};
+    const ru = ownCopy(u, 'rollingUpdate');
     ru.partition ??= 0;
     ru.maxUnavailable ??= 1;
     ru.podUpdatePolicy ||= 'ReCreate';
     ru.minReadySeconds ??= 0;
   }
   if (o.autoDeletePvc) {
-    const p: Json = s.persistentVolumeClaimRetentionPolicy ??= {};
+    const p = ownCopy(s, 'persistentVolumeClaimRetentionPolicy');
     p.whenDeleted ||= 'Retain';
     p.whenScaled ||= 'Retain';
   }

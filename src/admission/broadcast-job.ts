@@ -24,6 +24,7 @@
  * update-only rule.
  */
 import { AdmissionContext, AdmissionModule, Manifest } from './types';
+import { cloneJson } from '../validation/json';
 import { objectMetaProblems } from '../validation/names';
 import { parseUpstreamPercent } from '../validation/percent';
 import { TemplateProblem, defaultPodTemplate, podTemplateProblems } from '../validation/pod-template';
@@ -31,7 +32,7 @@ import { fieldError } from '../validation/report';
 
 type Json = Record<string, any>;
 
-const clone = <T>(v: T): T => (v === undefined ? v : JSON.parse(JSON.stringify(v)));
+const clone = cloneJson;
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** The pod labels the BroadcastJob controller sets on its pods. */

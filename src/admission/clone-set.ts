@@ -6,20 +6,20 @@
  * diffs between revisions, podsToDelete naming pods the CloneSet owns.
  */
 import {
-  Json, MAX_INT32, RuleProblem, Rules, clone, describe, hasPreDownload, imagePreDownloadRules, lifecycleRules, lifecycleWarnings,
-  metadataRules, priorityRules, problemLines, scatterRules, selectorRules, templateRules, volumeClaimTemplateRules,
+  Json, MAX_INT32, RuleProblem, Rules, describe, hasPreDownload, imagePreDownloadRules, lifecycleRules, lifecycleWarnings,
+  metadataRules, ownCopy, priorityRules, problemLines, scatterRules, selectorRules, templateRules, volumeClaimTemplateRules,
 } from './_workload';
 import { AdmissionModule } from './types';
 import { parseKruisePercent, ParsedIntOrPercent, parseUpstreamPercent, scaled } from '../validation/percent';
 
 
-/** CloneSet defaults D1-D8 (template defaults are applied by the template rules). */
+/** CloneSet defaults D1-D8 (template defaults are applied by the template rules); the input is not changed. */
 export function defaultCloneSet(manifest: Json): Json {
-  const m = clone(manifest);
-  const s: Json = m.spec ??= {};
+  const m: Json = { ...manifest };
+  const s = ownCopy(m, 'spec');
   s.replicas ??= 1;
   s.revisionHistoryLimit ??= 10;
-  const u: Json = s.updateStrategy ??= {};
+  const u = ownCopy(s, 'updateStrategy');
   u.type ||= 'ReCreate';
   if ((u.type === 'InPlaceIfPossible' || u.type === 'InPlaceOnly') && !u.inPlaceUpdateStrategy) u.inPlaceUpdateStrategy = {};
   u.partition ??= 0;

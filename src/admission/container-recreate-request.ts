@@ -22,13 +22,14 @@
  * named containers; the defaults copied from it).
  */
 import { AdmissionModule, Manifest } from './types';
+import { cloneJson } from '../validation/json';
 import { dns1123LabelProblems, dns1123SubdomainProblems } from '../validation/names';
 import { TemplateProblem } from '../validation/pod-template';
 import { fieldError } from '../validation/report';
 
 type Json = Record<string, any>;
 
-const clone = <T>(v: T): T => (v === undefined ? v : JSON.parse(JSON.stringify(v)));
+const clone = cloneJson;
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 const present = (v: unknown): boolean => v !== undefined && v !== null;
 

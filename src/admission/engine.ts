@@ -14,15 +14,24 @@
  */
 import { ApiObject } from 'cdk8s';
 import { IConstruct } from 'constructs';
-import { admissionModuleFor } from './index';
+import type * as Registry from './index';
 import { AdmissionApp, AdmissionContext, Manifest } from './types';
 import { GATE_DEFAULTS } from '../control-plane/_gates';
 import { appObjects } from '../fleet/objects';
 import { _gateSources } from '../validation/gates';
+import { cloneJson } from '../validation/json';
 import { _currentRound, _markCheckRounds, _sharedRender } from '../validation/render';
 import { Warnings } from '../validation/report';
 import { _rolloutManagers } from '../validation/rollout-settings';
 import { KRUISE_GROUPS, formatIssue, validateManifest } from '../validation/schemas';
+
+/** The registry of the admission modules (every kind's rules), loaded at the first synth. */
+let registry: typeof Registry | undefined;
+function admissionModuleFor(apiVersion: string, kind: string) {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  registry ??= require('./index') as typeof Registry;
+  return registry.admissionModuleFor(apiVersion, kind);
+}
 
 /** Where an object came from, when the construct path alone does not say it (included files). */
 export interface _ObjectOrigin {
@@ -85,8 +94,8 @@ function appOf(obj: ApiObject): AdmissionApp {
 interface Verdict {
   /** Error lines (empty: admitted). */
   readonly errors: string[];
-  /** The defaulted object, when it passed the schema (for warnings and app-wide checks). */
-  readonly defaulted?: Manifest;
+  /** Whether the object passed the schema (the warnings are asked only of objects that did). */
+  readonly decoded: boolean;
 }
 
 function judge(obj: ApiObject, manifest: Manifest, ctx: AdmissionContext): Verdict {
@@ -94,21 +103,23 @@ function judge(obj: ApiObject, manifest: Manifest, ctx: AdmissionContext): Verdi
   const from = origin ? `(${origin.source}, document ${origin.document}) ` : '';
   const schema = validateManifest(manifest);
   if (schema.length > 0) {
-    return { errors: schema.map(i => `${from}${describeObject(manifest)} ${formatIssue(i)}`) };
+    return { errors: schema.map(i => `${from}${describeObject(manifest)} ${formatIssue(i)}`), decoded: false };
   }
   const module = admissionModuleFor(String(manifest.apiVersion), String(manifest.kind));
-  if (!module) return { errors: [], defaulted: structuredClone(manifest) };
-  // the render is shared with the other checks: defaults return a copy, a module without defaults gets one
-  const defaulted = module.defaults ? module.defaults(manifest, ctx) : structuredClone(manifest);
+  if (!module) return { errors: [], decoded: true };
+  // the render is shared with the other checks and the output: defaults return a copy, a module without defaults gets one
+  const defaulted = module.defaults ? module.defaults(manifest, ctx) : cloneJson(manifest);
   let errors = module.validate(defaulted, ctx);
   if (errors.length === 0 && module.appRules) errors = module.appRules(defaulted, appOf(obj), ctx);
-  return { errors: errors.map(line => `${from}${line}`), defaulted };
+  return { errors: errors.map(line => `${from}${line}`), decoded: true };
 }
 
 /** The engine of one App (one per root construct). */
 class Engine {
   private verdicts = new Map<ApiObject, Verdict>();
   private verdictRound = -1;
+  /** Whether the pass over the whole App ran in `verdictRound`. */
+  private passed = false;
   private readonly hooked = new WeakSet<ApiObject>();
 
   constructor(private readonly root: IConstruct) {
@@ -119,10 +130,15 @@ class Engine {
     Warnings._addAppProducer(root, () => this.warnings());
   }
 
-  /** Judge every Kruise object of the App, once; hang each verdict on its owner. */
+  /**
+   * Judge every Kruise object of the App, once per round (the validation
+   * passes of one synth share a round); hang each verdict on its owner.
+   */
   private pass(): string[] {
+    if (this.verdictRound === _currentRound() && this.passed) return [];
     this.verdicts = new Map();
     this.verdictRound = _currentRound();
+    this.passed = true;
     const ctx = contextOf(this.root);
     for (const c of this.root.node.findAll()) {
       if (!(c instanceof ApiObject) || !isKruiseObject(c)) continue;
@@ -144,6 +160,7 @@ class Engine {
     if (this.verdictRound !== _currentRound()) {
       this.verdicts = new Map();
       this.verdictRound = _currentRound();
+      this.passed = false;
     }
     let v = this.verdicts.get(obj);
     if (!v) {
@@ -162,7 +179,7 @@ class Engine {
       const module = admissionModuleFor(String(manifest.apiVersion), String(manifest.kind));
       if (!module?.warnings) continue;
       const v = this.verdictOf(c);
-      if (v.errors.length > 0 || !v.defaulted) continue;
+      if (v.errors.length > 0 || !v.decoded) continue;
       for (const message of module.warnings(manifest, ctx)) out.push({ scope: ownerOf(c), message });
     }
     return out;

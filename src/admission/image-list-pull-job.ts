@@ -29,12 +29,13 @@ import {
   pullJobSelectorProblems, pullSecretsProblems,
 } from './image-pull-job';
 import { AdmissionModule, Manifest } from './types';
+import { cloneJson } from '../validation/json';
 import { TemplateProblem } from '../validation/pod-template';
 import { fieldError } from '../validation/report';
 
 type Json = Record<string, any>;
 
-const clone = <T>(v: T): T => (v === undefined ? v : JSON.parse(JSON.stringify(v)));
+const clone = cloneJson;
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** The most images one job may pull. */

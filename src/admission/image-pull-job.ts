@@ -27,6 +27,7 @@
  * plane); pullSecrets immutability [update-only]. No metadata rules upstream.
  */
 import { AdmissionModule, Manifest } from './types';
+import { cloneJson } from '../validation/json';
 import { dns1123SubdomainProblems } from '../validation/names';
 import { TemplateProblem } from '../validation/pod-template';
 import { fieldError } from '../validation/report';
@@ -34,7 +35,7 @@ import { LabelSelectorJson, selectorProblems } from '../validation/selectors';
 
 type Json = Record<string, any>;
 
-const clone = <T>(v: T): T => (v === undefined ? v : JSON.parse(JSON.stringify(v)));
+const clone = cloneJson;
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 const present = (v: unknown): boolean => v !== undefined && v !== null;
 const toLines = (problems: TemplateProblem[]): string[] => problems.map(p => fieldError(p.field, p.value, p.problem, p.fix));

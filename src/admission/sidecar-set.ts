@@ -5,6 +5,7 @@
  * checks, so L1 objects and JSON patches are judged the same way.
  */
 import { AdmissionModule } from './types';
+import { cloneJson } from '../validation/json';
 import { dns1123LabelProblems, envVarNameProblems, labelsProblems, portNameProblems, qualifiedNameProblems } from '../validation/names';
 import { parseStrictPercent } from '../validation/percent';
 import { VOLUME_SOURCES, defaultPodTemplate, podTemplateProblems } from '../validation/pod-template';
@@ -21,7 +22,7 @@ export function sidecarSetSpecOf(json: any): any {
   return rest;
 }
 
-const clone = <T>(x: T): T => (x === undefined ? x : JSON.parse(JSON.stringify(x)));
+const clone = cloneJson;
 
 /** D1-D8: the SidecarSet spec as the mutating webhook stores it (a copy; the input is not changed). */
 export function defaultedSidecarSetSpec(input: any): any {

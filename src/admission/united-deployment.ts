@@ -48,6 +48,7 @@
  */
 import { cloneSetProblems } from './clone-set';
 import { AdmissionContext, AdmissionModule, Manifest } from './types';
+import { cloneJson } from '../validation/json';
 import { dns1123LabelProblems, dns1123SubdomainProblems, labelsProblems, objectMetaProblems, qualifiedNameProblems } from '../validation/names';
 import { TemplateProblem, defaultPodTemplate, podTemplateProblems, tolerationsProblems } from '../validation/pod-template';
 import { fieldError } from '../validation/report';
@@ -55,7 +56,7 @@ import { LabelSelectorJson, isEmptySelector, selectorMatches, selectorProblems }
 
 type Json = Record<string, any>;
 
-const clone = <T>(v: T): T => (v === undefined ? v : JSON.parse(JSON.stringify(v)));
+const clone = cloneJson;
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 const present = (v: unknown): boolean => v !== undefined && v !== null;
 

@@ -3,7 +3,7 @@
  */
 import { ApiObject } from 'cdk8s';
 import { Construct } from 'constructs';
-import { KINDS, renderCrd, sortKeys } from '../api';
+import type * as Api from '../api';
 import { NAMES } from './rbac';
 
 /** CRDs served through kruise-manager's conversion webhook (kruise config/crd kustomization). */
@@ -35,6 +35,9 @@ function conversion(namespace: string): Record<string, unknown> {
 
 /** Create every CRD under `scope`, in the model's stable order. */
 export function addCrds(scope: Construct, o: CrdOptions): ApiObject[] {
+  // the API model loads with the first control plane, not with the library
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { KINDS, renderCrd, sortKeys } = require('../api') as typeof Api;
   return KINDS.map(kind => {
     const manifest = renderCrd(kind, { labels: o.labels });
     const name: string = manifest.metadata.name;

@@ -6,7 +6,7 @@
  */
 import { ApiObject } from 'cdk8s';
 import { IConstruct } from 'constructs';
-import { _currentRound, _renderForChecks } from '../validation/render';
+import { _currentRound, _sharedRender } from '../validation/render';
 
 /** One synthesized object of the app, with the construct that owns it. */
 export interface AppObject {
@@ -14,8 +14,13 @@ export interface AppObject {
   readonly apiObject: ApiObject;
   /** The construct users refer to: the L2 when the ApiObject is its 'Resource' child. */
   readonly owner: IConstruct;
-  /** The wire form, as `ApiObject.toJson()` renders it. */
+  /**
+   * The wire form, as `ApiObject.toJson()` renders it: the one render of the
+   * synth, shared by every check and written out, so read it, never change it.
+   */
   readonly json: any;
+  /** Its position in construct-path order. */
+  readonly order: number;
 }
 
 /** `group` of an apiVersion (`''` for the core group). */
@@ -48,11 +53,15 @@ function indexOf(scope: IConstruct): AppIndex {
   const root = scope.node.root;
   const hit = indexes.get(root);
   if (hit && hit.round === _currentRound()) return hit;
-  const all: AppObject[] = [];
+  const found: Array<{ apiObject: ApiObject; owner: IConstruct; path: string }> = [];
   for (const c of root.node.findAll()) {
-    if (c instanceof ApiObject) all.push({ apiObject: c, owner: ownerOf(c), json: _renderForChecks(c) });
+    if (c instanceof ApiObject) {
+      const owner = ownerOf(c);
+      found.push({ apiObject: c, owner, path: owner.node.path });
+    }
   }
-  all.sort((a, b) => a.owner.node.path.localeCompare(b.owner.node.path));
+  found.sort((a, b) => a.path.localeCompare(b.path));
+  const all: AppObject[] = found.map((f, order) => ({ apiObject: f.apiObject, owner: f.owner, json: _sharedRender(f.apiObject), order }));
   const byGroupKind = new Map<string, AppObject[]>();
   const namespaceLabelsOf = new Map<string, Record<string, string>>();
   for (const o of all) {
@@ -76,6 +85,35 @@ export function allAppObjects(scope: IConstruct, filter: (o: ApiObject) => boole
 /** Every ApiObject of the app of `scope` whose group and kind match, in construct-path order. */
 export function appObjects(scope: IConstruct, group: string, kind: string): AppObject[] {
   return [...(indexOf(scope).byGroupKind.get(`${group}/${kind}`) ?? [])];
+}
+
+/**
+ * The objects of one group and kind indexed by `keysOf` (an object under each
+ * of its keys, none when it has none), computed once per round under `name`:
+ * the app-wide checks look up the few objects that can conflict with one
+ * instead of comparing every pair. Lists keep construct-path order.
+ * @internal
+ */
+export function _appObjectsByKey(
+  scope: IConstruct, group: string, kind: string, name: string, keysOf: (o: AppObject) => string[],
+): Map<string, AppObject[]> {
+  return _oncePerRound(scope, `by-key ${group}/${kind} ${name}`, () => {
+    const out = new Map<string, AppObject[]>();
+    for (const o of indexOf(scope).byGroupKind.get(`${group}/${kind}`) ?? []) {
+      for (const k of new Set(keysOf(o))) {
+        const list = out.get(k);
+        if (list) list.push(o); else out.set(k, [o]);
+      }
+    }
+    return out;
+  });
+}
+
+/** The objects of several lists, each once, in construct-path order. */
+export function mergeInPathOrder(...lists: Array<AppObject[] | undefined>): AppObject[] {
+  const seen = new Set<AppObject>();
+  for (const l of lists) for (const o of l ?? []) seen.add(o);
+  return [...seen].sort((a, b) => a.order - b.order);
 }
 
 /**
@@ -120,4 +158,9 @@ export function namespaceLabels(scope: IConstruct, name: string): Record<string,
 /** `Kind "name"` for messages. */
 export function describe(json: any): string {
   return `${json?.kind} "${json?.metadata?.name}"`;
+}
+
+/** The index key of "this target in this namespace" (the app-wide checks of WorkloadSpread, PodUnavailableBudget, PersistentPodState). */
+export function targetKey(namespace: string, ref: { apiVersion?: string; kind?: string; name?: string } | undefined): string {
+  return JSON.stringify([namespace, groupOf(ref?.apiVersion), ref?.kind, ref?.name]);
 }

@@ -4,7 +4,7 @@ import { ApiObject, App, Yaml } from 'cdk8s';
 import { IConstruct } from 'constructs';
 import { namespaceOf, podTemplateOf } from './objects';
 import { SidecarSetIndex, appSidecarSets, appWorkloads, injectInto } from './sidecar-fleet';
-import { _markCheckRounds, _newCheckRound } from '../validation/render';
+import { _currentRound, _markCheckRounds, _newCheckRound } from '../validation/render';
 
 /**
  * Options for writing the injection previews at synth.
@@ -60,8 +60,12 @@ export class InjectionPreview {
     const first = !writers.has(root);
     writers.set(root, options.directory);
     if (!first) return;
+    let written: number | undefined;
     root.node.addValidation({
       validate: () => {
+        // once per round: the validation passes of one synth share a round
+        if (written === _currentRound()) return [];
+        written = _currentRound();
         const dir = writers.get(root) ?? path.join((root instanceof App ? root.outdir : 'dist'), 'injection-preview');
         const index = new SidecarSetIndex(appSidecarSets(root));
         const files = new Map<string, any>();

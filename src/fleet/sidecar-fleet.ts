@@ -3,9 +3,11 @@
  * rule 29, judged against every SidecarSet of the app) and the injection
  * preview (what the OpenKruise pod webhook does to a pod at creation).
  */
+import { ApiObject } from 'cdk8s';
 import { IConstruct } from 'constructs';
 import { AppObject, _oncePerRound, allAppObjects, appObjects, describe, namespaceLabels, namespaceOf, podTemplateOf } from './objects';
 import { defaultedSidecarSetSpec, sidecarSetSpecOf } from '../admission/sidecar-set';
+import { cloneJson } from '../validation/json';
 import { LabelSelectorJson, selectorMatches, selectorsOverlap } from '../validation/selectors';
 
 /** A SidecarSet of the app, defaulted. */
@@ -22,6 +24,45 @@ export function appSidecarSets(scope: IConstruct): AppSidecarSet[] {
     name: obj.json.metadata?.name,
     spec: defaultedSidecarSetSpec(sidecarSetSpecOf(obj.json)),
   })))];
+}
+
+/** The SidecarSet of the app rendered from `obj` (undefined when it is not one). */
+export function appSidecarSetOf(scope: IConstruct, obj: ApiObject): AppSidecarSet | undefined {
+  return _oncePerRound(scope, 'sidecar-sets-by-object', () => new Map(appSidecarSets(scope).map(s => [s.obj.apiObject, s]))).get(obj);
+}
+
+/** The names rule 29 compares: injected containers and init containers, volumes, pod annotations patched other than Retain. */
+function conflictKeys(s: AppSidecarSet): string[] {
+  const out: string[] = [];
+  for (const c of s.spec.initContainers ?? []) out.push(`init ${c.name}`);
+  for (const c of s.spec.containers ?? []) out.push(`container ${c.name}`);
+  for (const v of s.spec.volumes ?? []) out.push(`volume ${v.name}`);
+  for (const p of s.spec.patchPodMetadata ?? []) {
+    if (p.patchPolicy === 'Retain') continue;
+    for (const k of Object.keys(p.annotations ?? {})) out.push(`annotation ${k}`);
+  }
+  return out;
+}
+
+/**
+ * The SidecarSets of the app that share a name rule 29 compares with `me`,
+ * in app order: the only ones `sidecarSetConflicts` can find in conflict with
+ * it, looked up instead of comparing every pair.
+ */
+export function conflictCandidates(scope: IConstruct, me: AppSidecarSet): AppSidecarSet[] {
+  const index = _oncePerRound(scope, 'sidecar-set-names', () => {
+    const byKey = new Map<string, AppSidecarSet[]>();
+    for (const s of appSidecarSets(scope)) {
+      for (const k of new Set(conflictKeys(s))) {
+        const list = byKey.get(k);
+        if (list) list.push(s); else byKey.set(k, [s]);
+      }
+    }
+    return byKey;
+  });
+  const out = new Set<AppSidecarSet>();
+  for (const k of conflictKeys(me)) for (const s of index.get(k) ?? []) if (s !== me) out.add(s);
+  return [...out].sort((a, b) => a.obj.order - b.obj.order);
 }
 
 /**
@@ -72,7 +113,7 @@ export function appInjectionProblems(scope: IConstruct): Map<string, string[]> {
     for (const w of appWorkloads(scope)) {
       const candidates = index.candidates(podTemplateOf(w.json)?.metadata.labels);
       if (candidates.length === 0) continue;
-      const r = injectInto(scope, w.json, candidates);
+      const r = injectInto(scope, w.json, candidates, { problemsOnly: true });
       for (const p of r?.problems ?? []) {
         const line = `injecting into ${describe(w.json)} at '${w.owner.node.path}': ${p.problem.slice(p.problem.indexOf(': ') + 2)}`;
         const list = out.get(p.sidecarSet);
@@ -157,7 +198,7 @@ function mergeByKey<T>(original: T[], extra: T[], key: (t: T) => string): T[] {
 /** Build the sidecar containers of one SidecarSet for `pod`, as the pod webhook does at creation. */
 function buildSidecar(c: any, pod: any, isInit: boolean): any[] {
   const appContainers: any[] = pod.spec.containers ?? [];
-  const built = JSON.parse(JSON.stringify(c));
+  const built = cloneJson(c);
   const sidecarOnly = ['podInjectPolicy', 'upgradeStrategy', 'shareVolumePolicy', 'shareVolumeDevicePolicy', 'transferEnv', 'resourcesPolicy'];
   for (const k of sidecarOnly) delete built[k];
   const injectedMounts: any[] = [];
@@ -221,15 +262,23 @@ function containerOf(list: any[], name: string): any {
   return list.find(c => c.name === name);
 }
 
+/** Options of `injectInto`. */
+export interface InjectOptions {
+  /** Only the problems are wanted (the app-wide check): the injected template is not assembled. */
+  readonly problemsOnly?: boolean;
+}
+
 /**
  * Inject every SidecarSet of the app that selects `workloadJson` into its pod
  * template, in SidecarSet name order, and report collisions with the app's
- * own containers, volumes and ports.
+ * own containers, volumes and ports. `workloadJson` is only read (it may be
+ * the render the output writes); the template returned is a copy.
  */
-export function injectInto(scope: IConstruct, workloadJson: any, sidecarSets: AppSidecarSet[] = appSidecarSets(scope)): InjectionResult | undefined {
+export function injectInto(scope: IConstruct, workloadJson: any, sidecarSets: AppSidecarSet[] = appSidecarSets(scope),
+  options: InjectOptions = {}): InjectionResult | undefined {
   const tpl = podTemplateOf(workloadJson);
   if (!tpl) return undefined;
-  const pod = { metadata: JSON.parse(JSON.stringify(tpl.metadata ?? {})), spec: JSON.parse(JSON.stringify(tpl.spec ?? {})) };
+  const pod = { metadata: tpl.metadata ?? {}, spec: tpl.spec ?? {} };
   const matched = [...sidecarSets]
     .filter(s => !s.spec.injectionStrategy?.paused && namespaceOf(workloadJson) !== 'kube-system' && sidecarSetSelects(scope, s, workloadJson))
     .sort((a, b) => a.name.localeCompare(b.name));
@@ -366,7 +415,7 @@ export function injectInto(scope: IConstruct, workloadJson: any, sidecarSets: Ap
     annotations['kruise.io/sidecarset-injected-list'] = matched.map(s => s.name).sort().join(',');
     metadata.annotations = annotations;
   }
-  const template = JSON.parse(JSON.stringify({ metadata, spec }));
+  const template = options.problemsOnly ? { metadata: {}, spec: {} } : cloneJson({ metadata, spec });
   return { workload: workloadJson, injectedBy: matched.map(s => s.name), template, problems };
 }
 

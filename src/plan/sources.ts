@@ -6,7 +6,7 @@
 import { execFileSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
-import { parseAllDocuments } from 'yaml';
+import type * as YAML from 'yaml';
 import { PlanInputError } from './errors';
 
 type Json = any;
@@ -16,6 +16,8 @@ const MANIFEST = /\.(ya?ml|json)$/i;
 /** Objects of one YAML/JSON text (several documents; `List` objects flattened). `origin` names it in errors. */
 export function parseManifests(text: string, origin: string): Json[] {
   const out: Json[] = [];
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { parseAllDocuments } = require('yaml') as typeof YAML; // loaded when a plan reads manifests
   const docs = parseAllDocuments(text, { prettyErrors: true });
   const list = Array.isArray(docs) ? docs : [docs];
   for (const doc of list) {

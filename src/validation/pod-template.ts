@@ -7,6 +7,7 @@
  * reuses it. Defaults are never written to the output: they only make the
  * validation see what the API server will see.
  */
+import { cloneJson } from './json';
 import {
   dns1123LabelProblems, dns1123SubdomainProblems, envVarNameProblems, labelValueProblems, labelsProblems,
   portNameProblems, qualifiedNameProblems,
@@ -33,7 +34,7 @@ export interface PodTemplateCheckOptions {
 
 type Json = Record<string, any>;
 
-const clone = <T>(v: T): T => (v === undefined ? v : JSON.parse(JSON.stringify(v)));
+const clone = cloneJson;
 
 /** A list field as the checks read it: anything but an array (reported by the shape check) reads as empty. */
 const arr = (v: unknown): any[] => (Array.isArray(v) ? v : []);

@@ -1,5 +1,5 @@
 import { IConstruct } from 'constructs';
-import { _markCheckRounds, _newCheckRound } from './render';
+import { _currentRound, _markCheckRounds, _newCheckRound } from './render';
 
 /**
  * One rule violation, as the library reports it: the field (dotted path from
@@ -21,6 +21,8 @@ interface AppWarnings {
   readonly appProducers: AppWarningProducer[];
   readonly printed: Set<string>;
   fatal: boolean;
+  /** The warnings of the last round collected (the validation passes of one synth share a round). */
+  collected?: { readonly round: number; readonly lines: string[] };
 }
 
 const registry = new WeakMap<IConstruct, AppWarnings>();
@@ -35,7 +37,8 @@ function forRoot(scope: IConstruct): AppWarnings {
     registry.set(root, created);
     root.node.addValidation({
       validate: () => {
-        const lines = collect(created);
+        if (created.collected?.round !== _currentRound()) created.collected = { round: _currentRound(), lines: collect(created) };
+        const lines = created.collected.lines;
         if (created.fatal) return lines.map(l => `warning treated as error: ${l}`);
         for (const l of lines) {
           if (created.printed.has(l)) continue;
@@ -77,7 +80,9 @@ export class Warnings {
    * @param message what will surprise the user, and what to do about it
    */
   public static add(scope: IConstruct, message: string): void {
-    forRoot(scope).producers.push({ scope, produce: () => [message] });
+    const entry = forRoot(scope);
+    entry.producers.push({ scope, produce: () => [message] });
+    entry.collected = undefined;
   }
 
   /**
@@ -104,7 +109,9 @@ export class Warnings {
    * @internal
    */
   public static _addProducer(scope: IConstruct, produce: () => string[]): void {
-    forRoot(scope).producers.push({ scope, produce });
+    const entry = forRoot(scope);
+    entry.producers.push({ scope, produce });
+    entry.collected = undefined;
   }
 
   /**
@@ -112,7 +119,9 @@ export class Warnings {
    * @internal
    */
   public static _addAppProducer(scope: IConstruct, produce: AppWarningProducer): void {
-    forRoot(scope).appProducers.push(produce);
+    const entry = forRoot(scope);
+    entry.appProducers.push(produce);
+    entry.collected = undefined;
   }
 
   private constructor() {}

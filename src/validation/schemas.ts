@@ -5,7 +5,7 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import Ajv, { ErrorObject, ValidateFunction } from 'ajv';
+import type { default as Ajv, ErrorObject, ValidateFunction } from 'ajv';
 
 /** The API groups this library validates: OpenKruise's and Kruise Rollouts'. */
 export const KRUISE_GROUPS = ['apps.kruise.io', 'policy.kruise.io', 'rollouts.kruise.io'];
@@ -60,7 +60,10 @@ function loadIndex(): SchemaIndex {
 const INT32 = { min: -2147483648, max: 2147483647 };
 
 function makeAjv(): Ajv {
-  const a = new Ajv({ allErrors: true, strict: true, strictTypes: false, verbose: true });
+  // ajv loads with the first object validated, not with the library
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const AjvClass = (require('ajv') as typeof import('ajv')).default;
+  const a = new AjvClass({ allErrors: true, strict: true, strictTypes: false, verbose: true });
   a.addFormat('int32', { type: 'number', validate: (x: number) => Number.isInteger(x) && x >= INT32.min && x <= INT32.max });
   a.addFormat('int64', { type: 'number', validate: (x: number) => Number.isSafeInteger(x) });
   a.addFormat('date-time', { type: 'string', validate: (x: string) => !Number.isNaN(Date.parse(x)) && /^\d{4}-\d{2}-\d{2}T/.test(x) });

@@ -175,3 +175,29 @@ export function selectorsLooselyOverlap(a: LabelSelectorJson, b: LabelSelectorJs
   }
   return true;
 }
+
+/**
+ * Index keys for LOOSE-OVERLAP: two selectors can loosely overlap only when
+ * they have the same keys, and two selectors of only single-value equalities
+ * only when the values are the same too. A selector is indexed under these
+ * keys and looks up `looseOverlapCandidateKeys`; every selector it may
+ * overlap is found under one of them (the exact test stays
+ * `selectorsLooselyOverlap`).
+ */
+export function looseOverlapKeys(sel: LabelSelectorJson): string[] {
+  const { keys, equalities } = looseOverlapShape(sel);
+  return equalities === undefined ? [`${keys}|other`, `${keys}|all`] : [`${keys}|eq|${equalities}`, `${keys}|all`];
+}
+
+/** The index keys to look up for the selectors `sel` may loosely overlap (see `looseOverlapKeys`). */
+export function looseOverlapCandidateKeys(sel: LabelSelectorJson): string[] {
+  const { keys, equalities } = looseOverlapShape(sel);
+  return equalities === undefined ? [`${keys}|all`] : [`${keys}|eq|${equalities}`, `${keys}|other`];
+}
+
+function looseOverlapShape(sel: LabelSelectorJson): { keys: string; equalities?: string } {
+  const req = [...requirements(sel)].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const keys = JSON.stringify(req.map(([k]) => k));
+  const equality = req.every(([, r]) => r.op === 'In' && r.values.length === 1);
+  return { keys, equalities: equality ? JSON.stringify(req.map(([, r]) => r.values[0])) : undefined };
+}

@@ -1,5 +1,6 @@
+import * as fc from 'fast-check';
 import {
-  isEmptySelector, selectorMatches, selectorProblems, selectorsLooselyOverlap, selectorsOverlap,
+  isEmptySelector, looseOverlapCandidateKeys, looseOverlapKeys, selectorMatches, selectorProblems, selectorsLooselyOverlap, selectorsOverlap,
 } from '../../src/validation/selectors';
 
 test('SEL-VALID reports bad keys, values, operators and value counts by field', () => {
@@ -63,4 +64,23 @@ test('LOOSE-OVERLAP: PodUnavailableBudget selectors', () => {
     { matchExpressions: [{ key: 'app', operator: 'DoesNotExist' }] },
     { matchExpressions: [{ key: 'app', operator: 'Exists' }] },
   )).toBe(false);
+});
+
+test('the LOOSE-OVERLAP index finds every selector a selector loosely overlaps (any keys, operators and values)', () => {
+  const key = fc.constantFrom('app', 'team', 'zone');
+  const value = fc.constantFrom('a', 'b', 'c');
+  const expression = fc.record({
+    key,
+    operator: fc.constantFrom('In', 'NotIn', 'Exists', 'DoesNotExist'),
+    values: fc.uniqueArray(value, { maxLength: 2 }),
+  }).map(e => (e.operator === 'Exists' || e.operator === 'DoesNotExist' ? { key: e.key, operator: e.operator } : e));
+  const selector = fc.record({
+    matchLabels: fc.dictionary(key, value, { maxKeys: 2 }),
+    matchExpressions: fc.array(expression, { maxLength: 2 }),
+  });
+  fc.assert(fc.property(selector, selector, (a, b) => {
+    if (!selectorsLooselyOverlap(a, b)) return true;
+    const indexed = new Set(looseOverlapKeys(b));
+    return looseOverlapCandidateKeys(a).some(k => indexed.has(k));
+  }), { numRuns: 5000 });
 });

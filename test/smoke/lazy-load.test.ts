@@ -1,0 +1,48 @@
+/**
+ * `require('cdk8s-kruise')` loads only what every app needs: the L1 bindings
+ * (16k lines), ajv and the JSON schemas, the admission modules, the API model
+ * and the YAML parser load when first used. Checked on the compiled package
+ * (lib/, which the test task compiles before jest runs), in a fresh node.
+ */
+import { execFileSync } from 'child_process';
+import * as fs from 'fs';
+import * as path from 'path';
+
+const ROOT = path.join(__dirname, '..', '..');
+const LIB = path.join(ROOT, 'lib', 'src', 'index.js');
+
+/** The modules of the package and of its own dependencies loaded after running `script` (LIB is `lib`). */
+function loadedAfter(script: string): string[] {
+  if (!fs.existsSync(LIB)) throw new Error(`${LIB} is missing: run \`npx projen compile\` first`);
+  const program = `const lib = require(${JSON.stringify(LIB)});\n${script}\n`
+    + `console.log(JSON.stringify(Object.keys(require.cache).map(f => require('path').relative(${JSON.stringify(ROOT)}, f))));`;
+  const out = execFileSync(process.execPath, ['-e', program], { cwd: ROOT, encoding: 'utf-8' });
+  return JSON.parse(out.trim().split('\n').pop()!);
+}
+
+const heavy = (loaded: string[]) => ({
+  l1: loaded.includes('lib/imports/kruise.js'),
+  ajv: loaded.some(f => f.startsWith('node_modules/ajv/')),
+  yaml: loaded.some(f => f.startsWith('node_modules/yaml/')),
+  apiModel: loaded.includes('lib/src/api/index.js'), // the kinds (a helper or two of src/api may load)
+  admissionModules: loaded.includes('lib/src/admission/clone-set.js'),
+});
+
+test('require loads none of the heavy parts', () => {
+  expect(heavy(loadedAfter(''))).toEqual({ l1: false, ajv: false, yaml: false, apiModel: false, admissionModules: false });
+});
+
+test('a synth loads what it uses: a CloneSet brings the L1, ajv and its rules, not the API model or YAML parser', () => {
+  const loaded = loadedAfter([
+    "const { App, Chart } = require('cdk8s');",
+    'const app = new App();',
+    "new lib.CloneSet(new Chart(app, 'c'), 'web', { containers: [{ image: 'nginx:1.27' }] });",
+    'app.synthYaml();',
+  ].join('\n'));
+  expect(heavy(loaded)).toEqual({ l1: true, ajv: true, yaml: false, apiModel: false, admissionModules: true });
+});
+
+test('the kruise namespace is there on first access, the same object every time', () => {
+  const loaded = loadedAfter("if (lib.kruise.KubeCloneSet.GVK.kind !== 'CloneSet' || lib.kruise !== lib.kruise) throw new Error('kruise namespace');");
+  expect(heavy(loaded).l1).toBe(true);
+});
