@@ -20,16 +20,22 @@ function loadedAfter(script: string): string[] {
   return JSON.parse(out.trim().split('\n').pop()!);
 }
 
+/** The package's own dependency `name` (top-level node_modules, which may be a link), as `loadedAfter` names its files. */
+function dependency(name: string): string {
+  return path.relative(ROOT, path.join(fs.realpathSync(path.join(ROOT, 'node_modules')), name)) + path.sep;
+}
+
 const heavy = (loaded: string[]) => ({
   l1: loaded.includes('lib/imports/kruise.js'),
-  ajv: loaded.some(f => f.startsWith('node_modules/ajv/')),
-  yaml: loaded.some(f => f.startsWith('node_modules/yaml/')),
+  rolloutsL1: loaded.includes('lib/imports/rollouts.js'),
+  ajv: loaded.some(f => f.startsWith(dependency('ajv'))),
+  yaml: loaded.some(f => f.startsWith(dependency('yaml'))),
   apiModel: loaded.includes('lib/src/api/index.js'), // the kinds (a helper or two of src/api may load)
   admissionModules: loaded.includes('lib/src/admission/clone-set.js'),
 });
 
 test('require loads none of the heavy parts', () => {
-  expect(heavy(loadedAfter(''))).toEqual({ l1: false, ajv: false, yaml: false, apiModel: false, admissionModules: false });
+  expect(heavy(loadedAfter(''))).toEqual({ l1: false, rolloutsL1: false, ajv: false, yaml: false, apiModel: false, admissionModules: false });
 });
 
 test('a synth loads what it uses: a CloneSet brings the L1, ajv and its rules, not the API model or YAML parser', () => {
@@ -39,10 +45,15 @@ test('a synth loads what it uses: a CloneSet brings the L1, ajv and its rules, n
     "new lib.CloneSet(new Chart(app, 'c'), 'web', { containers: [{ image: 'nginx:1.27' }] });",
     'app.synthYaml();',
   ].join('\n'));
-  expect(heavy(loaded)).toEqual({ l1: true, ajv: true, yaml: false, apiModel: false, admissionModules: true });
+  expect(heavy(loaded)).toEqual({ l1: true, rolloutsL1: false, ajv: true, yaml: false, apiModel: false, admissionModules: true });
 });
 
 test('the kruise namespace is there on first access, the same object every time', () => {
   const loaded = loadedAfter("if (lib.kruise.KubeCloneSet.GVK.kind !== 'CloneSet' || lib.kruise !== lib.kruise) throw new Error('kruise namespace');");
   expect(heavy(loaded).l1).toBe(true);
+});
+
+test('the rollouts namespace is there on first access, the same object every time', () => {
+  const loaded = loadedAfter("if (lib.rollouts.KubeRollout.GVK.kind !== 'Rollout' || lib.rollouts !== lib.rollouts) throw new Error('rollouts namespace');");
+  expect(heavy(loaded).rolloutsL1).toBe(true);
 });
