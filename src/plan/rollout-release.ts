@@ -167,6 +167,8 @@ export interface StepPods {
   readonly newPods?: number;
   readonly oldPods?: number;
   readonly ordinals?: number[];
+  /** The pods the step asks for on the new revision, when the controller stops short of them for good. */
+  readonly stallsShortOf?: number;
 }
 
 /**
@@ -183,9 +185,28 @@ export function stepPods(key: string, style: RolloutReleaseStyle, replicas: numb
   if (style === RolloutReleaseStyle.BLUE_GREEN) {
     // maxSurge raised to the step (never lowered), maxUnavailable 0, pods never "available": every old pod stays
     let surge = 0;
+    if (key !== 'apps.kruise.io/CloneSet') {
+      for (const s of steps) {
+        surge = Math.max(surge, scaledUp(s, R));
+        out.push({ newPods: Math.min(surge, R), oldPods: R });
+      }
+      return out;
+    }
+    // A CloneSet surges only as many pods as the update still needs: with partition 0 and n pods already new,
+    // that is min(maxSurge, replicas - n), and none of the extra pods is ever deleted (maxUnavailable 0 and
+    // new pods that never become available). So a step that asks for more than max(n, replicas - n) new pods
+    // is never reached, and the BatchRelease waits at it for good.
+    let n = 0;
+    let stalled: number | undefined;
     for (const s of steps) {
-      surge = Math.max(surge, scaledUp(s, R));
-      out.push({ newPods: Math.min(surge, R), oldPods: R });
+      surge = Math.max(surge, Math.min(scaledUp(s, R), R));
+      if (stalled === undefined) {
+        n = Math.max(n, Math.min(surge, R - n));
+        if (n < surge) stalled = surge;
+        out.push({ newPods: n, oldPods: R, ...(stalled !== undefined ? { stallsShortOf: surge } : {}) });
+      } else {
+        out.push({ newPods: n, oldPods: R });
+      }
     }
     return out;
   }
@@ -248,8 +269,35 @@ function approveCommand(r: RolloutView): string {
 /** The steps of a release, with the pods after each. */
 function stepPlans(r: RolloutView, replicas: number | undefined, counts: StepPods[]): RolloutStepPlan[] {
   const last = r.steps.length - 1;
+  const stallIndex = counts.findIndex(c => c.stallsShortOf !== undefined);
   return r.steps.map((s, i) => {
+    if (stallIndex >= 0 && i > stallIndex) {
+      return {
+        step: i + 1,
+        replicas: s.replicas === undefined ? '' : String(s.replicas),
+        traffic: r.routed ? s.traffic : undefined,
+        matches: r.routed ? s.matches : [],
+        manualApproval: false,
+        summary: `step ${i + 1} (replicas ${quote(s.replicas)}): never runs (the release stops at step ${stallIndex + 1})`,
+      };
+    }
     const c = counts[i] ?? {};
+    if (c.stallsShortOf !== undefined) {
+      const before = i > 0 ? counts[i - 1].newPods! : 0;
+      return {
+        step: i + 1,
+        replicas: s.replicas === undefined ? '' : String(s.replicas),
+        podsOnNewRevision: c.newPods,
+        podsOnOldRevision: c.oldPods,
+        traffic: r.routed ? s.traffic : undefined,
+        matches: r.routed ? s.matches : [],
+        manualApproval: false,
+        stalls: true,
+        summary: `step ${i + 1} (replicas ${quote(s.replicas)}): the release stops here for good with ${pods(c.newPods!)} of the new revision next to all ${pods(c.oldPods!)} of the old one: `
+          + `the step asks for ${pods(c.stallsShortOf)}, but with ${pods(before)} already new the CloneSet controller surges at most ${replicas! - before} `
+          + '(the old pods it still has to replace), and a blue-green release never lets it replace one; the step never pauses and nothing after it runs',
+      };
+    }
     const finalAtOnce = r.style !== RolloutReleaseStyle.BLUE_GREEN && i === last && s.replicas === '100%';
     const manual = !finalAtOnce && s.pauseSeconds === undefined;
     const parts: string[] = [];
@@ -486,7 +534,15 @@ export function releasePlan(i: ReleaseInput): WorkloadPlan {
   const counts = stepPods(key, r.style, replicas, r.steps.map(s => s.replicas), ordinalIndex(released, i.ordinalStart ?? 0));
   const planSteps = stepPlans(r, replicas, counts);
   const lastNew = counts[counts.length - 1]?.newPods;
-  const completion = completionText(r, key, replicas, lastNew);
+  const stall = counts.findIndex(c => c.stallsShortOf !== undefined);
+  const completion = stall >= 0
+    ? `the release never completes: it stops at step ${stall + 1}, with the old pods running next to the new ones, until the Rollout or the workload changes`
+    : completionText(r, key, replicas, lastNew);
+  if (stall >= 0) {
+    notes.push(`the blue-green release of Rollout ${r.name} stops at step ${stall + 1}: a CloneSet surges only as many new pods as it has old pods left to replace, `
+      + 'so after a first step every later step can reach at most max(new pods so far, replicas - new pods so far); '
+      + 'make the first step the largest (one step of "100%" creates every new pod at once), or release the CloneSet with a canary strategy');
+  }
   if (r.paused) notes.push(`Rollout ${r.name} is paused (spec.strategy.paused): the webhook holds every pod on the old revision and no step runs until it is unpaused`);
   if (r.style === RolloutReleaseStyle.PARTITION && key === 'apps/Deployment') {
     notes.push('a Deployment released in batches needs kruise-rollout-manager\'s AdvancedDeployment feature gate (on in KruiseRolloutControlPlane and the chart)');
@@ -502,6 +558,14 @@ export function releasePlan(i: ReleaseInput): WorkloadPlan {
   if (r.paused) {
     podsUpdated = 0;
     podsOnOld = replicas;
+  } else if (stall >= 0) {
+    let before = 0;
+    for (const c of counts.slice(0, stall + 1)) {
+      if (c.newPods! > before) batches.push(c.newPods! - before);
+      before = Math.max(before, c.newPods!);
+    }
+    podsUpdated = before;
+    podsOnOld = replicas;
   } else if (replicas !== undefined) {
     let before = 0;
     for (const c of counts) {
@@ -514,8 +578,10 @@ export function releasePlan(i: ReleaseInput): WorkloadPlan {
     podsOnOld = 0;
   }
   const known = counts.every(c => c.newPods !== undefined);
-  const stepList = known ? counts.map(c => c.newPods).join(', ') : r.steps.map(s => quote(s.replicas)).join(', ');
-  const then = known && lastNew === replicas && r.style === RolloutReleaseStyle.PARTITION ? '' : `, then ${replicas === undefined ? 'every pod' : `all ${replicas}`}`;
+  const stepList = stall >= 0 ? counts.slice(0, stall + 1).map(c => c.newPods).join(', ')
+    : known ? counts.map(c => c.newPods).join(', ') : r.steps.map(s => quote(s.replicas)).join(', ');
+  const then = stall >= 0 ? `, and stops for good at step ${stall + 1}`
+    : known && lastNew === replicas && r.style === RolloutReleaseStyle.PARTITION ? '' : `, then ${replicas === undefined ? 'every pod' : `all ${replicas}`}`;
   const summary = `${how}; released by Rollout ${r.name} ${STYLE_TEXT[r.style]} in ${r.steps.length} step${r.steps.length === 1 ? '' : 's'} `
     + `(${r.style === RolloutReleaseStyle.PARTITION ? 'pods on the new revision' : 'new pods'} after each: ${stepList})${r.paused ? ', paused' : ''}${then}`;
   const plan: WorkloadPlan = {
@@ -525,7 +591,7 @@ export function releasePlan(i: ReleaseInput): WorkloadPlan {
     podsUpdated,
     podsOnOldRevision: podsOnOld,
     batches,
-    rollout: { rollout: r.name, apiVersion: r.apiVersion, style: r.style, inEffect: true, steps: planSteps, completion },
+    rollout: { rollout: r.name, apiVersion: r.apiVersion, style: r.style, inEffect: true, steps: planSteps, ...(stall >= 0 ? { stallsAtStep: stall + 1 } : {}), completion },
     notes: [...notes, ...released.notes],
   };
   return plan;

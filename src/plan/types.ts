@@ -73,7 +73,7 @@ export interface RolloutStepPlan {
   /**
    * Pods on the new revision once the step is done.
    *
-   * @default - unknown (an Advanced DaemonSet without `daemonSetNodes`)
+   * @default - unknown (an Advanced DaemonSet without `daemonSetNodes`), or never (a step after the one the release stalls at)
    */
   readonly podsOnNewRevision?: number;
   /**
@@ -104,6 +104,14 @@ export interface RolloutStepPlan {
   readonly pauseSeconds?: number;
   /** Whether the step waits until someone approves it (`kubectl-kruise rollout approve`). */
   readonly manualApproval: boolean;
+  /**
+   * Whether the release stops at this step for good: the workload's controller never brings as many pods to
+   * the new revision as the step asks for, so the step never reaches its pause and the later steps and the
+   * completion never run. `podsOnNewRevision` is where it stops.
+   *
+   * @default false
+   */
+  readonly stalls?: boolean;
   /** One sentence: the pods after the step, the traffic, the wait. */
   readonly summary: string;
 }
@@ -129,7 +137,13 @@ export interface RolloutReleasePlan {
   readonly reason?: string;
   /** The steps, in order (empty when the Rollout does not release this change). */
   readonly steps: RolloutStepPlan[];
-  /** What happens after the last step: the release completes. */
+  /**
+   * The step the release stops at for good (see `RolloutStepPlan.stalls`).
+   *
+   * @default - the release does not stall
+   */
+  readonly stallsAtStep?: number;
+  /** What happens after the last step: the release completes (or, when it stalls, that it never does). */
   readonly completion: string;
 }
 

@@ -8,8 +8,8 @@ const WORKLOAD_FIELDS = [
   'imageChanges', 'metadataChanged', 'envFromMetadataRestarts', 'resizedContainers', 'updatedOrdinals', 'keptOrdinals',
 ] as const;
 const SIDECAR_FIELDS = ['name', 'updateType', 'inPlaceImages', 'newPodsOnly', 'selectedWorkloads', 'podsUpdated', 'podsOnOldRevision', 'batches'] as const;
-const RELEASE_FIELDS = ['rollout', 'style', 'inEffect'] as const;
-const STEP_FIELDS = ['podsOnNewRevision', 'podsOnOldRevision', 'ordinals', 'traffic', 'matches', 'pauseSeconds', 'manualApproval'] as const;
+const RELEASE_FIELDS = ['rollout', 'style', 'inEffect', 'stallsAtStep'] as const;
+const STEP_FIELDS = ['podsOnNewRevision', 'podsOnOldRevision', 'ordinals', 'traffic', 'matches', 'pauseSeconds', 'manualApproval', 'stalls'] as const;
 const ROLLOUT_FIELDS = ['name', 'change', 'rejectedField'] as const;
 
 function pick(o: any, fields: readonly string[]): any {

@@ -79,6 +79,10 @@ describe('the BatchRelease arithmetic', () => {
   });
   test('blue-green: new pods next to every old pod; an extra canary Deployment: canary pods next to every old pod', () => {
     expect(stepPods('apps.kruise.io/CloneSet', RolloutReleaseStyle.BLUE_GREEN, 5, ['20%', '50%'])).toEqual([{ newPods: 1, oldPods: 5 }, { newPods: 3, oldPods: 5 }]);
+    // a CloneSet surges min(maxSurge, replicas - new pods so far): 3 of 10, then 6, then at most 6 again
+    expect(stepPods('apps.kruise.io/CloneSet', RolloutReleaseStyle.BLUE_GREEN, 10, ['30%', '60%', '100%']))
+      .toEqual([{ newPods: 3, oldPods: 10 }, { newPods: 6, oldPods: 10 }, { newPods: 6, oldPods: 10, stallsShortOf: 10 }]);
+    expect(stepPods('apps.kruise.io/CloneSet', RolloutReleaseStyle.BLUE_GREEN, 4, [3, 4])).toEqual([{ newPods: 3, oldPods: 4 }, { newPods: 3, oldPods: 4, stallsShortOf: 4 }]);
     expect(stepPods('apps/Deployment', RolloutReleaseStyle.CANARY_DEPLOYMENT, 5, [1, '50%'])).toEqual([{ newPods: 1, oldPods: 5 }, { newPods: 3, oldPods: 5 }]);
   });
   test('a DaemonSet without a node count: no pod counts', () => {
@@ -260,9 +264,31 @@ describe('a release the controller refuses', () => {
       + 'set spec.updateStrategy.type to ReCreate, or release the CloneSet with a canary strategy');
     expect(UpdatePlan.compare([ro, cloneSet(OLD)], [ro, cloneSet(NEW)]).rejected).toBe(true);
     const ok = only([ro, cloneSet(OLD, { strategy: { type: 'ReCreate' } })], [ro, cloneSet(NEW, { strategy: { type: 'ReCreate' } })]);
-    expect([ok.updateType, ok.rollout!.style, news(ok)]).toEqual([UpdateType.RECREATE, RolloutReleaseStyle.BLUE_GREEN, [[2, 4], [4, 4]]]);
-    // blue-green waits at every step, the last "100%" too
-    expect(ok.rollout!.steps.map(s => s.manualApproval)).toEqual([true, true]);
+    expect([ok.updateType, ok.rollout!.style, news(ok)]).toEqual([UpdateType.RECREATE, RolloutReleaseStyle.BLUE_GREEN, [[2, 4], [2, 4]]]);
+  });
+  test('blue-green on a CloneSet waits at every step, the last "100%" too', () => {
+    const ro = rollout(CS, { blueGreen: { steps: [{ replicas: '25%' }, { replicas: '50%' }] } });
+    const w = only([ro, cloneSet(OLD, { replicas: 8, strategy: { type: 'ReCreate' } })], [ro, cloneSet(NEW, { replicas: 8, strategy: { type: 'ReCreate' } })]);
+    expect([news(w), w.batches, w.rollout!.stallsAtStep]).toEqual([[[2, 8], [4, 8]], [2, 2, 4], undefined]);
+    expect(w.rollout!.steps.map(s => s.manualApproval)).toEqual([true, true]);
+    const one = only([rollout(CS, { blueGreen: { steps: [{ replicas: '100%' }] } }), cloneSet(OLD, { strategy: { type: 'ReCreate' } })],
+      [rollout(CS, { blueGreen: { steps: [{ replicas: '100%' }] } }), cloneSet(NEW, { strategy: { type: 'ReCreate' } })]);
+    expect([news(one), one.rollout!.steps.map(s => s.manualApproval), one.rollout!.stallsAtStep]).toEqual([[[4, 4]], [true], undefined]);
+  });
+  test('blue-green on a CloneSet stops for good at a step that asks for more new pods than the CloneSet surges', () => {
+    const ro = rollout(CS, { blueGreen: { steps: [{ replicas: '50%' }, { replicas: '100%' }, { replicas: '100%', pause: { duration: 30 } }] } });
+    const w = only([ro, cloneSet(OLD, { strategy: { type: 'ReCreate' } })], [ro, cloneSet(NEW, { strategy: { type: 'ReCreate' } })]);
+    expect([w.podsUpdated, w.podsOnOldRevision, w.batches, w.rollout!.stallsAtStep]).toEqual([2, 4, [2], 2]);
+    expect(w.rollout!.steps.map(s => [s.podsOnNewRevision, s.podsOnOldRevision, s.manualApproval, s.stalls])).toEqual([[2, 4, true, undefined], [2, 4, false, true], [undefined, undefined, false, undefined]]);
+    expect(w.rollout!.steps[1].summary).toBe('step 2 (replicas "100%"): the release stops here for good with 2 pods of the new revision next to all 4 pods of the old one: '
+      + 'the step asks for 4 pods, but with 2 pods already new the CloneSet controller surges at most 2 (the old pods it still has to replace), '
+      + 'and a blue-green release never lets it replace one; the step never pauses and nothing after it runs');
+    expect(w.rollout!.steps[2].summary).toBe('step 3 (replicas "100%"): never runs (the release stops at step 2)');
+    expect(w.rollout!.completion).toBe('the release never completes: it stops at step 2, with the old pods running next to the new ones, until the Rollout or the workload changes');
+    expect(w.summary).toMatch(/released by Rollout web blue-green in 3 steps \(new pods after each: 2, 2\), and stops for good at step 2$/);
+    expect(w.notes).toContainEqual(expect.stringMatching(/^the blue-green release of Rollout web stops at step 2: .* make the first step the largest/));
+    // a Deployment's ReplicaSets surge to the step: the same steps reach every pod
+    expect(stepPods('apps/Deployment', RolloutReleaseStyle.BLUE_GREEN, 4, ['50%', '100%']).map(s => s.newPods)).toEqual([2, 4]);
   });
   test('blue-green on a Recreate Deployment', () => {
     const dep = (image: string) => ({

@@ -15,6 +15,9 @@
  *   `kubectl-kruise rollout approve` does; at the end every pod is on the
  *   new revision; in place keeps every moved pod's UID, recreate gives it a
  *   new one;
+ * - a release the plan says stops for good at a step (a blue-green CloneSet
+ *   step beyond what the CloneSet surges): the pods there are the plan's, and
+ *   30 s later the same pods run and the Rollout has not paused or moved on;
  * - a release the controller refuses (blue-green on an in-place CloneSet) or
  *   a paused Rollout: no pod moves;
  * - a Rollout that does not take the change: the workload's own update,
@@ -218,6 +221,23 @@ async function judgeRelease(ns: string, c: GoldenCase, w: lib.WorkloadPlan, oldW
     return kept;
   };
   for (const s of release.steps) {
+    if (s.stalls) {
+      // the release stops here for good: the step's pods are where the plan says, and nothing moves on
+      await until(ns, `${label}: Rollout at step ${s.step}`, () => readRollout(ns, release.rollout), ro => ro.status?.currentStepIndex === s.step, 240_000);
+      const pods = await settle(ns, `${label} step ${s.step}`, (s.podsOnNewRevision ?? 0) + (s.podsOnOldRevision ?? 0));
+      await sleep(30_000);
+      const still = await settle(ns, `${label} step ${s.step}, 30 s later`, (s.podsOnNewRevision ?? 0) + (s.podsOnOldRevision ?? 0));
+      const ro = await readRollout(ns, release.rollout);
+      const { fresh, stale, other } = revisions(still, oldW.spec.template, newW.spec.template);
+      const kept = checkMoves(fresh, `step ${s.step}`);
+      report.push(`${label} step ${s.step}: plan stalls at ${s.podsOnNewRevision} new / ${s.podsOnOldRevision} old; observed ${fresh.length} new (UIDs kept ${kept}) / ${stale.length} old `
+        + `for 30 s, Rollout ${ro.status?.phase} at step ${ro.status?.currentStepIndex} ${ro.status?.currentStepState} (${ro.status?.message})`);
+      expect({ label, step: s.step, fresh: fresh.length, stale: stale.length, other: other.length, samePods: JSON.stringify(still.map(p => p.uid).sort()) === JSON.stringify(pods.map(p => p.uid).sort()) })
+        .toEqual({ label, step: s.step, fresh: s.podsOnNewRevision, stale: s.podsOnOldRevision, other: 0, samePods: true });
+      expect({ label, phase: ro.status?.phase, index: ro.status?.currentStepIndex, paused: ro.status?.currentStepState === 'StepPaused' })
+        .toEqual({ label, phase: 'Progressing', index: s.step, paused: false });
+      return;
+    }
     const waits = s.manualApproval || (s.pauseSeconds ?? 0) > 0;
     if (!waits) {
       report.push(`${label} step ${s.step}: no pause, plan ${s.podsOnNewRevision} new / ${s.podsOnOldRevision} old (the release completes)`);
