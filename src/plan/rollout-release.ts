@@ -591,7 +591,15 @@ export function releasePlan(i: ReleaseInput): WorkloadPlan {
     podsUpdated,
     podsOnOldRevision: podsOnOld,
     batches,
-    rollout: { rollout: r.name, apiVersion: r.apiVersion, style: r.style, inEffect: true, steps: planSteps, ...(stall >= 0 ? { stallsAtStep: stall + 1 } : {}), completion },
+    rollout: {
+      rollout: r.name,
+      apiVersion: r.apiVersion,
+      style: r.style,
+      inEffect: true,
+      steps: planSteps,
+      ...(stall >= 0 ? { stallsAtStep: stall + 1 } : {}),
+      completion,
+    },
     notes: [...notes, ...released.notes],
   };
   return plan;

@@ -279,7 +279,8 @@ describe('a release the controller refuses', () => {
     const ro = rollout(CS, { blueGreen: { steps: [{ replicas: '50%' }, { replicas: '100%' }, { replicas: '100%', pause: { duration: 30 } }] } });
     const w = only([ro, cloneSet(OLD, { strategy: { type: 'ReCreate' } })], [ro, cloneSet(NEW, { strategy: { type: 'ReCreate' } })]);
     expect([w.podsUpdated, w.podsOnOldRevision, w.batches, w.rollout!.stallsAtStep]).toEqual([2, 4, [2], 2]);
-    expect(w.rollout!.steps.map(s => [s.podsOnNewRevision, s.podsOnOldRevision, s.manualApproval, s.stalls])).toEqual([[2, 4, true, undefined], [2, 4, false, true], [undefined, undefined, false, undefined]]);
+    expect(w.rollout!.steps.map(s => [s.podsOnNewRevision, s.podsOnOldRevision, s.manualApproval, s.stalls]))
+      .toEqual([[2, 4, true, undefined], [2, 4, false, true], [undefined, undefined, false, undefined]]);
     expect(w.rollout!.steps[1].summary).toBe('step 2 (replicas "100%"): the release stops here for good with 2 pods of the new revision next to all 4 pods of the old one: '
       + 'the step asks for 4 pods, but with 2 pods already new the CloneSet controller surges at most 2 (the old pods it still has to replace), '
       + 'and a blue-green release never lets it replace one; the step never pauses and nothing after it runs');

@@ -232,7 +232,8 @@ async function judgeRelease(ns: string, c: GoldenCase, w: lib.WorkloadPlan, oldW
       const kept = checkMoves(fresh, `step ${s.step}`);
       report.push(`${label} step ${s.step}: plan stalls at ${s.podsOnNewRevision} new / ${s.podsOnOldRevision} old; observed ${fresh.length} new (UIDs kept ${kept}) / ${stale.length} old `
         + `for 30 s, Rollout ${ro.status?.phase} at step ${ro.status?.currentStepIndex} ${ro.status?.currentStepState} (${ro.status?.message})`);
-      expect({ label, step: s.step, fresh: fresh.length, stale: stale.length, other: other.length, samePods: JSON.stringify(still.map(p => p.uid).sort()) === JSON.stringify(pods.map(p => p.uid).sort()) })
+      const samePods = JSON.stringify(still.map(p => p.uid).sort()) === JSON.stringify(pods.map(p => p.uid).sort());
+      expect({ label, step: s.step, fresh: fresh.length, stale: stale.length, other: other.length, samePods })
         .toEqual({ label, step: s.step, fresh: s.podsOnNewRevision, stale: s.podsOnOldRevision, other: 0, samePods: true });
       expect({ label, phase: ro.status?.phase, index: ro.status?.currentStepIndex, paused: ro.status?.currentStepState === 'StepPaused' })
         .toEqual({ label, phase: 'Progressing', index: s.step, paused: false });
