@@ -1,12 +1,21 @@
 /**
  * Update plans: before a change ships, what OpenKruise will do with it.
  */
-import { comparePlan } from './planner';
-import { renderPlan } from './render';
-import { readDirectory, readGitRef, readLive } from './sources';
+import type * as Planner from './planner';
+import type * as Render from './render';
+import type * as Sources from './sources';
 import { PlanFormat, PlanReport, UpdatePlanOptions } from './types';
 
 export * from './types';
+
+// The planner, its rules, the renderer and the readers load with the first plan, not with the library.
+/* eslint-disable @typescript-eslint/no-require-imports */
+const comparePlan: typeof Planner.comparePlan = (...a) => (require('./planner') as typeof Planner).comparePlan(...a);
+const renderPlan: typeof Render.renderPlan = (...a) => (require('./render') as typeof Render).renderPlan(...a);
+const readDirectory: typeof Sources.readDirectory = (...a) => (require('./sources') as typeof Sources).readDirectory(...a);
+const readGitRef: typeof Sources.readGitRef = (...a) => (require('./sources') as typeof Sources).readGitRef(...a);
+const readLive: typeof Sources.readLive = (...a) => (require('./sources') as typeof Sources).readLive(...a);
+/* eslint-enable @typescript-eslint/no-require-imports */
 
 /**
  * Compares old and new manifests and tells, for every CloneSet, Advanced

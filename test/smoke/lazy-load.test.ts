@@ -32,10 +32,11 @@ const heavy = (loaded: string[]) => ({
   yaml: loaded.some(f => f.startsWith(dependency('yaml'))),
   apiModel: loaded.includes('lib/src/api/index.js'), // the kinds (a helper or two of src/api may load)
   admissionModules: loaded.includes('lib/src/admission/clone-set.js'),
+  planner: loaded.includes('lib/src/plan/planner.js'),
 });
 
 test('require loads none of the heavy parts', () => {
-  expect(heavy(loadedAfter(''))).toEqual({ l1: false, rolloutsL1: false, ajv: false, yaml: false, apiModel: false, admissionModules: false });
+  expect(heavy(loadedAfter(''))).toEqual({ l1: false, rolloutsL1: false, ajv: false, yaml: false, apiModel: false, admissionModules: false, planner: false });
 });
 
 test('a synth loads what it uses: a CloneSet brings the L1, ajv and its rules, not the API model or YAML parser', () => {
@@ -45,7 +46,7 @@ test('a synth loads what it uses: a CloneSet brings the L1, ajv and its rules, n
     "new lib.CloneSet(new Chart(app, 'c'), 'web', { containers: [{ image: 'nginx:1.27' }] });",
     'app.synthYaml();',
   ].join('\n'));
-  expect(heavy(loaded)).toEqual({ l1: true, rolloutsL1: false, ajv: true, yaml: false, apiModel: false, admissionModules: true });
+  expect(heavy(loaded)).toEqual({ l1: true, rolloutsL1: false, ajv: true, yaml: false, apiModel: false, admissionModules: true, planner: false });
 });
 
 test('the kruise namespace is there on first access, the same object every time', () => {
@@ -56,4 +57,9 @@ test('the kruise namespace is there on first access, the same object every time'
 test('the rollouts namespace is there on first access, the same object every time', () => {
   const loaded = loadedAfter("if (lib.rollouts.KubeRollout.GVK.kind !== 'Rollout' || lib.rollouts !== lib.rollouts) throw new Error('rollouts namespace');");
   expect(heavy(loaded).rolloutsL1).toBe(true);
+});
+
+test('the update planner loads with the first plan', () => {
+  const loaded = loadedAfter("if (lib.UpdatePlan.compare([], []).workloads.length !== 0) throw new Error('empty plan');");
+  expect(heavy(loaded).planner).toBe(true);
 });
