@@ -10,10 +10,12 @@ import { Construct, IConstruct } from 'constructs';
 import { _rolloutsL1 } from './_kruise-l1';
 import type * as rollouts from '../imports/rollouts';
 import { WORKLOAD_TYPE, apiGroupOf } from './admission/rollout';
+import type * as ReleasePlan from './plan/rollout-release';
+import { RolloutReleaseStyle } from './plan/types';
 import { _intOrString } from './strategies';
 import { labelValueProblems } from './validation/names';
 import { _renderForChecks } from './validation/render';
-import { fieldError } from './validation/report';
+import { Warnings, fieldError } from './validation/report';
 import { selectorMatches } from './validation/selectors';
 import { WorkloadRef } from './workload-ref';
 
@@ -729,6 +731,29 @@ export class Rollout extends Construct {
       spec: Lazy.any({ produce: () => this._toKube() }),
     });
     this.node.addValidation({ validate: () => this.validateWiring() });
+    Warnings._addProducer(this, () => this.warnings());
+  }
+
+  /** What the release will do that the manifests do not show: a blue-green CloneSet release that stalls. */
+  private warnings(): string[] {
+    if (!this.workload || this.strategy.type !== RolloutStrategyType.BLUE_GREEN || this.props.disabled) return [];
+    const workload = _renderForChecks(ApiObject.of(this.workload));
+    if (apiGroupOf(String(workload.apiVersion)) !== 'apps.kruise.io' || workload.kind !== 'CloneSet') return [];
+    if ((workload.spec?.updateStrategy?.type ?? 'ReCreate') !== 'ReCreate') return [];
+    const replicas = workload.spec?.replicas ?? 1;
+    const rendered = _renderForChecks(this.apiObject).spec?.strategy?.blueGreen?.steps ?? [];
+    const steps: Array<string | number | undefined> = rendered.map((s: any) => s.replicas);
+    if (replicas <= 0 || steps.length === 0) return [];
+    // the update planner's model of the CloneSet's surge under a blue-green release (loaded only here)
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { stepPods } = require('./plan/rollout-release') as typeof ReleasePlan;
+    const counts = stepPods('apps.kruise.io/CloneSet', RolloutReleaseStyle.BLUE_GREEN, replicas, steps);
+    const at = counts.findIndex(c => c.stallsShortOf !== undefined);
+    if (at < 0) return [];
+    const before = at > 0 ? counts[at - 1].newPods! : 0;
+    return [`the blue-green release of CloneSet "${workload.metadata?.name}" stops for good at step ${at + 1}: with ${before} of ${replicas} pods already new, the CloneSet surges at most `
+      + `${counts[at].newPods} new pods, not the ${counts[at].stallsShortOf} step ${at + 1} asks for, so the step never pauses and the release never completes; `
+      + 'make the first step the largest (one step of 100% creates every new pod at once), or keep each later step within max(new pods so far, replicas - new pods so far)'];
   }
 
   /** The stable Service: given, or the one the workload exposes. */

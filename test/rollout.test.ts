@@ -369,3 +369,19 @@ describe('Rollout failures', () => {
     ]);
   });
 });
+
+describe('a blue-green release of a CloneSet that stalls', () => {
+  test('a later step asking for more new pods than the CloneSet surges is a warning; steps within the bound are not', () => {
+    const chart = Testing.chart();
+    const { web } = webApp(chart);
+    web.rollout({ strategy: RolloutStrategy.blueGreen({ steps: [{ replicas: pct(50) }, { replicas: pct(100) }] }) });
+    expect(Warnings.of(chart)).toEqual([
+      '[test/web/Rollout] the blue-green release of CloneSet "web" stops for good at step 2: with 2 of 4 pods already new, the CloneSet surges at most 2 new pods, '
+      + 'not the 4 step 2 asks for, so the step never pauses and the release never completes; make the first step the largest (one step of 100% creates every new pod at once), '
+      + 'or keep each later step within max(new pods so far, replicas - new pods so far)',
+    ]);
+    const ok = Testing.chart();
+    webApp(ok).web.rollout({ strategy: RolloutStrategy.blueGreen({ steps: [{ replicas: pct(25) }, { replicas: pct(50) }] }) });
+    expect(Warnings.of(ok)).toEqual([]);
+  });
+});
