@@ -459,6 +459,23 @@ function ordinalIndex(plan: WorkloadPlan, start: number): Array<{ ordinal: numbe
   return [...plan.updatedOrdinals, ...(plan.keptOrdinals ?? [])].sort((a, b) => b - a).map(ordinal => ({ ordinal, index: ordinal - start }));
 }
 
+/** The plan of a released change the release controller refuses: no pod moves. */
+function refusedByController(released: WorkloadPlan, r: RolloutView, field: string, rejection: string): WorkloadPlan {
+  return {
+    ...released,
+    updateType: UpdateType.REJECTED,
+    summary: `rejected: the controller refuses to update the pods: ${rejection}`,
+    rejectedField: field,
+    rejectedBy: RejectedBy.CONTROLLER,
+    rejection,
+    podsUpdated: 0,
+    podsOnOldRevision: released.replicas,
+    batches: [],
+    forcedBy: undefined,
+    rollout: { rollout: r.name, apiVersion: r.apiVersion, style: r.style, inEffect: true, steps: [], completion: '' },
+  };
+}
+
 /**
  * The plan of a workload change under a Rollout: the Rollout's release step
  * by step when it takes the change, else the workload's own plan and why.
@@ -489,20 +506,7 @@ export function releasePlan(i: ReleaseInput): WorkloadPlan {
       const rejection = fieldError('spec.template', undefined,
         `changes while blue-green Rollout ${r.name} is Progressing, and the controller refuses a new version during a blue-green release, so no pod moves`,
         'roll the workload back to the version being released (or let the release complete) first');
-      return {
-        ...released,
-        updateType: UpdateType.REJECTED,
-        summary: `rejected: the controller refuses to update the pods: ${rejection}`,
-        rejectedField: 'spec.template',
-        rejectedBy: RejectedBy.CONTROLLER,
-        rejection,
-        podsUpdated: 0,
-        podsOnOldRevision: released.replicas,
-        batches: [],
-        forcedBy: undefined,
-        rollout: { rollout: r.name, apiVersion: r.apiVersion, style: r.style, inEffect: true, steps: [], completion: '' },
-        releaseConflicts: [rejection],
-      };
+      return { ...refusedByController(released, r, 'spec.template', rejection), releaseConflicts: [rejection] };
     }
     notes.push(`a release of Rollout ${r.name} is in progress: this new revision restarts it from step 1`);
   }
@@ -513,20 +517,7 @@ export function releasePlan(i: ReleaseInput): WorkloadPlan {
       const field = key === 'apps/Deployment' ? 'spec.strategy.type' : 'spec.updateStrategy.type';
       const rejection = fieldError(field, type, `is not ${wanted}, and the blue-green release of Rollout ${r.name} updates only a ${key === 'apps/Deployment' ? 'RollingUpdate Deployment' : 'ReCreate CloneSet'} (its batch controller stops with an error, so no pod moves)`,
         `set ${field} to ${wanted}, or release the ${i.newObj.kind} with a canary strategy`);
-      return {
-        ...released,
-        updateType: UpdateType.REJECTED,
-        summary: `rejected: the controller refuses to update the pods: ${rejection}`,
-        rejectedField: field,
-        rejectedBy: RejectedBy.CONTROLLER,
-        rejection,
-        podsUpdated: 0,
-        podsOnOldRevision: released.replicas,
-        batches: [],
-        forcedBy: undefined,
-        rollout: { rollout: r.name, apiVersion: r.apiVersion, style: r.style, inEffect: true, steps: [], completion: '' },
-        notes: [...notes, ...i.plan.notes],
-      };
+      return { ...refusedByController(released, r, field, rejection), notes: [...notes, ...i.plan.notes] };
     }
   }
 
