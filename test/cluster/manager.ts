@@ -120,8 +120,8 @@ export async function serviceAccountKubeconfig(kube: Kube, namespace: string, na
 /** kruise-manager processes started in this test file (numbers their names and logs). */
 let started = 0;
 
-/** One running kruise-manager process. */
-export class ManagerProcess {
+/** A manager process this tier started (kruise-manager, kruise-rollout-manager): its exit and its log. */
+export class LoggedProcess<Ports> {
   public exitCode: number | null = null;
   public readonly exited: Promise<void>;
 
@@ -129,9 +129,8 @@ export class ManagerProcess {
     public readonly name: string,
     public readonly child: ChildProcess,
     public readonly logFile: string,
-    public readonly ports: { webhook: number; metrics: number; health: number; pprof: number },
+    public readonly ports: Ports,
     public readonly commandLine: string[],
-    public readonly env: Record<string, string>,
   ) {
     this.exited = new Promise(resolve => child.on('exit', code => { this.exitCode = code ?? -1; resolve(); }));
   }
@@ -158,6 +157,20 @@ export class ManagerProcess {
   /** Whether this process says it holds the leader lease. */
   public isLeader(): boolean {
     return this.lines(/successfully acquired lease/).length > 0;
+  }
+}
+
+/** One running kruise-manager process. */
+export class ManagerProcess extends LoggedProcess<{ webhook: number; metrics: number; health: number; pprof: number }> {
+  constructor(
+    name: string,
+    child: ChildProcess,
+    logFile: string,
+    ports: { webhook: number; metrics: number; health: number; pprof: number },
+    commandLine: string[],
+    public readonly env: Record<string, string>,
+  ) {
+    super(name, child, logFile, ports, commandLine);
   }
 }
 

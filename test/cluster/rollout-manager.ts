@@ -17,11 +17,11 @@
  *   (`./lua_configuration`): the process runs in a folder holding a copy of
  *   the scripts build-rollout-manager.sh took from the same module.
  */
-import { ChildProcess, spawn } from 'child_process';
+import { spawn } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
 import { Kube, describeObject } from './kube';
-import { freePort, serviceAccountKubeconfig } from './manager';
+import { LoggedProcess, freePort, serviceAccountKubeconfig } from './manager';
 import { Synth } from './sources';
 
 const sleep = (ms: number) => new Promise(r => setTimeout(r, ms));
@@ -84,40 +84,7 @@ export function rolloutOutOfClusterArgs(args: string[], ports: { health: number;
 }
 
 /** One running kruise-rollout-manager. */
-export class RolloutManagerProcess {
-  public exitCode: number | null = null;
-  public readonly exited: Promise<void>;
-
-  constructor(
-    public readonly name: string,
-    public readonly child: ChildProcess,
-    public readonly logFile: string,
-    public readonly ports: { webhook: number; health: number; metrics: number },
-    public readonly commandLine: string[],
-  ) {
-    this.exited = new Promise(resolve => child.on('exit', code => { this.exitCode = code ?? -1; resolve(); }));
-  }
-
-  public get running(): boolean {
-    return this.exitCode === null;
-  }
-
-  public log(): string {
-    return fs.existsSync(this.logFile) ? fs.readFileSync(this.logFile, 'utf-8') : '';
-  }
-
-  public lines(pattern: RegExp): string[] {
-    return this.log().split('\n').filter(l => pattern.test(l));
-  }
-
-  public tail(n = 40): string {
-    return `--- last ${n} lines of ${this.logFile}:\n${this.log().split('\n').slice(-n).join('\n')}`;
-  }
-
-  public isLeader(): boolean {
-    return this.lines(/successfully acquired lease/).length > 0;
-  }
-}
+export class RolloutManagerProcess extends LoggedProcess<{ webhook: number; health: number; metrics: number }> {}
 
 let started = 0;
 
