@@ -136,6 +136,26 @@ function trafficRoutingErrors(release: Json, at: string): string[] {
   return errors;
 }
 
+/**
+ * The checks of one step's `replicas` (both API versions), pushed onto
+ * `errors`; the parsed value when it parses. `routed` is whether the step is
+ * a partition-style step that routes traffic, held to the in-place limit.
+ */
+function stepReplicas(errors: string[], p: string, value: unknown, routed: boolean, limit: number, why: string): ParsedIntOrPercent | undefined {
+  const replicas = pct(value);
+  if (!replicas) {
+    errors.push(fieldError(`${p}.replicas`, value, 'is neither a number of pods nor a whole percentage', 'use e.g. 2 or "20%"'));
+  } else if (!replicas.isPercent && replicas.value < 1) {
+    errors.push(fieldError(`${p}.replicas`, value, 'is less than 1 pod', 'use 1 or more pods, or a percentage from "1%" to "100%"'));
+  } else if (replicas.isPercent && (replicas.value < 1 || replicas.value > 100)) {
+    errors.push(fieldError(`${p}.replicas`, value, 'is not between "1%" and "100%"', 'use a percentage from "1%" to "100%", or a number of pods'));
+  } else if (replicas.isPercent && routed && replicas.value > limit) {
+    errors.push(fieldError(`${p}.replicas`, value, `is more than the ${limit}% of the replicas a step that routes traffic may update in place (kruise-rollout-manager --partition-percent-limit)${why}`,
+      `use at most "${limit}%" (or a number of pods) in this step, or route no traffic in it`));
+  }
+  return replicas;
+}
+
 /** Rules 5-9 on v1beta1 steps. */
 function v1beta1StepErrors(steps: Json[], at: string, style: RolloutStyle, limit: number): string[] {
   const errors: string[] = [];
@@ -146,18 +166,8 @@ function v1beta1StepErrors(steps: Json[], at: string, style: RolloutStyle, limit
     if (s.replicas === undefined) {
       errors.push(fieldError(`${p}.replicas`, undefined, 'is required', 'give every step its canary pods: a number of pods, or a whole percentage of the replicas such as "20%"'));
     } else {
-      replicas = pct(s.replicas);
-      if (!replicas) {
-        errors.push(fieldError(`${p}.replicas`, s.replicas, 'is neither a number of pods nor a whole percentage', 'use e.g. 2 or "20%"'));
-      } else if (!replicas.isPercent && replicas.value < 1) {
-        errors.push(fieldError(`${p}.replicas`, s.replicas, 'is less than 1 pod', 'use 1 or more pods, or a percentage from "1%" to "100%"'));
-      } else if (replicas.isPercent && (replicas.value < 1 || replicas.value > 100)) {
-        errors.push(fieldError(`${p}.replicas`, s.replicas, 'is not between "1%" and "100%"', 'use a percentage from "1%" to "100%", or a number of pods'));
-      } else if (replicas.isPercent && style === RolloutStyle.PARTITION && replicas.value > limit
-        && (s.traffic !== undefined || (Array.isArray(s.matches) && s.matches.length > 0))) {
-        errors.push(fieldError(`${p}.replicas`, s.replicas, `is more than the ${limit}% of the replicas a step that routes traffic may update in place (kruise-rollout-manager --partition-percent-limit), so the stable pods could not take all traffic back on a rollback`,
-          `use at most "${limit}%" (or a number of pods) in this step, or route no traffic in it`));
-      }
+      const routed = style === RolloutStyle.PARTITION && (s.traffic !== undefined || (Array.isArray(s.matches) && s.matches.length > 0));
+      replicas = stepReplicas(errors, p, s.replicas, routed, limit, ', so the stable pods could not take all traffic back on a rollback');
     }
     if (s.traffic !== undefined) {
       const t = pct(s.traffic);
@@ -238,18 +248,7 @@ function v1alpha1Errors(m: Manifest, limit: number): string[] {
     }
     let replicas: ParsedIntOrPercent | undefined;
     if (s.replicas !== undefined) {
-      replicas = pct(s.replicas);
-      if (!replicas) {
-        errors.push(fieldError(`${p}.replicas`, s.replicas, 'is neither a number of pods nor a whole percentage', 'use e.g. 2 or "20%"'));
-      } else if (!replicas.isPercent && replicas.value < 1) {
-        errors.push(fieldError(`${p}.replicas`, s.replicas, 'is less than 1 pod', 'use 1 or more pods, or a percentage from "1%" to "100%"'));
-      } else if (replicas.isPercent && (replicas.value < 1 || replicas.value > 100)) {
-        errors.push(fieldError(`${p}.replicas`, s.replicas, 'is not between "1%" and "100%"', 'use a percentage from "1%" to "100%", or a number of pods'));
-      } else if (replicas.isPercent && style === RolloutStyle.PARTITION && replicas.value > limit
-        && (s.matches !== undefined || s.weight !== undefined)) {
-        errors.push(fieldError(`${p}.replicas`, s.replicas, `is more than the ${limit}% of the replicas a step that routes traffic may update in place (kruise-rollout-manager --partition-percent-limit)`,
-          `use at most "${limit}%" (or a number of pods) in this step, or route no traffic in it`));
-      }
+      replicas = stepReplicas(errors, p, s.replicas, style === RolloutStyle.PARTITION && (s.matches !== undefined || s.weight !== undefined), limit, '');
     } else {
       if (s.weight < 1 || s.weight > 100) {
         errors.push(fieldError(`${p}.weight`, s.weight, 'is not between 1 and 100', 'use a percentage of the traffic from 1 to 100'));
