@@ -1,7 +1,8 @@
 /**
- * `require('cdk8s-kruise')` loads only what every app needs: the L1 bindings
- * (16k lines), ajv and the JSON schemas, the admission modules, the API model
- * and the YAML parser load when first used. Checked on the compiled package
+ * `require('cdk8s-kruise')` loads no module of the package but its index:
+ * each export loads its own module on first access (build-tools/lazy-exports.ts),
+ * and the L1 bindings (16k lines), ajv and the JSON schemas, the admission
+ * modules, the API model and the YAML parser load when first used. Checked on the compiled package
  * (lib/, which the test task compiles before jest runs), in a fresh node.
  */
 import { execFileSync } from 'child_process';
@@ -35,8 +36,34 @@ const heavy = (loaded: string[]) => ({
   planner: loaded.includes('lib/src/plan/planner.js'),
 });
 
-test('require loads none of the heavy parts', () => {
-  expect(heavy(loadedAfter(''))).toEqual({ l1: false, rolloutsL1: false, ajv: false, yaml: false, apiModel: false, admissionModules: false, planner: false });
+const ours = (loaded: string[]) => loaded.filter(f => f.startsWith('lib/'));
+
+test('require loads none of the heavy parts, and no module of the package but its index', () => {
+  const loaded = loadedAfter('');
+  expect(heavy(loaded)).toEqual({ l1: false, rolloutsL1: false, ajv: false, yaml: false, apiModel: false, admissionModules: false, planner: false });
+  expect(ours(loaded)).toEqual(['lib/src/index.js']);
+  expect(loaded.some(f => f.startsWith(dependency('cdk8s-plus-28')))).toBe(false);
+});
+
+test('every class and enum of the jsii assembly is an export, and stays the same value', () => {
+  const assembly = JSON.parse(fs.readFileSync(path.join(ROOT, '.jsii'), 'utf-8'));
+  const names: string[] = Object.values<any>(assembly.types)
+    .filter(t => t.fqn.split('.').length === 2 && t.kind !== 'interface')
+    .map(t => t.name);
+  expect(names).toContain('CloneSet');
+  expect(names).toContain('KruiseControlPlane');
+  const script = `const names = ${JSON.stringify(names)};\n`
+    + 'const missing = names.filter(n => lib[n] === undefined || lib[n] !== lib[n]);\n'
+    + "if (missing.length > 0) throw new Error('not exported: ' + missing.join(', '));";
+  expect(() => loadedAfter(script)).not.toThrow();
+});
+
+test('an export loads the module that defines it, not the rest of its folder', () => {
+  const loaded = ours(loadedAfter('lib.KruiseControlPlane;'));
+  expect(loaded).toContain('lib/src/control-plane/control-plane.js');
+  expect(loaded).not.toContain('lib/src/control-plane/rollout-control-plane.js');
+  expect(loaded).not.toContain('lib/src/clone-set.js');
+  expect(loaded).not.toContain('lib/imports/kruise.js');
 });
 
 test('a synth loads what it uses: a CloneSet brings the L1, ajv and its rules, not the API model or YAML parser', () => {

@@ -1,0 +1,114 @@
+/**
+ * Post-compile step: `require('cdk8s-kruise')` loads no module of the package
+ * but lib/src/index.js; each export loads its own module on first access.
+ *
+ * jsii needs src/index.ts to be `export * from './x'` and `export * as ns from
+ * '../imports/ns'` statements, which TypeScript compiles to eager requires:
+ * every construct, the control plane and both L1 bindings (16k and 3.6k
+ * lines) would load at `require`, whatever the app uses. This step rewrites
+ * the compiled index: every name a module exports becomes a getter that
+ * requires that module on first access and then replaces itself with the
+ * value, so an app pays for the constructs it uses (a control-plane-only app
+ * never loads cdk8s-plus-28's constructs or the L1). The names are read by
+ * loading each module once here, at build time; when two modules export the
+ * same name the first one in index.ts wins, as `export *` does.
+ *
+ * The constructs read the L1 through src/_kruise-l1.ts, lazily as well.
+ * test/smoke/lazy-load.test.ts checks the result on the compiled package.
+ */
+import * as fs from 'fs';
+import * as path from 'path';
+
+const dir = path.join(__dirname, '..', 'lib', 'src');
+const file = path.join(dir, 'index.js');
+const MARK = '/* lazy exports (build-tools/lazy-exports.ts) */';
+
+const js = fs.readFileSync(file, 'utf-8');
+if (!js.includes(MARK)) fs.writeFileSync(file, rewrite(js));
+
+function rewrite(source: string): string {
+  const star = /^__exportStar\(require\("(\.[^"]+)"\), exports\);$/;
+  const namespace = /^exports\.(\w+) = __importStar\(require\("(\.[^"]+)"\)\);$/;
+  const lines = source.split('\n');
+  const kept: string[] = [];
+  const getters: string[] = [];
+  const seen = new Set<string>();
+  const loaders = new Map<string, string>();
+  const loaderOf = (spec: string): string => {
+    let name = loaders.get(spec);
+    if (!name) {
+      name = `load${loaders.size}`;
+      loaders.set(spec, name);
+    }
+    return name;
+  };
+
+  for (const line of lines) {
+    const s = star.exec(line);
+    const n = namespace.exec(line);
+    if (s) {
+      // the names `export *` would bind (first module wins), each bound to the module that defines it
+      for (const [k, spec] of definers(path.join(dir, s[1]))) {
+        if (seen.has(k)) continue;
+        seen.add(k);
+        getters.push(`lazy(${JSON.stringify(k)}, () => ${loaderOf(spec)}()[${JSON.stringify(k)}]);`);
+      }
+    } else if (n) {
+      const load = loaderOf(n[2]);
+      if (seen.has(n[1])) throw new Error(`lazy-exports: ${n[1]} is exported twice by ${file}`);
+      seen.add(n[1]);
+      getters.push(`lazy(${JSON.stringify(n[1])}, () => __importStar(${load}()));`);
+    } else {
+      kept.push(line);
+    }
+  }
+  if (loaders.size === 0) {
+    throw new Error(`lazy-exports: ${file} has no \`export *\` statement left to rewrite; did src/index.ts change its form?`);
+  }
+
+  // drop TypeScript's `exports.a = exports.b = void 0;` (the getters below define those names)
+  const body = kept.filter(l => !/^exports\.\w+ = (exports\.\w+ = )*void 0;$/.test(l));
+  // the index's source map no longer matches its lines, and there is nothing in it to step through
+  const sourceMap = body.findIndex(l => l.startsWith('//# sourceMappingURL='));
+  if (sourceMap >= 0) body.splice(sourceMap);
+  return [
+    ...body,
+    MARK,
+    'function loader(load) { let m; return () => (m === undefined ? (m = load()) : m); }',
+    'function lazy(name, get) {',
+    '    Object.defineProperty(exports, name, { enumerable: true, configurable: true, get: () => {',
+    '        const value = get();',
+    '        Object.defineProperty(exports, name, { enumerable: true, value });',
+    '        return value;',
+    '    } });',
+    '}',
+    ...[...loaders].map(([spec, name]) => `const ${name} = loader(() => require(${JSON.stringify(spec)}));`),
+    ...getters,
+    '',
+  ].join('\n');
+}
+
+/**
+ * The names module `file` exports, each with the module (as a specifier
+ * relative to the index) that defines it: names a module re-exports with
+ * `export *` (a folder's index.ts) are followed to where they are defined, so
+ * `KruiseControlPlane` loads control-plane/control-plane.js and not every
+ * module of the folder.
+ */
+function definers(moduleFile: string): Map<string, string> {
+  const resolved = require.resolve(moduleFile);
+  const out = new Map<string, string>();
+  const source = fs.readFileSync(resolved, 'utf-8');
+  for (const m of source.matchAll(/^__exportStar\(require\("(\.[^"]+)"\), exports\);$/gm)) {
+    for (const [k, spec] of definers(path.join(path.dirname(resolved), m[1]))) {
+      if (!out.has(k)) out.set(k, spec);
+    }
+  }
+  const own = path.relative(dir, resolved).replace(/\.js$/, '').replace(/\/index$/, '');
+  // the module's own names: load it (compiled JS, already built) and read its exports
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  for (const k of Object.keys(require(resolved))) {
+    if (k !== 'default' && k !== '__esModule' && !out.has(k)) out.set(k, `./${own}`);
+  }
+  return out;
+}
