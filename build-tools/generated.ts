@@ -22,6 +22,8 @@ export function generatedFiles(): Map<string, string> {
       files.set(`schemas/${file}`, JSON.stringify(validationSchema(k, v), undefined, 2) + '\n');
     }
   }
+  // the control planes install these (src/control-plane/crds.ts): JSON, so an install does not load the API model
+  files.set('schemas/crds.json', JSON.stringify({ kruise: KINDS.map(k => renderCrd(k)), rollouts: ROLLOUT_KINDS.map(k => renderCrd(k)) }, undefined, 1) + '\n');
   files.set('schemas/index.json', JSON.stringify({ kruiseVersion: KRUISE_VERSION, rolloutsVersion: ROLLOUTS_VERSION, schemas: index }, undefined, 2) + '\n');
   files.set('imports/kruise.ts', renderL1(KINDS));
   files.set('imports/rollouts.ts', renderL1(ROLLOUT_KINDS));

@@ -8,7 +8,7 @@ import * as kplus from 'cdk8s-plus-28';
 import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { ComponentRender, renderResources, sortedMap } from './_util';
-import type * as Api from '../api';
+import { crdObject, modelCrds, withLabels } from './crds';
 import { sortKeys } from '../api/crd';
 
 /** Names the manager looks up or defaults to (fixed in kruise-rollout-manager v0.6.2). */
@@ -40,16 +40,12 @@ export function rolloutConversion(namespace: string): Record<string, unknown> {
   };
 }
 
-/** The four CRDs, from the API model, with the conversion webhook of the install namespace. */
+/** The four CRDs, from the API model (schemas/crds.json), with the conversion webhook of the install namespace. */
 export function addRolloutCrds(scope: Construct, namespace: string, labels: Record<string, string>): ApiObject[] {
-  // the API model loads with the first control plane, not with the library
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { ROLLOUT_KINDS, renderCrd } = require('../api') as typeof Api;
-  return ROLLOUT_KINDS.map(kind => {
-    const manifest = renderCrd(kind, { labels });
-    if (kind.conversion) manifest.spec = sortKeys({ ...manifest.spec, conversion: rolloutConversion(namespace) });
-    const { apiVersion, kind: k, metadata, ...rest } = manifest;
-    return new ApiObject(scope, `Crd-${kind.plural}.${kind.group}`, { apiVersion, kind: k, metadata, ...rest });
+  return modelCrds('rollouts').map(crd => {
+    const manifest = withLabels(crd, labels);
+    if (manifest.spec.conversion) manifest.spec = sortKeys({ ...manifest.spec, conversion: rolloutConversion(namespace) });
+    return crdObject(scope, manifest);
   });
 }
 

@@ -37,7 +37,7 @@ let ajv: Ajv | undefined;
 const compiled = new Map<string, ValidateFunction>();
 
 /** The schemas/ folder shipped with this package. */
-function findSchemaDir(): string {
+export function findSchemaDir(): string {
   if (schemaDir) return schemaDir;
   let dir = __dirname;
   for (;;) {
