@@ -30,6 +30,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { performance } from 'perf_hooks';
+import { parseAllDocuments } from 'yaml';
 
 const ROOT = path.resolve(__dirname, '..');
 const LIB = path.join(ROOT, 'lib', 'src', 'index.js');
@@ -202,7 +203,7 @@ function timeCommand(c: Command): { wall: number; cpu: number } {
   return { wall, cpu };
 }
 
-function runProcesses(name: string, base: Command, ours: Command, goal: number, check: () => void): Result[] {
+function runProcesses(name: string, base: Command, ours: Command, goal: number | undefined, check: () => void): Result[] {
   timeCommand(base); // warm-up: file system cache
   timeCommand(ours);
   check();
@@ -217,6 +218,8 @@ function runProcesses(name: string, base: Command, ours: Command, goal: number, 
 }
 
 const REQUIRE_ROW = "require('cdk8s-kruise') vs require('cdk8s-plus-28'), whole process";
+const REQUIRE_USE_ROW = "require('cdk8s-kruise').CloneSet (the package and one workload construct loaded) vs require('cdk8s-plus-28'), whole process, for reference";
+const CONTROL_PLANE_FLOOR_ROW = 'node and cdk8s writing the same documents with cdk8s\'s YAML writer, nothing else, vs `helm template` (the floor of the control-plane row, for reference)';
 const CONTROL_PLANE_ROW = 'the default KruiseControlPlane, whole process (start, load, synth, write) vs `helm template` of the kruise chart';
 
 function nodeScript(source: string): Command {
@@ -225,13 +228,12 @@ function nodeScript(source: string): Command {
 
 function requireRow(): Result[] {
   const kplus = require.resolve('cdk8s-plus-28', { paths: [ROOT] });
-  return runProcesses(
-    REQUIRE_ROW,
-    nodeScript(`require(${JSON.stringify(kplus)})`),
-    nodeScript(`require(${JSON.stringify(LIB)})`),
-    1.2,
-    () => undefined,
-  );
+  const base = nodeScript(`require(${JSON.stringify(kplus)})`);
+  return [
+    ...runProcesses(REQUIRE_ROW, base, nodeScript(`require(${JSON.stringify(LIB)})`), 1.2, () => undefined),
+    // what an app that uses a workload pays: the construct's modules and cdk8s-plus-28, which it extends
+    ...runProcesses(REQUIRE_USE_ROW, base, nodeScript(`if (typeof require(${JSON.stringify(LIB)}).CloneSet !== 'function') throw new Error('CloneSet');`), undefined, () => undefined),
+  ];
 }
 
 function helmBinary(): string | undefined {
@@ -257,11 +259,24 @@ function controlPlaneRow(): Result[] | string {
   const helmOut = path.join(dir, 'helm.yaml');
   const base: Command = { file: helm, args: ['template', 'kruise', CHART, '--namespace', 'kruise-system', '--include-crds'], stdoutTo: helmOut };
   const count = (text: string) => text.split(/^---\s*$/m).filter(d => /^kind:/m.test(d)).length;
-  return runProcesses(CONTROL_PLANE_ROW, base, ours, 1.0, () => {
+  const ourYaml = path.join(dir, 'cdk8s', 'kruise.k8s.yaml');
+  const rows = runProcesses(CONTROL_PLANE_ROW, base, ours, 1.0, () => {
     const helmDocs = count(fs.readFileSync(helmOut, 'utf-8'));
-    const ourDocs = count(fs.readFileSync(path.join(dir, 'cdk8s', 'kruise.k8s.yaml'), 'utf-8'));
+    const ourDocs = count(fs.readFileSync(ourYaml, 'utf-8'));
     if (helmDocs < 40 || ourDocs < 40) throw new Error(`bench: the control plane row wrote ${ourDocs} objects with cdk8s and ${helmDocs} with helm; expected the whole install (40+) on both sides`);
   });
+  // The floor: start node, load cdk8s and write our documents with cdk8s's YAML writer (what every cdk8s app's synth ends with)
+  const docsJson = path.join(dir, 'docs.json');
+  fs.writeFileSync(docsJson, JSON.stringify(parseAllDocuments(fs.readFileSync(ourYaml, 'utf-8')).map(d => d.toJSON())));
+  const floorOut = path.join(dir, 'floor.yaml');
+  const floor = nodeScript([
+    "const { Yaml } = require('cdk8s');",
+    `Yaml.save(${JSON.stringify(floorOut)}, JSON.parse(require('fs').readFileSync(${JSON.stringify(docsJson)}, 'utf-8')));`,
+  ].join('\n'));
+  rows.push(...runProcesses(CONTROL_PLANE_FLOOR_ROW, base, floor, undefined, () => {
+    if (fs.readFileSync(floorOut, 'utf-8') !== fs.readFileSync(ourYaml, 'utf-8')) throw new Error('bench: the floor process did not write the control plane\'s YAML');
+  }));
+  return rows;
 }
 
 // ---------------------------------------------------------------- report
