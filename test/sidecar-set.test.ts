@@ -657,3 +657,35 @@ describe('injection preview', () => {
     expect(fs.readdirSync(custom)).toEqual(['Deployment.shop.web.yaml']);
   });
 });
+
+describe('app-wide checks meet a workload whose pod template does not decode', () => {
+  // the API server refuses such a Deployment; the fleet checks skip it instead of failing on it
+  test.each([
+    ['containers given as a map', { containers: { web: { image: 'nginx:1.27' } } }],
+    ['volumes given as a map', { containers: [{ name: 'web', image: 'nginx:1.27' }], volumes: { data: {} } }],
+    ['env given as a string', { containers: [{ name: 'web', image: 'nginx:1.27', env: 'MODE=a' }] }],
+    ['the pod spec given as a string', 'web'],
+  ])('a raw Deployment with %s: synth passes, the SidecarSet selects nothing of it', (_what, podSpec) => {
+    const chart = Testing.chart();
+    minimal(chart);
+    new ApiObject(chart, 'd', {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'd' },
+      spec: { selector: { matchLabels: { logging: 'on' } }, template: { metadata: { labels: { logging: 'on' } }, spec: podSpec } },
+    });
+    expect(Testing.synth(chart).map(o => o.kind)).toEqual(['SidecarSet', 'Deployment']);
+  });
+
+  test('the same template in a CloneSet is refused with the field, through the pod template check', () => {
+    const chart = Testing.chart();
+    minimal(chart);
+    new ApiObject(chart, 'c', {
+      apiVersion: 'apps.kruise.io/v1alpha1',
+      kind: 'CloneSet',
+      metadata: { name: 'c' },
+      spec: { selector: { matchLabels: { logging: 'on' } }, template: { metadata: { labels: { logging: 'on' } }, spec: { containers: [{ name: 'web', image: 'nginx:1.27' }], volumes: { data: {} } } } },
+    });
+    expect(() => Testing.synth(chart)).toThrow('[test/c] spec.template.spec.volumes: {"data":{}} is not a list, so the API server cannot decode the pod; give a list (or leave it out)');
+  });
+});

@@ -113,6 +113,10 @@ export interface TemplateRuleOptions {
 /** POD-TEMPLATE-VALID on the defaulted template, restartPolicy Always, activeDeadlineSeconds forbidden. */
 export function templateRules(r: Rules, spec: Json, o: TemplateRuleOptions): void {
   const t = defaultPodTemplate(spec.template);
+  if (t === null || typeof t !== 'object' || t.spec === null || typeof t.spec !== 'object' || Array.isArray(t.spec)) {
+    r.addAll(podTemplateProblems(t, { path: 'spec.template', claimVolumes: o.claimVolumes })); // reports the shape
+    return;
+  }
   const ads = t.spec.activeDeadlineSeconds;
   if (ads !== undefined) {
     r.add('spec.template.spec.activeDeadlineSeconds', ads, `is forbidden for ${article(o.kind)}`, 'remove it (pods of a workload run until replaced)');
@@ -126,7 +130,8 @@ export function templateRules(r: Rules, spec: Json, o: TemplateRuleOptions): voi
 
 /** The names of the volume claim templates, checked: DNS-1123 labels, unique, no clash with template volumes. */
 export function volumeClaimTemplateRules(r: Rules, spec: Json): string[] {
-  const templateVolumes = new Set<string>((spec.template?.spec?.volumes ?? []).map((v: Json) => v.name));
+  const volumes: unknown = spec.template?.spec?.volumes; // not a list of objects: reported by the pod template check
+  const templateVolumes = new Set<string>((Array.isArray(volumes) ? volumes : []).filter(v => v !== null && typeof v === 'object').map((v: Json) => v.name));
   const names: string[] = [];
   (spec.volumeClaimTemplates ?? []).forEach((vct: Json, i: number) => {
     const at = `spec.volumeClaimTemplates[${i}]`;

@@ -133,16 +133,40 @@ export interface PodTemplateJson {
   readonly spec: any;
 }
 
-/** The pod template of a workload in wire form (Deployment-like, Job, CronJob, AdvancedCronJob, Pod). */
+/**
+ * The pod template of a workload in wire form (Deployment-like, Job, CronJob,
+ * AdvancedCronJob, Pod), or undefined when it has none, or one the API server
+ * cannot decode as far as the app-wide checks read it (a list that is not a
+ * list of objects, a map that is not an object). Such a template is not
+ * checked here: the admission of an OpenKruise workload reports it with the
+ * field, and the API server refuses any other.
+ */
 export function podTemplateOf(json: any): PodTemplateJson | undefined {
-  if (!json || typeof json !== 'object') return undefined;
-  if (json.kind === 'Pod' && groupOf(json.apiVersion) === '') return { metadata: json.metadata ?? {}, spec: json.spec ?? {} };
-  const spec = json.spec ?? {};
+  if (!isObject(json)) return undefined;
+  if (json.kind === 'Pod' && groupOf(json.apiVersion) === '') return decodable({ metadata: json.metadata ?? {}, spec: json.spec ?? {} });
+  const spec = isObject(json.spec) ? json.spec : {};
   const tpl = spec.template?.spec ? spec.template
     : spec.jobTemplate?.spec?.template?.spec ? spec.jobTemplate.spec.template
       : spec.template?.broadcastJobTemplate?.spec?.template ?? spec.template?.jobTemplate?.spec?.template;
-  if (!tpl || !tpl.spec) return undefined;
-  return { metadata: tpl.metadata ?? {}, spec: tpl.spec };
+  if (!isObject(tpl) || !tpl.spec) return undefined;
+  return decodable({ metadata: tpl.metadata ?? {}, spec: tpl.spec });
+}
+
+const isObject = (v: unknown): v is Record<string, any> => v !== null && typeof v === 'object' && !Array.isArray(v);
+const listOfObjects = (v: unknown) => v === undefined || v === null || (Array.isArray(v) && v.every(isObject));
+const POD_LISTS = ['containers', 'initContainers', 'volumes', 'imagePullSecrets'];
+const CONTAINER_LISTS = ['env', 'envFrom', 'volumeMounts', 'volumeDevices', 'ports'];
+
+/** `t` when the parts the app-wide checks read decode; undefined otherwise. */
+function decodable(t: PodTemplateJson): PodTemplateJson | undefined {
+  const m: any = t.metadata;
+  if (!isObject(m) || !isObject(t.spec)) return undefined;
+  if ((m.labels !== undefined && !isObject(m.labels)) || (m.annotations !== undefined && !isObject(m.annotations))) return undefined;
+  if (!POD_LISTS.every(f => listOfObjects(t.spec[f]))) return undefined;
+  for (const f of ['containers', 'initContainers']) {
+    for (const c of t.spec[f] ?? []) if (!CONTAINER_LISTS.every(g => listOfObjects(c[g]))) return undefined;
+  }
+  return t;
 }
 
 /** The namespace an object lands in; objects without one go to `default` (as OpenKruise assumes for pods). */

@@ -43,9 +43,17 @@ const objs = (v: unknown): any[] => arr(v).filter(x => x !== null && typeof x ==
 
 const POD_LISTS = ['containers', 'initContainers', 'volumes', 'tolerations', 'topologySpreadConstraints', 'readinessGates', 'hostAliases', 'imagePullSecrets', 'ephemeralContainers'];
 const CONTAINER_LISTS = ['ports', 'env', 'envFrom', 'volumeMounts', 'volumeDevices'];
+const POD_OBJECTS = ['securityContext', 'affinity', 'dnsConfig', 'os', 'nodeSelector', 'overhead'];
+const CONTAINER_OBJECTS = ['livenessProbe', 'readinessProbe', 'startupProbe', 'lifecycle', 'resources', 'securityContext'];
 
-/** Lists that are not lists of objects: the API server cannot decode such a pod. */
+/** Whether `v` is a JSON object (defaults write only into those; the shape checks report the rest). */
+const isObject = (v: unknown): v is Json => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/** Lists that are not lists of objects, and objects that are not objects: the API server cannot decode such a pod. */
 function shapeProblems(c: Collector, sp: string, s: Json): void {
+  const object = (at: string, v: unknown) => {
+    if (v !== undefined && v !== null && !isObject(v)) c.add(at, v, 'is not an object, so the API server cannot decode the pod', 'give an object (or leave it out)');
+  };
   const list = (at: string, v: unknown) => {
     if (v === undefined || v === null) return;
     if (!Array.isArray(v)) {
@@ -55,9 +63,17 @@ function shapeProblems(c: Collector, sp: string, s: Json): void {
     v.forEach((x, i) => { if (x === null || typeof x !== 'object' || Array.isArray(x)) c.add(`${at}[${i}]`, x, 'is not an object, so the API server cannot decode the pod', 'give each item as an object'); });
   };
   for (const f of POD_LISTS) list(`${sp}.${f}`, s[f]);
+  for (const f of POD_OBJECTS) object(`${sp}.${f}`, s[f]);
   for (const f of ['containers', 'initContainers']) {
-    objs(s[f]).forEach((k: Json, i: number) => { for (const g of CONTAINER_LISTS) list(`${sp}.${f}[${i}].${g}`, k[g]); });
+    objs(s[f]).forEach((k: Json, i: number) => {
+      const here = `${sp}.${f}[${i}]`;
+      for (const g of CONTAINER_LISTS) list(`${here}.${g}`, k[g]);
+      for (const g of CONTAINER_OBJECTS) object(`${here}.${g}`, k[g]);
+      if (isObject(k.lifecycle)) for (const h of ['postStart', 'preStop']) object(`${here}.lifecycle.${h}`, k.lifecycle[h]);
+      objs(k.env).forEach((e: Json, j: number) => object(`${here}.env[${j}].valueFrom`, e.valueFrom));
+    });
   }
+  objs(s.volumes).forEach((v: Json, i: number) => { for (const src of VOLUME_SOURCES) object(`${sp}.volumes[${i}].${src}`, v[src]); });
 }
 
 // --- TEMPLATE-DEFAULTS --------------------------------------------------------
@@ -72,23 +88,23 @@ function hasLatestOrNoTag(image: string | undefined): boolean {
   return tail.slice(colon + 1) === 'latest';
 }
 
-function defaultProbe(p: Json | undefined): void {
-  if (!p) return;
+function defaultHttpGet(h: unknown): void {
+  if (!isObject(h)) return;
+  h.path ??= '/';
+  h.scheme ??= 'HTTP';
+}
+
+function defaultProbe(p: unknown): void {
+  if (!isObject(p)) return;
   p.timeoutSeconds ??= 1;
   p.periodSeconds ??= 10;
   p.successThreshold ??= 1;
   p.failureThreshold ??= 3;
-  if (p.httpGet) {
-    p.httpGet.path ??= '/';
-    p.httpGet.scheme ??= 'HTTP';
-  }
+  defaultHttpGet(p.httpGet);
 }
 
-function defaultHandler(h: Json | undefined): void {
-  if (h?.httpGet) {
-    h.httpGet.path ??= '/';
-    h.httpGet.scheme ??= 'HTTP';
-  }
+function defaultFieldRef(holder: unknown): void {
+  if (isObject(holder) && isObject(holder.fieldRef)) holder.fieldRef.apiVersion ??= 'v1';
 }
 
 function defaultContainer(c: Json, kind: 'regular' | 'init'): void {
@@ -98,14 +114,13 @@ function defaultContainer(c: Json, kind: 'regular' | 'init'): void {
   c.terminationMessagePath ??= '/dev/termination-log';
   c.terminationMessagePolicy ??= 'File';
   for (const p of objs(c.ports)) p.protocol ??= 'TCP';
-  for (const e of objs(c.env)) {
-    if (e.valueFrom?.fieldRef) e.valueFrom.fieldRef.apiVersion ??= 'v1';
-  }
+  for (const e of objs(c.env)) defaultFieldRef(e.valueFrom);
   defaultProbe(c.livenessProbe);
   defaultProbe(c.readinessProbe);
   defaultProbe(c.startupProbe);
-  defaultHandler(c.lifecycle?.postStart);
-  defaultHandler(c.lifecycle?.preStop);
+  if (isObject(c.lifecycle)) {
+    for (const h of [c.lifecycle.postStart, c.lifecycle.preStop]) if (isObject(h)) defaultHttpGet(h.httpGet);
+  }
 }
 
 export const VOLUME_SOURCES = [
@@ -117,17 +132,15 @@ export const VOLUME_SOURCES = [
 
 function defaultVolume(v: Json): void {
   if (!VOLUME_SOURCES.some(s => v[s] !== undefined)) v.emptyDir = {};
-  if (v.hostPath) v.hostPath.type ??= '';
+  if (isObject(v.hostPath)) v.hostPath.type ??= '';
   for (const s of ['secret', 'configMap', 'downwardAPI', 'projected']) {
-    if (v[s]) v[s].defaultMode ??= 420;
+    if (isObject(v[s])) v[s].defaultMode ??= 420;
   }
-  for (const item of objs(v.downwardAPI?.items)) {
-    if (item.fieldRef) item.fieldRef.apiVersion ??= 'v1';
-  }
-  for (const src of objs(v.projected?.sources)) {
-    if (src.serviceAccountToken) src.serviceAccountToken.expirationSeconds ??= 3600;
-    for (const item of objs(src.downwardAPI?.items)) {
-      if (item.fieldRef) item.fieldRef.apiVersion ??= 'v1';
+  if (isObject(v.downwardAPI)) objs(v.downwardAPI.items).forEach(defaultFieldRef);
+  if (isObject(v.projected)) {
+    for (const src of objs(v.projected.sources)) {
+      if (isObject(src.serviceAccountToken)) src.serviceAccountToken.expirationSeconds ??= 3600;
+      if (isObject(src.downwardAPI)) objs(src.downwardAPI.items).forEach(defaultFieldRef);
     }
   }
 }
@@ -139,8 +152,10 @@ function defaultVolume(v: Json): void {
  */
 export function defaultPodTemplate(template: Json | undefined): Json {
   const t: Json = clone(template ?? {});
+  if (!isObject(t)) return t; // the schema or the shape check reports it
   t.spec ??= {};
   const s = t.spec;
+  if (!isObject(s)) return t; // the shape check reports it
   s.dnsPolicy ||= 'ClusterFirst';
   s.restartPolicy ||= 'Always';
   s.securityContext ??= {};
@@ -287,7 +302,7 @@ function checkEnv(c: Collector, at: string, env: Json[]): void {
     if (!e.name) c.add(`${here}.name`, e.name, 'is required', 'name the variable');
     else for (const p of envVarNameProblems(e.name)) c.add(`${here}.name`, e.name, p, 'rename the variable, e.g. MY_VAR');
     const vf = e.valueFrom;
-    if (!vf) return;
+    if (!isObject(vf)) return; // a non-object is reported by the shape check
     if (e.value !== undefined && e.value !== '') {
       c.add(`${here}.valueFrom`, vf, 'may not be combined with a non-empty value', 'keep either value or valueFrom');
     }
@@ -447,27 +462,27 @@ function checkContainer(
     if (mounted.has(d.name)) c.add(`${here}.name`, d.name, 'is also mounted as a filesystem by this container', 'use the volume either as a mount or as a device');
     if (!d.devicePath) c.add(`${here}.devicePath`, d.devicePath, 'is required', 'give the device path');
   });
-  if (k.resources) checkResources(c, at, k.resources);
+  if (isObject(k.resources)) checkResources(c, at, k.resources);
   // probes and lifecycle
   const probes: Array<['livenessProbe' | 'readinessProbe' | 'startupProbe', 'liveness' | 'readiness' | 'startup']> = [
     ['livenessProbe', 'liveness'], ['readinessProbe', 'readiness'], ['startupProbe', 'startup'],
   ];
   for (const [f, pk] of probes) {
-    if (!k[f]) continue;
+    if (!isObject(k[f])) continue; // a non-object is reported by the shape check
     if (kind === 'init' && !isSidecar) {
       c.add(`${at}.${f}`, k[f], 'is not allowed on an init container', 'remove it, or make the init container a sidecar (restartPolicy Always)');
     } else {
       checkProbe(c, `${at}.${f}`, k[f], pk, portNames);
     }
   }
-  if (k.lifecycle) {
+  if (isObject(k.lifecycle)) {
     if (kind === 'init' && !isSidecar) {
       c.add(`${at}.lifecycle`, k.lifecycle, 'is not allowed on an init container', 'remove it, or make the init container a sidecar (restartPolicy Always)');
     } else {
-      for (const h of ['postStart', 'preStop']) if (k.lifecycle[h]) checkHandler(c, `${at}.lifecycle.${h}`, k.lifecycle[h], LIFECYCLE_HANDLERS, portNames);
+      for (const h of ['postStart', 'preStop']) if (isObject(k.lifecycle[h])) checkHandler(c, `${at}.lifecycle.${h}`, k.lifecycle[h], LIFECYCLE_HANDLERS, portNames);
     }
   }
-  checkContainerSecurity(c, at, k.securityContext);
+  if (isObject(k.securityContext)) checkContainerSecurity(c, at, k.securityContext);
 }
 
 function checkVolumes(c: Collector, at: string, volumes: Json[]): Map<string, Json> {
@@ -480,12 +495,12 @@ function checkVolumes(c: Collector, at: string, volumes: Json[]): Map<string, Js
     byName.set(v.name, v);
     const sources = VOLUME_SOURCES.filter(s => v[s] !== undefined);
     if (sources.length > 1) c.add(here, sources, 'sets more than one volume source', 'keep exactly one');
-    if (v.configMap && !v.configMap.name) c.add(`${here}.configMap.name`, v.configMap.name, 'is required', 'name the ConfigMap');
-    if (v.secret && !v.secret.secretName) c.add(`${here}.secret.secretName`, v.secret.secretName, 'is required', 'name the Secret');
-    if (v.persistentVolumeClaim && !v.persistentVolumeClaim.claimName) {
+    if (isObject(v.configMap) && !v.configMap.name) c.add(`${here}.configMap.name`, v.configMap.name, 'is required', 'name the ConfigMap');
+    if (isObject(v.secret) && !v.secret.secretName) c.add(`${here}.secret.secretName`, v.secret.secretName, 'is required', 'name the Secret');
+    if (isObject(v.persistentVolumeClaim) && !v.persistentVolumeClaim.claimName) {
       c.add(`${here}.persistentVolumeClaim.claimName`, v.persistentVolumeClaim.claimName, 'is required', 'name the claim');
     }
-    if (v.hostPath && !v.hostPath.path) c.add(`${here}.hostPath.path`, v.hostPath.path, 'is required', 'give the host path');
+    if (isObject(v.hostPath) && !v.hostPath.path) c.add(`${here}.hostPath.path`, v.hostPath.path, 'is required', 'give the host path');
     if (v.emptyDir?.sizeLimit !== undefined) {
       const q = parseQuantity(v.emptyDir.sizeLimit);
       if (q === undefined || q < 0) c.add(`${here}.emptyDir.sizeLimit`, v.emptyDir.sizeLimit, 'is not a valid non-negative quantity', 'use a size such as 1Gi');
@@ -571,6 +586,10 @@ export function podTemplateProblems(template: Json | undefined, options: PodTemp
 
   const s: Json = template?.spec ?? {};
   const sp = `${at}.spec`;
+  if (!isObject(s)) {
+    c.add(sp, s, 'is not an object, so the API server cannot decode the pod', 'give the pod spec as an object');
+    return c.out;
+  }
   shapeProblems(c, sp, s);
   const volumes = checkVolumes(c, sp, objs(s.volumes));
   for (const name of arr(options.claimVolumes)) {
@@ -626,7 +645,7 @@ export function podTemplateProblems(template: Json | undefined, options: PodTemp
   objs(s.imagePullSecrets).forEach((r: Json, i: number) => {
     if (!r.name) c.add(`${sp}.imagePullSecrets[${i}].name`, r.name, 'is required', 'name the Secret');
   });
-  for (const p of labelsProblems(s.nodeSelector)) c.add(`${sp}.nodeSelector[${JSON.stringify(p.key)}]`, p.key, p.problem, 'use a qualified key and a valid label value');
+  if (isObject(s.nodeSelector)) for (const p of labelsProblems(s.nodeSelector)) c.add(`${sp}.nodeSelector[${JSON.stringify(p.key)}]`, p.key, p.problem, 'use a qualified key and a valid label value');
   checkTolerations(c, sp, objs(s.tolerations));
   checkSpreadConstraints(c, sp, objs(s.topologySpreadConstraints));
   objs(s.readinessGates).forEach((g: Json, i: number) => {
@@ -638,7 +657,7 @@ export function podTemplateProblems(template: Json | undefined, options: PodTemp
       for (const p of dns1123SubdomainProblems(n)) c.add(`${sp}.hostAliases[${i}].hostnames[${j}]`, n, p, 'use a valid host name');
     });
   });
-  checkPodSecurity(c, sp, s.securityContext);
+  if (isObject(s.securityContext)) checkPodSecurity(c, sp, s.securityContext);
   return c.out;
 }
 

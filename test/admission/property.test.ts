@@ -94,6 +94,48 @@ const isLabelValue = (s: unknown) => typeof s === 'string' && s.length <= 63 && 
 const isPortName = (s: string) => s.length <= 15 && IANA_SVC.test(s) && !s.includes('--') && /[a-z]/.test(s);
 
 /** Why the API server refuses a pod with these containers, or undefined. */
+/**
+ * Fields the core/v1 pod types declare as structs or maps: any other JSON value (a string, a number, a
+ * list) does not decode, so the API server refuses the object (null decodes as unset).
+ */
+const POD_STRUCTS = ['securityContext', 'affinity', 'dnsConfig', 'os', 'nodeSelector', 'overhead'];
+const CONTAINER_STRUCTS = ['livenessProbe', 'readinessProbe', 'startupProbe', 'lifecycle', 'resources', 'securityContext'];
+const VOLUME_SOURCE_STRUCTS = ['hostPath', 'emptyDir', 'gcePersistentDisk', 'awsElasticBlockStore', 'gitRepo', 'secret', 'nfs', 'iscsi',
+  'glusterfs', 'persistentVolumeClaim', 'rbd', 'flexVolume', 'cinder', 'cephfs', 'flocker', 'downwardAPI', 'fc', 'azureFile', 'configMap',
+  'vsphereVolume', 'quobyte', 'azureDisk', 'photonPersistentDisk', 'projected', 'portworxVolume', 'scaleIO', 'storageos', 'csi', 'ephemeral', 'image'];
+/** Fields the core/v1 PodSpec declares as slices. */
+const POD_SLICES = ['containers', 'initContainers', 'ephemeralContainers', 'volumes', 'tolerations', 'topologySpreadConstraints', 'readinessGates',
+  'hostAliases', 'imagePullSecrets', 'resourceClaims', 'schedulingGates'];
+const isStruct = (v: unknown) => v === undefined || (v !== null && typeof v === 'object' && !Array.isArray(v));
+
+/** Why a pod spec does not decode into the core/v1 types, or undefined. */
+function decodeProblem(spec: any): string | undefined {
+  if (!isStruct(spec)) return 'pod spec is not an object';
+  if (spec === undefined) return undefined;
+  for (const f of POD_STRUCTS) if (!isStruct(spec[f])) return `${f} is not an object`;
+  for (const f of POD_SLICES) if (spec[f] !== undefined && !Array.isArray(spec[f])) return `${f} is not a list`;
+  for (const v of Array.isArray(spec.volumes) ? spec.volumes : []) {
+    if (v === null || typeof v !== 'object') continue; // reported by podProblem's list rules
+    for (const f of VOLUME_SOURCE_STRUCTS) if (!isStruct(v[f])) return `volume source ${f} is not an object`;
+  }
+  for (const c of [...(Array.isArray(spec.containers) ? spec.containers : []), ...(Array.isArray(spec.initContainers) ? spec.initContainers : [])]) {
+    if (c === null || typeof c !== 'object') continue;
+    for (const f of CONTAINER_STRUCTS) if (!isStruct(c[f])) return `container ${f} is not an object`;
+    if (c.lifecycle) for (const h of ['postStart', 'preStop']) if (!isStruct(c.lifecycle[h])) return `lifecycle ${h} is not an object`;
+    // a probe or lifecycle handler names its action (core/v1 validation: "must specify a handler type")
+    for (const f of ['livenessProbe', 'readinessProbe', 'startupProbe']) {
+      if (c[f] && !['exec', 'httpGet', 'tcpSocket', 'grpc'].some(k => c[f][k] !== undefined)) return `${f} has no handler`;
+    }
+    if (c.lifecycle) {
+      for (const h of ['postStart', 'preStop']) {
+        if (c.lifecycle[h] && !['exec', 'httpGet', 'tcpSocket', 'sleep'].some(k => c.lifecycle[h][k] !== undefined)) return `lifecycle ${h} has no handler`;
+      }
+    }
+    for (const e of Array.isArray(c.env) ? c.env : []) if (e && typeof e === 'object' && !isStruct(e.valueFrom)) return 'env valueFrom is not an object';
+  }
+  return undefined;
+}
+
 function podProblem(containers: any, initContainers: any = []): string | undefined {
   if (!Array.isArray(containers) || !Array.isArray(initContainers)) return 'containers is not a list';
   const all = [...initContainers, ...containers];
@@ -148,7 +190,7 @@ function oracle(input: any): string | undefined {
   if (m.kind === 'SidecarSet') return podProblem(spec.containers ?? [{ name: 'test', image: 'test' }], spec.initContainers ?? []);
   const tpl = spec.template;
   if (tpl && ['CloneSet', 'StatefulSet', 'DaemonSet'].includes(m.kind)) {
-    return labelsProblem(tpl.metadata?.labels) ?? podProblem(tpl.spec?.containers ?? [], tpl.spec?.initContainers ?? []);
+    return labelsProblem(tpl.metadata?.labels) ?? decodeProblem(tpl.spec) ?? podProblem(tpl.spec?.containers ?? [], tpl.spec?.initContainers ?? []);
   }
   return undefined;
 }
@@ -353,11 +395,15 @@ const FIXTURES = kindFixtures(servedVersions).filter(f => KINDS.includes(f.kind)
 /** Paths worth mutating per kind (relative to the manifest). */
 const PATHS: Record<string, string[]> = {
   CloneSet: ['spec.replicas', 'spec.updateStrategy.partition', 'spec.updateStrategy.maxUnavailable', 'spec.updateStrategy.maxSurge', 'spec.updateStrategy.type',
-    'spec.template.spec.containers[0].image', 'spec.template.spec.containers[0].name', 'spec.template.metadata.labels.app', 'spec.minReadySeconds', 'metadata.name'],
+    'spec.template.spec.containers[0].image', 'spec.template.spec.containers[0].name', 'spec.template.metadata.labels.app', 'spec.minReadySeconds', 'metadata.name',
+    'spec.template.spec', 'spec.template.spec.containers[0].livenessProbe', 'spec.template.spec.containers[0].resources', 'spec.template.spec.volumes[0].hostPath',
+    'spec.template.spec.containers[0].env[0].valueFrom', 'spec.template.spec.securityContext'],
   StatefulSet: ['spec.replicas', 'spec.podManagementPolicy', 'spec.updateStrategy.rollingUpdate.partition', 'spec.updateStrategy.rollingUpdate.maxUnavailable',
-    'spec.template.spec.containers[0].image', 'spec.template.spec.containers[0].ports', 'spec.selector.matchLabels.app', 'metadata.name'],
+    'spec.template.spec.containers[0].image', 'spec.template.spec.containers[0].ports', 'spec.selector.matchLabels.app', 'metadata.name',
+    'spec.template.spec.containers[0].lifecycle', 'spec.template.spec.containers[0].lifecycle.preStop', 'spec.template.spec.volumes[0].secret', 'spec.template.spec.affinity'],
   DaemonSet: ['spec.updateStrategy.rollingUpdate.maxUnavailable', 'spec.updateStrategy.rollingUpdate.maxSurge', 'spec.updateStrategy.rollingUpdate.partition',
-    'spec.minReadySeconds', 'spec.template.spec.containers[0].image', 'spec.template.spec.containers[0].name', 'spec.burstReplicas'],
+    'spec.minReadySeconds', 'spec.template.spec.containers[0].image', 'spec.template.spec.containers[0].name', 'spec.burstReplicas',
+    'spec.template.spec.containers[0].readinessProbe', 'spec.template.spec.containers[0].securityContext', 'spec.template.spec.nodeSelector'],
   SidecarSet: ['spec.containers[0].image', 'spec.containers[0].name', 'spec.updateStrategy.maxUnavailable', 'spec.updateStrategy.partition', 'spec.selector.matchLabels.app', 'metadata.name'],
   PodUnavailableBudget: ['spec.maxUnavailable', 'spec.minAvailable', 'spec.selector.matchLabels.app', 'spec.selector'],
   WorkloadSpread: ['spec.subsets[0].maxReplicas', 'spec.subsets[1].maxReplicas', 'spec.subsets[0].name', 'spec.targetRef.kind', 'spec.scheduleStrategy.type'],

@@ -33,6 +33,35 @@ describe('defaultPodTemplate (TEMPLATE-DEFAULTS)', () => {
   });
 });
 
+describe('pod fields that must be objects (the API server cannot decode the pod otherwise)', () => {
+  test('are reported once each, with no other problem read into them', () => {
+    expect(fields({
+      securityContext: 'restricted',
+      affinity: ['zone'],
+      nodeSelector: 'disk=ssd',
+      containers: [{ name: 'a', image: 'x:1', livenessProbe: 'httpGet /', readinessProbe: null, lifecycle: { preStop: 'sleep 5' }, resources: 'small', securityContext: 1, env: [{ name: 'E', valueFrom: 'metadata.name' }] }],
+      volumes: [{ name: 'h', hostPath: '/var/log' }, { name: 's', secret: 'creds' }],
+    })).toEqual([
+      'spec.template.spec.securityContext: is not an object, so the API server cannot decode the pod',
+      'spec.template.spec.affinity: is not an object, so the API server cannot decode the pod',
+      'spec.template.spec.nodeSelector: is not an object, so the API server cannot decode the pod',
+      'spec.template.spec.containers[0].livenessProbe: is not an object, so the API server cannot decode the pod',
+      'spec.template.spec.containers[0].resources: is not an object, so the API server cannot decode the pod',
+      'spec.template.spec.containers[0].securityContext: is not an object, so the API server cannot decode the pod',
+      'spec.template.spec.containers[0].lifecycle.preStop: is not an object, so the API server cannot decode the pod',
+      'spec.template.spec.containers[0].env[0].valueFrom: is not an object, so the API server cannot decode the pod',
+      'spec.template.spec.volumes[0].hostPath: is not an object, so the API server cannot decode the pod',
+      'spec.template.spec.volumes[1].secret: is not an object, so the API server cannot decode the pod',
+    ]);
+  });
+
+  test('a pod spec that is not an object is one problem, and the defaults leave it alone', () => {
+    expect(podTemplateProblems(defaultPodTemplate({ spec: 'web' }), { path: 'spec.template' }).map(p => `${p.field}: ${p.problem}; ${p.fix}`))
+      .toEqual(['spec.template.spec: is not an object, so the API server cannot decode the pod; give the pod spec as an object']);
+    expect(defaultPodTemplate({ spec: 'web' })).toEqual({ spec: 'web' });
+  });
+});
+
 describe('parseQuantity', () => {
   test('reads Kubernetes quantities', () => {
     expect(parseQuantity('500m')).toBe(0.5);
