@@ -11,6 +11,7 @@ import { IntOrPercent, parseUpstreamPercent } from '../validation/percent';
 import { TemplateProblem, defaultPodTemplate, parseQuantity, podTemplateProblems } from '../validation/pod-template';
 import { fieldError } from '../validation/report';
 import { isEmptySelector, LabelSelectorJson, selectorMatches, selectorProblems } from '../validation/selectors';
+import { eachObject, listShapeProblem } from '../validation/shape';
 
 /** One rule violation: field path, value found, what is wrong, how to fix it. */
 export type RuleProblem = TemplateProblem;
@@ -130,10 +131,12 @@ export function templateRules(r: Rules, spec: Json, o: TemplateRuleOptions): voi
 
 /** The names of the volume claim templates, checked: DNS-1123 labels, unique, no clash with template volumes. */
 export function volumeClaimTemplateRules(r: Rules, spec: Json): string[] {
-  const volumes: unknown = spec.template?.spec?.volumes; // not a list of objects: reported by the pod template check
-  const templateVolumes = new Set<string>((Array.isArray(volumes) ? volumes : []).filter(v => v !== null && typeof v === 'object').map((v: Json) => v.name));
+  const templateVolumes = new Set<string>();
+  eachObject(spec.template?.spec?.volumes, v => templateVolumes.add(v.name)); // a list of anything else: reported by the pod template check
   const names: string[] = [];
-  (spec.volumeClaimTemplates ?? []).forEach((vct: Json, i: number) => {
+  const shape = listShapeProblem(spec.volumeClaimTemplates);
+  if (shape) r.add('spec.volumeClaimTemplates', spec.volumeClaimTemplates, shape.problem, shape.fix);
+  eachObject(spec.volumeClaimTemplates, (vct: Json, i: number) => {
     const at = `spec.volumeClaimTemplates[${i}]`;
     const name = vct.metadata?.name;
     if (!name) {

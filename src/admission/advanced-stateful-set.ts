@@ -12,6 +12,7 @@ import {
 } from './_workload';
 import { AdmissionModule } from './types';
 import { IntOrPercent, parseStrictPercent, scaled } from '../validation/percent';
+import { isObject } from '../validation/shape';
 
 
 /** Options of the Advanced StatefulSet defaults. */
@@ -96,8 +97,8 @@ export function advancedStatefulSetProblems(manifest: Json, o: AdvancedStatefulS
     stsMaxUnavailableRules(r, ru.maxUnavailable, `${at}.maxUnavailable`, policy);
     if (!POD_UPDATE_POLICIES.includes(ru.podUpdatePolicy)) r.add(`${at}.podUpdatePolicy`, ru.podUpdatePolicy, 'is not supported', `use one of ${POD_UPDATE_POLICIES.join(', ')}`);
     if (ru.podUpdatePolicy === 'InPlaceIfPossible' || ru.podUpdatePolicy === 'InPlaceOnly') {
-      const gates: Json[] = s.template?.spec?.readinessGates ?? [];
-      if (!gates.some(g => g.conditionType === 'InPlaceUpdateReady')) {
+      const gates: unknown = s.template?.spec?.readinessGates; // a list of anything else: reported by the pod template check
+      if (!(Array.isArray(gates) && gates.some(g => isObject(g) && g.conditionType === 'InPlaceUpdateReady'))) {
         r.add('spec.template.spec.readinessGates', s.template?.spec?.readinessGates, `must contain InPlaceUpdateReady with podUpdatePolicy ${ru.podUpdatePolicy}`,
           'add { conditionType: InPlaceUpdateReady } (the AdvancedStatefulSet construct adds it for you)');
       }

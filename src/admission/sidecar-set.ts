@@ -12,6 +12,7 @@ import { VOLUME_SOURCES, defaultPodTemplate, podTemplateProblems } from '../vali
 import { fieldError } from '../validation/report';
 import { resourceExpressionProblem } from '../validation/resource-expression';
 import { LabelSelectorJson, isEmptySelector, selectorProblems } from '../validation/selectors';
+import { eachObject, listShapeProblem } from '../validation/shape';
 
 /** The v1beta1 spec of a SidecarSet in wire form; a v1alpha1 object is converted first (rule 30). */
 export function sidecarSetSpecOf(json: any): any {
@@ -211,9 +212,13 @@ export function sidecarSetErrors(json: any): string[] {
 /** Rule 23: containers, init containers and volumes checked together as one pod. */
 function sidecarPodErrors(spec: any): string[] {
   const errors: string[] = [];
-  const volumes: any[] = spec.volumes ?? [];
+  const shape = (field: string, v: unknown) => {
+    const p = listShapeProblem(v);
+    if (p) errors.push(fieldError(field, v, p.problem, p.fix));
+  };
+  shape('spec.volumes', spec.volumes);
   const volumeNames = new Set<string>();
-  volumes.forEach((v, i) => {
+  eachObject(spec.volumes, (v, i) => {
     for (const p of dns1123LabelProblems(v.name ?? '')) errors.push(fieldError(`spec.volumes[${i}].name`, v.name, p, 'use a DNS-1123 label'));
     if (volumeNames.has(v.name)) errors.push(fieldError(`spec.volumes[${i}].name`, v.name, 'is declared twice', 'give each volume a unique name'));
     volumeNames.add(v.name);
@@ -239,22 +244,23 @@ function sidecarPodErrors(spec: any): string[] {
     if (c.image !== undefined && typeof c.image !== 'string') errors.push(fieldError(`${at}.image`, c.image, 'is not a string', 'give the image as a string, e.g. "fluent-bit:3.1"'));
     else if (!c.image) errors.push(fieldError(`${at}.image`, c.image, 'is empty', 'give an image'));
     else if (c.image !== c.image.trim()) errors.push(fieldError(`${at}.image`, c.image, 'has leading or trailing whitespace', 'trim the image'));
-    (c.volumeMounts ?? []).forEach((m: any, j: number) => {
+    for (const f of ['volumeMounts', 'volumeDevices', 'ports', 'env']) shape(`${at}.${f}`, c[f]);
+    eachObject(c.volumeMounts, (m, j) => {
       if (!volumeNames.has(m.name)) {
         errors.push(fieldError(`${at}.volumeMounts[${j}].name`, m.name, 'is not a volume of this SidecarSet (the pod\'s own volumes are not visible to the SidecarSet webhook)', 'declare the volume in the SidecarSet, or enable shareVolumes to receive the app containers\' mounts'));
       }
     });
     const mountPaths = new Set<string>();
-    (c.volumeMounts ?? []).forEach((m: any, j: number) => {
+    eachObject(c.volumeMounts, (m, j) => {
       if (mountPaths.has(m.mountPath)) errors.push(fieldError(`${at}.volumeMounts[${j}].mountPath`, m.mountPath, 'is mounted twice in this container', 'use distinct mount paths'));
       mountPaths.add(m.mountPath);
     });
-    (c.volumeDevices ?? []).forEach((d: any, j: number) => {
+    eachObject(c.volumeDevices, (d, j) => {
       if (!volumeNames.has(d.name)) errors.push(fieldError(`${at}.volumeDevices[${j}].name`, d.name, 'is not a volume of this SidecarSet', 'declare the volume in the SidecarSet'));
       if (mountPaths.has(d.devicePath)) errors.push(fieldError(`${at}.volumeDevices[${j}].devicePath`, d.devicePath, 'is also a volumeMount path of this container', 'use a device path no volume is mounted at'));
     });
     const portNames = new Set<string>();
-    (c.ports ?? []).forEach((p: any, j: number) => {
+    eachObject(c.ports, (p, j) => {
       if (!(Number.isInteger(p.containerPort) && p.containerPort >= 1 && p.containerPort <= 65535)) {
         errors.push(fieldError(`${at}.ports[${j}].containerPort`, p.containerPort, 'is not a port number', 'use 1 to 65535'));
       }
@@ -264,7 +270,7 @@ function sidecarPodErrors(spec: any): string[] {
         portNames.add(p.name);
       }
     });
-    (c.env ?? []).forEach((e: any, j: number) => {
+    eachObject(c.env, (e, j) => {
       for (const q of envVarNameProblems(e.name ?? '')) errors.push(fieldError(`${at}.env[${j}].name`, e.name, q, 'rename the variable'));
     });
   }

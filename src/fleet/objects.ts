@@ -7,6 +7,7 @@
 import { ApiObject } from 'cdk8s';
 import { IConstruct } from 'constructs';
 import { _currentRound, _sharedRender } from '../validation/render';
+import { isObject } from '../validation/shape';
 
 /** One synthesized object of the app, with the construct that owns it. */
 export interface AppObject {
@@ -152,7 +153,6 @@ export function podTemplateOf(json: any): PodTemplateJson | undefined {
   return decodable({ metadata: tpl.metadata ?? {}, spec: tpl.spec });
 }
 
-const isObject = (v: unknown): v is Record<string, any> => v !== null && typeof v === 'object' && !Array.isArray(v);
 const listOfObjects = (v: unknown) => v === undefined || v === null || (Array.isArray(v) && v.every(isObject));
 const POD_LISTS = ['containers', 'initContainers', 'volumes', 'imagePullSecrets'];
 const CONTAINER_LISTS = ['env', 'envFrom', 'volumeMounts', 'volumeDevices', 'ports'];

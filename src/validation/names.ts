@@ -11,8 +11,12 @@ const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
 const C_IDENTIFIER_ENV = /^[-._a-zA-Z][-._a-zA-Z0-9]*$/;
 const IANA_SVC_NAME = /^[a-z0-9]([a-z0-9-]*[a-z0-9])?$/;
 
+/** What a name check says of a value that is not a string (a manifest can hold anything). */
+export const NOT_A_STRING = 'is not a string';
+
 /** DNS-1123 label: at most 63 lowercase alphanumerics or '-', starting and ending alphanumeric. */
 export function dns1123LabelProblems(value: string): string[] {
+  if (typeof value !== 'string') return [NOT_A_STRING];
   const out: string[] = [];
   if (value.length > 63) out.push(`is ${value.length} characters long, more than 63`);
   if (!DNS1123_LABEL.test(value)) out.push('must consist of lowercase letters, digits and \'-\', starting and ending with a letter or digit');
@@ -21,6 +25,7 @@ export function dns1123LabelProblems(value: string): string[] {
 
 /** DNS-1123 subdomain: at most 253 characters of dot-separated DNS-1123 labels. */
 export function dns1123SubdomainProblems(value: string): string[] {
+  if (typeof value !== 'string') return [NOT_A_STRING];
   const out: string[] = [];
   if (value.length > 253) out.push(`is ${value.length} characters long, more than 253`);
   if (!DNS1123_SUBDOMAIN.test(value)) out.push('must consist of lowercase letters, digits, \'-\' and \'.\', starting and ending with a letter or digit');
@@ -29,6 +34,7 @@ export function dns1123SubdomainProblems(value: string): string[] {
 
 /** A qualified name (label, annotation or finalizer key): `[prefix/]name`. */
 export function qualifiedNameProblems(value: string): string[] {
+  if (typeof value !== 'string') return [NOT_A_STRING];
   const parts = value.split('/');
   if (parts.length > 2) return ['must be a name with at most one \'/\' (an optional DNS subdomain prefix and a name)'];
   const [prefix, name] = parts.length === 2 ? parts : [undefined, parts[0]];
@@ -46,6 +52,7 @@ export function qualifiedNameProblems(value: string): string[] {
 
 /** A label value: empty, or at most 63 letters/digits/'-'/'_'/'.' starting and ending alphanumeric. */
 export function labelValueProblems(value: string): string[] {
+  if (typeof value !== 'string') return [NOT_A_STRING];
   const out: string[] = [];
   if (value.length > 63) out.push(`is ${value.length} characters long, more than 63`);
   if (!LABEL_VALUE.test(value)) out.push('must be empty or consist of letters, digits, \'-\', \'_\' or \'.\', starting and ending with a letter or digit');
@@ -54,11 +61,13 @@ export function labelValueProblems(value: string): string[] {
 
 /** An environment variable name under the strict rule Kruise uses. */
 export function envVarNameProblems(value: string): string[] {
+  if (typeof value !== 'string') return [NOT_A_STRING];
   return C_IDENTIFIER_ENV.test(value) ? [] : ['must consist of letters, digits, \'_\', \'-\' or \'.\', and must not start with a digit'];
 }
 
 /** A port name: at most 15 characters, lowercase alphanumerics and '-', with a letter, no '--'. */
 export function portNameProblems(value: string): string[] {
+  if (typeof value !== 'string') return [NOT_A_STRING];
   const out: string[] = [];
   if (value.length > 15) out.push(`is ${value.length} characters long, more than 15`);
   if (!IANA_SVC_NAME.test(value)) out.push('must consist of lowercase letters, digits and \'-\', starting and ending with a letter or digit');

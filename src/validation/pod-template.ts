@@ -12,6 +12,7 @@ import {
   dns1123LabelProblems, dns1123SubdomainProblems, envVarNameProblems, labelValueProblems, labelsProblems,
   portNameProblems, qualifiedNameProblems,
 } from './names';
+import { isObject, listShapeProblem } from './shape';
 
 /** One problem in a pod template: field path, value found, what is wrong, how to fix it. */
 export interface TemplateProblem {
@@ -46,8 +47,6 @@ const CONTAINER_LISTS = ['ports', 'env', 'envFrom', 'volumeMounts', 'volumeDevic
 const POD_OBJECTS = ['securityContext', 'affinity', 'dnsConfig', 'os', 'nodeSelector', 'overhead'];
 const CONTAINER_OBJECTS = ['livenessProbe', 'readinessProbe', 'startupProbe', 'lifecycle', 'resources', 'securityContext'];
 
-/** Whether `v` is a JSON object (defaults write only into those; the shape checks report the rest). */
-const isObject = (v: unknown): v is Json => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** Lists that are not lists of objects, and objects that are not objects: the API server cannot decode such a pod. */
 function shapeProblems(c: Collector, sp: string, s: Json): void {
@@ -78,8 +77,8 @@ function shapeProblems(c: Collector, sp: string, s: Json): void {
 
 // --- TEMPLATE-DEFAULTS --------------------------------------------------------
 
-function hasLatestOrNoTag(image: string | undefined): boolean {
-  if (!image) return true;
+function hasLatestOrNoTag(image: unknown): boolean {
+  if (typeof image !== 'string' || !image) return true; // not a string: reported by the container checks
   if (image.includes('@')) return false;
   const lastSlash = image.lastIndexOf('/');
   const tail = image.slice(lastSlash + 1);
@@ -296,8 +295,9 @@ function checkProbe(c: Collector, at: string, p: Json, kind: 'liveness' | 'readi
   }
 }
 
-function checkEnv(c: Collector, at: string, env: Json[]): void {
+function checkEnv(c: Collector, at: string, env: unknown[]): void {
   env.forEach((e, i) => {
+    if (!isObject(e)) return; // reported by the shape check
     const here = `${at}.env[${i}]`;
     if (!e.name) c.add(`${here}.name`, e.name, 'is required', 'name the variable');
     else for (const p of envVarNameProblems(e.name)) c.add(`${here}.name`, e.name, p, 'rename the variable, e.g. MY_VAR');
@@ -426,7 +426,7 @@ function checkContainer(
       else hostPorts.push(key);
     }
   });
-  checkEnv(c, at, objs(k.env));
+  checkEnv(c, at, arr(k.env));
   objs(k.envFrom).forEach((e: Json, i: number) => {
     const here = `${at}.envFrom[${i}]`;
     const srcs = ['configMapRef', 'secretRef'].filter(s => e[s] !== undefined);
@@ -674,7 +674,9 @@ export function tolerationsProblems(tolerations: Json[] | undefined, at: string)
 /** The upstream rules of a container's env list, found at `${at}.env` (strict variable names). */
 export function envProblems(env: Json[] | undefined, at: string): TemplateProblem[] {
   const c = new Collector();
-  checkEnv(c, at, Array.isArray(env) ? env : []);
+  const shape = listShapeProblem(env);
+  if (shape) c.add(`${at}.env`, env, shape.problem, shape.fix);
+  checkEnv(c, at, arr(env));
   return c.out;
 }
 

@@ -8,7 +8,9 @@
  * - when synth fails, every error names a construct path and a field, no bare TypeError;
  * - when synth fails but the oracle admits the case, each error comes from an admission rule
  *   family this library adds on purpose (webhook rules and the stricter ones), never from the schema;
- * - two synths of one case are byte-identical.
+ * - two synths of one case are byte-identical;
+ * - whatever a valid case of any kind is mutated into, synth either passes or names a construct path and a
+ *   field; it never fails with a bare TypeError.
  *
  * The seed is fixed (KRUISE_PROPERTY_SEED overrides it, KRUISE_PROPERTY_RUNS scales the runs).
  */
@@ -25,6 +27,7 @@ import {
   WorkloadSpreadScheduleStrategy,
 } from '../../src';
 import { servedVersions } from '../../src/validation/schemas';
+import { admissionCases } from '../fixtures/admission';
 import * as arb from '../fixtures/arbitraries';
 import { kindFixtures } from '../fixtures/kinds';
 import { synthOn } from '../util/admission';
@@ -429,4 +432,33 @@ test('the oracle is independent and not vacuous: it admits every valid fixture a
   expect(oracle(arb.mutate(cs, { path: 'spec.template.spec.containers[0].image', value: ' nginx' }))).toBe('image has surrounding whitespace');
   expect(oracle(arb.mutate(cs, { path: 'spec.replicas', value: '3' }))).toMatch(/^CRD schema/);
   expect(oracle(arb.mutate(cs, { path: 'spec.bogus', value: 1 }))).toMatch(/^CRD schema/);
+});
+
+/** Every field path of `v` (objects and lists, up to depth 8), for mutation. */
+function fieldPaths(v: any, at = '', out: string[] = [], depth = 0): string[] {
+  if (depth > 8 || v === null || typeof v !== 'object') return out;
+  for (const [k, x] of Object.entries(v)) {
+    const p = Array.isArray(v) ? `${at}[${k}]` : at ? `${at}.${k}` : k;
+    out.push(p);
+    fieldPaths(x, p, out, depth + 1);
+  }
+  return out;
+}
+
+test('any field of any valid case of every kind, mutated: synth passes or says where, never a bare TypeError', () => {
+  const valid = admissionCases().filter(c => c.allowed);
+  const mutation = fc.constantFrom(...valid).chain(c => fc.tuple(
+    fc.constant(c),
+    fc.array(fc.record({
+      path: fc.constantFrom(...fieldPaths(c.manifest).filter(p => p !== 'apiVersion' && p !== 'kind')),
+      value: fc.oneof({ weight: 6, arbitrary: arb.awkwardValue() }, { weight: 1, arbitrary: fc.constant(undefined) }),
+    }), { minLength: 1, maxLength: 2 }),
+  ));
+  fc.assert(fc.property(mutation, ([c, ms]) => {
+    const error = synthOn('raw', ms.reduce((acc, x) => arb.mutate(acc, x), c.manifest));
+    if (error === '') return;
+    const what = `${c.id} ${fc.stringify(ms)}`;
+    expect({ what, bare: BARE.test(error) ? error : '' }).toEqual({ what, bare: '' });
+    expect({ what, clear: CLEAR.test(error) ? '' : error }).toEqual({ what, clear: '' });
+  }), params(1200));
 });

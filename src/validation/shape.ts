@@ -1,0 +1,27 @@
+/**
+ * Lists as the checks read them. A manifest can hold anything where a list of
+ * objects belongs (fields the CRDs keep as unknown fields, or a pod template);
+ * the webhooks cannot decode such an object and refuse it. The checks report
+ * the shape once, with `listShapeProblem`, and read only the object items.
+ */
+
+/** Whether `v` is a JSON object (not null, not a list). */
+export function isObject(v: unknown): v is Record<string, any> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+/** Call `f` with each object item of a list field and its index in the list (nothing when it is not a list). */
+export function eachObject(v: unknown, f: (item: Record<string, any>, index: number) => void): void {
+  if (Array.isArray(v)) v.forEach((x, i) => { if (isObject(x)) f(x, i); });
+}
+
+/**
+ * What is wrong with a list-of-objects field holding `v` (unset and null are
+ * fine), as the problem and the fix of a field error; undefined when nothing is.
+ */
+export function listShapeProblem(v: unknown): { problem: string; fix: string } | undefined {
+  if (v === undefined || v === null) return undefined;
+  if (!Array.isArray(v)) return { problem: 'is not a list, so the webhook cannot decode the object', fix: 'give a list (or leave it out)' };
+  const i = v.findIndex(x => !isObject(x));
+  return i < 0 ? undefined : { problem: `holds ${JSON.stringify(v[i])} at [${i}], which is not an object, so the webhook cannot decode the object`, fix: 'give each item as an object' };
+}
