@@ -12,7 +12,7 @@ import {
   dns1123LabelProblems, dns1123SubdomainProblems, envVarNameProblems, labelValueProblems, labelsProblems,
   portNameProblems, qualifiedNameProblems,
 } from './names';
-import { isObject, listShapeProblem } from './shape';
+import { eachObject, isObject, listShapeProblem } from './shape';
 
 /** One problem in a pod template: field path, value found, what is wrong, how to fix it. */
 export interface TemplateProblem {
@@ -64,15 +64,15 @@ function shapeProblems(c: Collector, sp: string, s: Json): void {
   for (const f of POD_LISTS) list(`${sp}.${f}`, s[f]);
   for (const f of POD_OBJECTS) object(`${sp}.${f}`, s[f]);
   for (const f of ['containers', 'initContainers']) {
-    objs(s[f]).forEach((k: Json, i: number) => {
+    eachObject(s[f], (k: Json, i: number) => {
       const here = `${sp}.${f}[${i}]`;
       for (const g of CONTAINER_LISTS) list(`${here}.${g}`, k[g]);
       for (const g of CONTAINER_OBJECTS) object(`${here}.${g}`, k[g]);
       if (isObject(k.lifecycle)) for (const h of ['postStart', 'preStop']) object(`${here}.lifecycle.${h}`, k.lifecycle[h]);
-      objs(k.env).forEach((e: Json, j: number) => object(`${here}.env[${j}].valueFrom`, e.valueFrom));
+      eachObject(k.env, (e: Json, j: number) => object(`${here}.env[${j}].valueFrom`, e.valueFrom));
     });
   }
-  objs(s.volumes).forEach((v: Json, i: number) => { for (const src of VOLUME_SOURCES) object(`${sp}.volumes[${i}].${src}`, v[src]); });
+  eachObject(s.volumes, (v: Json, i: number) => { for (const src of VOLUME_SOURCES) object(`${sp}.volumes[${i}].${src}`, v[src]); });
 }
 
 // --- TEMPLATE-DEFAULTS --------------------------------------------------------
@@ -404,7 +404,7 @@ function checkContainer(
   // ports
   const names = new Set<string>();
   const portNames: string[] = [];
-  objs(k.ports).forEach((p: Json, i: number) => {
+  eachObject(k.ports, (p: Json, i: number) => {
     const here = `${at}.ports[${i}]`;
     if (!isIntInRange(p.containerPort, 1, 65535)) c.add(`${here}.containerPort`, p.containerPort, 'is not a valid port number', 'use a port between 1 and 65535');
     if (p.hostPort !== undefined && !isIntInRange(p.hostPort, 0, 65535)) c.add(`${here}.hostPort`, p.hostPort, 'is not a valid port number', 'use 0 or a port between 1 and 65535');
@@ -427,7 +427,7 @@ function checkContainer(
     }
   });
   checkEnv(c, at, arr(k.env));
-  objs(k.envFrom).forEach((e: Json, i: number) => {
+  eachObject(k.envFrom, (e: Json, i: number) => {
     const here = `${at}.envFrom[${i}]`;
     const srcs = ['configMapRef', 'secretRef'].filter(s => e[s] !== undefined);
     if (srcs.length !== 1) c.add(here, srcs, srcs.length === 0 ? 'has no source' : 'sets more than one source', 'set exactly one of configMapRef, secretRef');
@@ -436,7 +436,7 @@ function checkContainer(
   // mounts
   const mountPaths = new Set<string>();
   const mounted = new Set<string>();
-  objs(k.volumeMounts).forEach((m: Json, i: number) => {
+  eachObject(k.volumeMounts, (m: Json, i: number) => {
     const here = `${at}.volumeMounts[${i}]`;
     if (!m.name || !volumes.has(m.name)) {
       c.add(`${here}.name`, m.name, 'names no volume of the pod', `add the volume, or use one of ${JSON.stringify([...volumes.keys()])}`);
@@ -453,7 +453,7 @@ function checkContainer(
       if (sp.split('/').includes('..')) c.add(`${here}.${f}`, sp, 'must not contain \'..\'', 'use a path inside the volume');
     }
   });
-  objs(k.volumeDevices).forEach((d: Json, i: number) => {
+  eachObject(k.volumeDevices, (d: Json, i: number) => {
     const here = `${at}.volumeDevices[${i}]`;
     const v = volumes.get(d.name);
     if (!v || (v.persistentVolumeClaim === undefined && v.ephemeral === undefined)) {
@@ -485,9 +485,9 @@ function checkContainer(
   if (isObject(k.securityContext)) checkContainerSecurity(c, at, k.securityContext);
 }
 
-function checkVolumes(c: Collector, at: string, volumes: Json[]): Map<string, Json> {
+function checkVolumes(c: Collector, at: string, volumes: unknown): Map<string, Json> {
   const byName = new Map<string, Json>();
-  volumes.forEach((v, i) => {
+  eachObject(volumes, (v, i) => {
     const here = `${at}.volumes[${i}]`;
     if (!v.name) c.add(`${here}.name`, v.name, 'is required', 'name the volume');
     else for (const p of dns1123LabelProblems(v.name)) c.add(`${here}.name`, v.name, p, 'rename the volume');
@@ -513,8 +513,8 @@ function checkVolumes(c: Collector, at: string, volumes: Json[]): Map<string, Js
   return byName;
 }
 
-function checkTolerations(c: Collector, at: string, tolerations: Json[]): void {
-  tolerations.forEach((t, i) => {
+function checkTolerations(c: Collector, at: string, tolerations: unknown): void {
+  eachObject(tolerations, (t, i) => {
     const here = `${at}.tolerations[${i}]`;
     if (t.key) for (const p of qualifiedNameProblems(t.key)) c.add(`${here}.key`, t.key, p, 'use a valid taint key');
     const op = t.operator ?? 'Equal';
@@ -529,9 +529,9 @@ function checkTolerations(c: Collector, at: string, tolerations: Json[]): void {
   });
 }
 
-function checkSpreadConstraints(c: Collector, at: string, list: Json[]): void {
+function checkSpreadConstraints(c: Collector, at: string, list: unknown): void {
   const seen = new Set<string>();
-  list.forEach((t, i) => {
+  eachObject(list, (t, i) => {
     const here = `${at}.topologySpreadConstraints[${i}]`;
     if (!(Number.isInteger(t.maxSkew) && t.maxSkew > 0)) c.add(`${here}.maxSkew`, t.maxSkew, 'must be greater than 0', 'use 1 or more');
     if (!t.topologyKey) c.add(`${here}.topologyKey`, t.topologyKey, 'is required', 'use a node label key such as topology.kubernetes.io/zone');
@@ -555,7 +555,7 @@ function checkPodSecurity(c: Collector, at: string, sc: Json | undefined): void 
   arr(sc.supplementalGroups).forEach((g: unknown, i: number) => {
     if (!isIntInRange(g, 0, MAX_INT32)) c.add(`${at}.securityContext.supplementalGroups[${i}]`, g, 'must be between 0 and 2147483647', 'use a valid group id');
   });
-  objs(sc.sysctls).forEach((s: Json, i: number) => {
+  eachObject(sc.sysctls, (s: Json, i: number) => {
     if (!s.name || !/^([a-z0-9]([-_a-z0-9]*[a-z0-9])?[./])*[a-z0-9]([-_a-z0-9]*[a-z0-9])?$/.test(s.name)) {
       c.add(`${at}.securityContext.sysctls[${i}].name`, s.name, 'is not a valid sysctl name', 'use a name such as net.core.somaxconn');
     }
@@ -591,7 +591,7 @@ export function podTemplateProblems(template: Json | undefined, options: PodTemp
     return c.out;
   }
   shapeProblems(c, sp, s);
-  const volumes = checkVolumes(c, sp, objs(s.volumes));
+  const volumes = checkVolumes(c, sp, s.volumes);
   for (const name of arr(options.claimVolumes)) {
     if (!volumes.has(name)) volumes.set(name, { name, persistentVolumeClaim: { claimName: name } });
   }
@@ -600,7 +600,7 @@ export function podTemplateProblems(template: Json | undefined, options: PodTemp
   if (containers.length === 0) c.add(`${sp}.containers`, s.containers ?? [], 'must list at least one container', 'add a container');
   const names = new Map<string, string>();
   const hostPorts: HostPortKey[] = [];
-  const eachContainer = (list: Json[], f: 'containers' | 'initContainers', kind: 'regular' | 'init') => list.forEach((k, i) => {
+  const eachContainer = (list: unknown, f: 'containers' | 'initContainers', kind: 'regular' | 'init') => eachObject(list, (k, i) => {
     const here = `${sp}.${f}[${i}]`;
     if (!k.name) {c.add(`${here}.name`, k.name, 'is required', 'name the container');} else if (typeof k.name !== 'string') {
       c.add(`${here}.name`, k.name, 'is not a string, so the API server cannot decode the pod', 'name the container with a DNS-1123 label, e.g. "web"');
@@ -612,10 +612,10 @@ export function podTemplateProblems(template: Json | undefined, options: PodTemp
     }
     checkContainer(c, here, k, kind, volumes, s.hostNetwork === true, hostPorts);
   });
-  eachContainer(objs(s.initContainers), 'initContainers', 'init');
-  eachContainer(containers, 'containers', 'regular');
+  eachContainer(s.initContainers, 'initContainers', 'init');
+  eachContainer(s.containers, 'containers', 'regular');
   if (arr(s.ephemeralContainers).length > 0) {
-    c.add(`${sp}.ephemeralContainers`, s.ephemeralContainers.map((e: Json) => e.name), 'are not allowed in a pod template', 'remove them; add ephemeral containers to running pods instead');
+    c.add(`${sp}.ephemeralContainers`, arr(s.ephemeralContainers).map((e: unknown) => (isObject(e) ? e.name : e)), 'are not allowed in a pod template', 'remove them; add ephemeral containers to running pods instead');
   }
 
   if (s.restartPolicy !== undefined && !RESTART_POLICIES.includes(s.restartPolicy)) {
@@ -642,16 +642,16 @@ export function podTemplateProblems(template: Json | undefined, options: PodTemp
   ] as Array<[string, (v: string) => string[]]>) {
     if (s[f]) for (const p of check(s[f])) c.add(`${sp}.${f}`, s[f], p, `use a valid ${f}`);
   }
-  objs(s.imagePullSecrets).forEach((r: Json, i: number) => {
+  eachObject(s.imagePullSecrets, (r: Json, i: number) => {
     if (!r.name) c.add(`${sp}.imagePullSecrets[${i}].name`, r.name, 'is required', 'name the Secret');
   });
   if (isObject(s.nodeSelector)) for (const p of labelsProblems(s.nodeSelector)) c.add(`${sp}.nodeSelector[${JSON.stringify(p.key)}]`, p.key, p.problem, 'use a qualified key and a valid label value');
-  checkTolerations(c, sp, objs(s.tolerations));
-  checkSpreadConstraints(c, sp, objs(s.topologySpreadConstraints));
-  objs(s.readinessGates).forEach((g: Json, i: number) => {
+  checkTolerations(c, sp, s.tolerations);
+  checkSpreadConstraints(c, sp, s.topologySpreadConstraints);
+  eachObject(s.readinessGates, (g: Json, i: number) => {
     for (const p of qualifiedNameProblems(g.conditionType ?? '')) c.add(`${sp}.readinessGates[${i}].conditionType`, g.conditionType, p, 'use a qualified condition type');
   });
-  objs(s.hostAliases).forEach((h: Json, i: number) => {
+  eachObject(s.hostAliases, (h: Json, i: number) => {
     if (!h.ip || !isIp(h.ip)) c.add(`${sp}.hostAliases[${i}].ip`, h.ip, 'is not a valid IP address', 'use an IPv4 or IPv6 address');
     arr(h.hostnames).forEach((n: string, j: number) => {
       for (const p of dns1123SubdomainProblems(n)) c.add(`${sp}.hostAliases[${i}].hostnames[${j}]`, n, p, 'use a valid host name');
@@ -667,7 +667,7 @@ export function podTemplateProblems(template: Json | undefined, options: PodTemp
  */
 export function tolerationsProblems(tolerations: Json[] | undefined, at: string): TemplateProblem[] {
   const c = new Collector();
-  checkTolerations(c, at, Array.isArray(tolerations) ? tolerations : []);
+  checkTolerations(c, at, tolerations);
   return c.out;
 }
 

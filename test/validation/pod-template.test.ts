@@ -62,6 +62,24 @@ describe('pod fields that must be objects (the API server cannot decode the pod 
   });
 });
 
+describe('items of a list that also holds non-objects', () => {
+  test('are named by their place in the list; the non-objects are reported once', () => {
+    expect(fields({
+      containers: ['web', { name: 'b', image: 'x:1', ports: [null, { containerPort: 0 }] }],
+      volumes: [7, { name: 'Bad_Name', emptyDir: {} }],
+      tolerations: [null, { operator: 'Sideways' }],
+      ephemeralContainers: [null],
+    })).toEqual(expect.arrayContaining([
+      'spec.template.spec.containers[0]: is not an object, so the API server cannot decode the pod',
+      'spec.template.spec.containers[1].ports[0]: is not an object, so the API server cannot decode the pod',
+      'spec.template.spec.containers[1].ports[1].containerPort: is not a valid port number',
+      'spec.template.spec.volumes[1].name: must consist of lowercase letters, digits and \'-\', starting and ending with a letter or digit',
+      'spec.template.spec.tolerations[1].operator: is not supported',
+      'spec.template.spec.ephemeralContainers: are not allowed in a pod template',
+    ]));
+  });
+});
+
 describe('parseQuantity', () => {
   test('reads Kubernetes quantities', () => {
     expect(parseQuantity('500m')).toBe(0.5);
