@@ -11,7 +11,7 @@ import { IntOrPercent, parseUpstreamPercent } from '../validation/percent';
 import { TemplateProblem, defaultPodTemplate, parseQuantity, podTemplateProblems } from '../validation/pod-template';
 import { fieldError } from '../validation/report';
 import { isEmptySelector, LabelSelectorJson, selectorMatches, selectorProblems } from '../validation/selectors';
-import { eachObject, listShapeProblem } from '../validation/shape';
+import { eachObject, isObject, listShapeProblem } from '../validation/shape';
 
 /** One rule violation: field path, value found, what is wrong, how to fix it. */
 export type RuleProblem = TemplateProblem;
@@ -114,7 +114,7 @@ export interface TemplateRuleOptions {
 /** POD-TEMPLATE-VALID on the defaulted template, restartPolicy Always, activeDeadlineSeconds forbidden. */
 export function templateRules(r: Rules, spec: Json, o: TemplateRuleOptions): void {
   const t = defaultPodTemplate(spec.template);
-  if (t === null || typeof t !== 'object' || t.spec === null || typeof t.spec !== 'object' || Array.isArray(t.spec)) {
+  if (!isObject(t) || !isObject(t.spec)) {
     r.addAll(podTemplateProblems(t, { path: 'spec.template', claimVolumes: o.claimVolumes })); // reports the shape
     return;
   }

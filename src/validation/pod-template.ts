@@ -40,13 +40,12 @@ const clone = cloneJson;
 /** A list field as the checks read it: anything but an array (reported by the shape check) reads as empty. */
 const arr = (v: unknown): any[] => (Array.isArray(v) ? v : []);
 /** A list of objects as the checks read it (other items are reported by the shape check). */
-const objs = (v: unknown): any[] => arr(v).filter(x => x !== null && typeof x === 'object' && !Array.isArray(x));
+const objs = (v: unknown): any[] => arr(v).filter(isObject);
 
 const POD_LISTS = ['containers', 'initContainers', 'volumes', 'tolerations', 'topologySpreadConstraints', 'readinessGates', 'hostAliases', 'imagePullSecrets', 'ephemeralContainers'];
 const CONTAINER_LISTS = ['ports', 'env', 'envFrom', 'volumeMounts', 'volumeDevices'];
 const POD_OBJECTS = ['securityContext', 'affinity', 'dnsConfig', 'os', 'nodeSelector', 'overhead'];
 const CONTAINER_OBJECTS = ['livenessProbe', 'readinessProbe', 'startupProbe', 'lifecycle', 'resources', 'securityContext'];
-
 
 /** Lists that are not lists of objects, and objects that are not objects: the API server cannot decode such a pod. */
 function shapeProblems(c: Collector, sp: string, s: Json): void {
@@ -59,7 +58,7 @@ function shapeProblems(c: Collector, sp: string, s: Json): void {
       c.add(at, v, 'is not a list, so the API server cannot decode the pod', 'give a list (or leave it out)');
       return;
     }
-    v.forEach((x, i) => { if (x === null || typeof x !== 'object' || Array.isArray(x)) c.add(`${at}[${i}]`, x, 'is not an object, so the API server cannot decode the pod', 'give each item as an object'); });
+    v.forEach((x, i) => { if (!isObject(x)) c.add(`${at}[${i}]`, x, 'is not an object, so the API server cannot decode the pod', 'give each item as an object'); });
   };
   for (const f of POD_LISTS) list(`${sp}.${f}`, s[f]);
   for (const f of POD_OBJECTS) object(`${sp}.${f}`, s[f]);
