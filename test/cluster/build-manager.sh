@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Builds the released kruise-manager v1.9.0 from the source archive of the
-# upstream tag (../shared/vendor/kruise-v1.9.0-src.tar.gz beside the clone)
-# into .cache/cluster/kruise-manager-v1.9.0-<archive hash>/bin/kruise-manager
-# and prints that file. The archive is checked against its known sha256 first;
+# Builds the released kruise-manager and kruise-daemon v1.9.0, in one go build,
+# from the source archive of the upstream tag (../shared/vendor/kruise-v1.9.0-src.tar.gz
+# beside the clone) into .cache/cluster/kruise-manager-v1.9.0-<archive hash>/bin/
+# (kruise-manager, kruise-daemon) and prints the manager's path; the daemon is
+# beside it. The archive is checked against its known sha256 first;
 # a binary built from a verified archive is reused as is.
 #
 # The Go module proxy's github.com/openkruise/kruise@v1.9.0 is another commit
@@ -20,7 +21,7 @@ archive="$root/../shared/vendor/kruise-$version-src.tar.gz"
 
 out="$root/.cache/cluster/kruise-manager-$version-${sha:0:16}"
 bin="$out/bin/kruise-manager"
-if [ -x "$bin" ] && [ -f "$out/stamp" ] && [ "$(cat "$out/stamp")" = "$sha" ]; then
+if [ -x "$bin" ] && [ -x "$out/bin/kruise-daemon" ] && [ -f "$out/stamp" ] && [ "$(cat "$out/stamp")" = "$sha" ]; then
   echo "$bin"
   exit 0
 fi
@@ -28,7 +29,7 @@ fi
 [ -f "$archive" ] || fail "kruise-manager $version needs its source archive at $archive (the upstream tag $version as \`git archive\`, top folder kruise-1.9.0/, sha256 $sha)"
 actual="$(sha256sum "$archive" | cut -d' ' -f1)"
 [ "$actual" = "$sha" ] || fail "$archive has sha256 $actual, not the $sha of the kruise $version release archive"
-command -v go >/dev/null 2>&1 || fail "the Go toolchain is missing (go not on PATH; it builds kruise-manager $version into $bin)"
+command -v go >/dev/null 2>&1 || fail "the Go toolchain is missing (go not on PATH; it builds kruise-manager and kruise-daemon $version into $out/bin)"
 
 mkdir -p "$out"
 log="$out/build.log"
@@ -37,15 +38,20 @@ trap 'rm -rf "$src"' EXIT
 tar -xzf "$archive" -C "$src" || fail "cannot extract $archive"
 [ -f "$src/kruise-1.9.0/go.mod" ] || fail "$archive has no kruise-1.9.0/go.mod"
 
-echo "cluster tier: building kruise-manager $version from $archive into $bin (log: $log)" >&2
+echo "cluster tier: building kruise-manager and kruise-daemon $version from $archive into $out/bin (log: $log)" >&2
 start=$(date +%s)
 mkdir -p "$out/bin"
+tmpbin="$(mktemp -d "$out/bin.XXXXXX")"
+trap 'rm -rf "$src" "$tmpbin"' EXIT
+# One build for both: the package main of the repository root is the manager,
+# ./cmd/daemon the daemon; go build names each output after its folder.
 if ! (cd "$src/kruise-1.9.0" && CGO_ENABLED=0 GOFLAGS="-mod=readonly -buildvcs=false" \
-      go build -trimpath -ldflags "-s -w" -o "$bin.tmp" .) >"$log" 2>&1; then
+      go build -trimpath -ldflags "-s -w" -o "$tmpbin/" . ./cmd/daemon) >"$log" 2>&1; then
   tail -n 30 "$log" >&2
-  fail "building kruise-manager $version failed (Go module proxy unreachable or a compile error; full log: $log)"
+  fail "building kruise-manager and kruise-daemon $version failed (Go module proxy unreachable or a compile error; full log: $log)"
 fi
-mv "$bin.tmp" "$bin"
+mv "$tmpbin/kruise" "$bin"
+mv "$tmpbin/daemon" "$out/bin/kruise-daemon"
 echo "$sha" > "$out/stamp"
-echo "cluster tier: built kruise-manager in $(( $(date +%s) - start ))s" >&2
+echo "cluster tier: built kruise-manager and kruise-daemon in $(( $(date +%s) - start ))s" >&2
 echo "$bin"

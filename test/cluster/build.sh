@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds the cluster tier's binaries (etcd, kube-apiserver, kube-scheduler,
-# kube-controller-manager, kubectl, kwok) from the Go modules pinned in test/cluster/tools/go.mod into
+# kube-controller-manager, kubectl, kubelet, kube-proxy, kwok) from the Go modules pinned in test/cluster/tools/go.mod into
 # .cache/cluster/<key>/bin, copies kwok's default node and pod Stages from the
 # kwok module into .cache/cluster/<key>/kwok-stages, and prints the bin folder.
 # A folder whose stamp matches the pins is reused as is. Go modules come from
@@ -29,13 +29,14 @@ bin="$out/bin"
 
 if [ -f "$out/stamp" ] && [ "$(cat "$out/stamp")" = "$stamp" ] \
    && [ -x "$bin/etcd" ] && [ -x "$bin/kube-apiserver" ] && [ -x "$bin/kube-scheduler" ] && [ -x "$bin/kube-controller-manager" ] && [ -x "$bin/kubectl" ] \
+   && [ -x "$bin/kubelet" ] && [ -x "$bin/kube-proxy" ] \
    && [ -x "$bin/kwok" ] && [ -f "$out/kwok-stages/pod-ready.yaml" ]; then
   echo "$bin"
   exit 0
 fi
 
 command -v go >/dev/null 2>&1 \
-  || fail "the Go toolchain is missing (go not on PATH; Go >= 1.26 builds kube-apiserver, kube-scheduler, kube-controller-manager, kubectl, kwok and etcd into $bin)"
+  || fail "the Go toolchain is missing (go not on PATH; Go >= 1.26 builds kube-apiserver, kube-scheduler, kube-controller-manager, kubectl, kubelet, kube-proxy, kwok and etcd into $bin)"
 
 mkdir -p "$out"
 log="$out/build.log"
@@ -51,11 +52,11 @@ for pkg in k8s.io/component-base/version k8s.io/client-go/pkg/version; do
 done
 
 
-echo "cluster tier: building etcd $etcd, kube-apiserver, kube-scheduler, kube-controller-manager and kubectl $kube, kwok $kwok into $bin (log: $log)" >&2
+echo "cluster tier: building etcd $etcd, kube-apiserver, kube-scheduler, kube-controller-manager, kubectl, kubelet and kube-proxy $kube, kwok $kwok into $bin (log: $log)" >&2
 start=$(date +%s)
 if ! (cd "$tools" && CGO_ENABLED=0 GOFLAGS="-mod=readonly -buildvcs=false" go build -trimpath -ldflags "$ldflags" -o "$tmp/" \
       ./etcd k8s.io/kubernetes/cmd/kube-apiserver k8s.io/kubernetes/cmd/kube-scheduler k8s.io/kubernetes/cmd/kube-controller-manager \
-      k8s.io/kubernetes/cmd/kubectl \
+      k8s.io/kubernetes/cmd/kubectl k8s.io/kubernetes/cmd/kubelet k8s.io/kubernetes/cmd/kube-proxy \
       sigs.k8s.io/kwok/cmd/kwok) >"$log" 2>&1; then
   tail -n 30 "$log" >&2
   fail "building the control-plane binaries failed (Go module proxy unreachable or a compile error; full log: $log)"
