@@ -20,4 +20,4 @@ for (const [rel, content] of files) {
   fs.mkdirSync(path.dirname(abs), { recursive: true });
   fs.writeFileSync(abs, content);
 }
-console.log(`generated ${files.size} files: crds/, schemas/, imports/kruise.ts, imports/rollouts.ts`);
+console.log(`generated ${files.size} files: crds/, schemas/ (JSON schemas and their validators), imports/kruise.ts, imports/rollouts.ts`);

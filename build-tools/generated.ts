@@ -4,8 +4,9 @@
  */
 import { stringify } from 'yaml';
 import { renderL1 } from './l1';
+import { validatorModule } from './validators';
 import { ALL_KINDS, KINDS, KRUISE_VERSION, KindModel, ROLLOUTS_VERSION, ROLLOUT_KINDS, crdFileName, productOf, renderCrd, validationSchema } from '../src/api';
-import { schemaFileName } from '../src/validation/schemas';
+import { schemaFileName, validatorFileName } from '../src/validation/schemas';
 
 const header = (k: KindModel) => `# Generated from the API model in src/api by \`npx projen gen\`; do not edit.\n# ${productOf(k)}\n`;
 
@@ -18,8 +19,12 @@ export function generatedFiles(): Map<string, string> {
   for (const k of ALL_KINDS) {
     for (const v of k.versions) {
       const file = schemaFileName(k.group, v.name, k.kind);
-      index.push({ apiVersion: `${k.group}/${v.name}`, kind: k.kind, file });
-      files.set(`schemas/${file}`, JSON.stringify(validationSchema(k, v), undefined, 2) + '\n');
+      const validator = validatorFileName(k.group, v.name, k.kind);
+      index.push({ apiVersion: `${k.group}/${v.name}`, kind: k.kind, file, validator });
+      const schema = validationSchema(k, v);
+      files.set(`schemas/${file}`, JSON.stringify(schema, undefined, 2) + '\n');
+      // the schema compiled by ajv at build time, so a synth compiles nothing
+      files.set(`schemas/${validator}`, validatorModule(schema));
     }
   }
   // the control planes install these (src/control-plane/crds.ts): JSON, so an install does not load the API model
