@@ -38,10 +38,17 @@ export interface SchemaIssue {
 interface SchemaIndex {
   readonly kruiseVersion: string;
   readonly rolloutsVersion: string;
-  readonly schemas: Array<{ apiVersion: string; kind: string; file: string; validator: string }>;
+  readonly schemas: SchemaEntry[];
 }
 
-type SchemaEntry = SchemaIndex['schemas'][number];
+/** One version of a kind: its JSON schema, its validator module and its L1 class (in the `kruise` or `rollouts` namespace). */
+export interface SchemaEntry {
+  readonly apiVersion: string;
+  readonly kind: string;
+  readonly file: string;
+  readonly validator: string;
+  readonly l1Class: string;
+}
 
 /** A validator module: ajv's standalone validation function. */
 interface Validator {
@@ -74,6 +81,11 @@ function loadIndex(): SchemaIndex {
   return index;
 }
 
+/** The entry of an apiVersion and kind, or undefined when this library does not know it. */
+export function schemaEntry(apiVersion: string, kind: string): SchemaEntry | undefined {
+  return loadIndex().schemas.find(s => s.apiVersion === apiVersion && s.kind === kind);
+}
+
 /** The served versions of a Kruise kind, or [] when the kind is unknown. */
 export function servedVersions(group: string, kind: string): string[] {
   return loadIndex().schemas
@@ -90,7 +102,7 @@ function validatorFor(apiVersion: string, kind: string): { entry: SchemaEntry; v
   const key = `${apiVersion}/${kind}`;
   const hit = validators.get(key);
   if (hit) return hit;
-  const entry = loadIndex().schemas.find(s => s.apiVersion === apiVersion && s.kind === kind);
+  const entry = schemaEntry(apiVersion, kind);
   if (!entry) return undefined;
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const loaded = { entry, validate: require(path.join(findSchemaDir(), entry.validator)) as Validator };
