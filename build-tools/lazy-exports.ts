@@ -6,11 +6,11 @@
  *
  * jsii needs src/index.ts to be `export * from './x'` and `export * as ns from
  * '../imports/ns'` statements, which TypeScript compiles to eager requires:
- * every construct, the control plane and both L1 bindings (16k and 3.6k
- * lines) would load at `require`, whatever the app uses. This step rewrites
- * the compiled index: every name a module exports becomes a getter that
- * requires that module on first access and then replaces itself with the
- * value, so an app pays for the constructs it uses (a control-plane-only app
+ * every construct, the control plane and every kind of both L1 bindings
+ * would load at `require`, whatever the app uses. This step rewrites the
+ * compiled index: every name a module exports becomes a getter that requires
+ * that module on first access and keeps the value, so an app pays for the
+ * constructs it uses (a control-plane-only app
  * never loads cdk8s-plus-28's constructs or the L1). The names are read by
  * loading each module once here, at build time; when two modules export the
  * same name the first one in index.ts wins, as `export *` does.
@@ -49,17 +49,14 @@ function rewrite(file: string, source: string): string {
   const namespace = /^exports\.(\w+) = __importStar\(require\("(\.[^"]+)"\)\);$/;
   const lines = source.split('\n');
   const kept: string[] = [];
-  const getters: string[] = [];
-  const seen = new Set<string>();
-  const loaders = new Map<string, string>();
-  const loaderOf = (spec: string): string => {
-    let name = loaders.get(spec);
-    if (!name) {
-      name = `load${loaders.size}`;
-      loaders.set(spec, name);
-    }
-    return name;
+  const modules: string[] = [];
+  const moduleOf = (spec: string): number => {
+    if (!modules.includes(spec)) modules.push(spec);
+    return modules.indexOf(spec);
   };
+  const names: Record<string, number> = {}; // a name `export *` binds -> the module defining it
+  const namespaces: Record<string, number> = {}; // `export * as ns`
+  const seen = (k: string) => k in names || k in namespaces;
 
   for (const line of lines) {
     const s = star.exec(line);
@@ -67,20 +64,16 @@ function rewrite(file: string, source: string): string {
     if (s) {
       // the names `export *` would bind (first module wins), each bound to the module that defines it
       for (const [k, spec] of definers(dir, path.join(dir, s[1]))) {
-        if (seen.has(k)) continue;
-        seen.add(k);
-        getters.push(`lazy(${JSON.stringify(k)}, () => ${loaderOf(spec)}()[${JSON.stringify(k)}]);`);
+        if (!seen(k)) names[k] = moduleOf(spec);
       }
     } else if (n) {
-      const load = loaderOf(n[2]);
-      if (seen.has(n[1])) throw new Error(`lazy-exports: ${n[1]} is exported twice by ${file}`);
-      seen.add(n[1]);
-      getters.push(`lazy(${JSON.stringify(n[1])}, () => __importStar(${load}()));`);
+      if (seen(n[1])) throw new Error(`lazy-exports: ${n[1]} is exported twice by ${file}`);
+      namespaces[n[1]] = moduleOf(n[2]);
     } else {
       kept.push(line);
     }
   }
-  if (loaders.size === 0) {
+  if (modules.length === 0) {
     throw new Error(`lazy-exports: ${file} has no \`export *\` statement left to rewrite; did the index it is compiled from change its form?`);
   }
 
@@ -89,19 +82,25 @@ function rewrite(file: string, source: string): string {
   // the index's source map no longer matches its lines, and there is nothing in it to step through
   const sourceMap = body.findIndex(l => l.startsWith('//# sourceMappingURL='));
   if (sourceMap >= 0) body.splice(sourceMap);
+  fs.rmSync(`${file}.map`, { force: true });
+  // A table and a loop rather than a getter per name in the source (an L1 index has hundreds of
+  // names), and getters that keep their value instead of redefining the property: redefining one
+  // of hundreds of accessors costs V8 about half a millisecond each time.
   return [
     ...body,
     MARK,
-    'function loader(load) { let m; return () => (m === undefined ? (m = load()) : m); }',
+    'const modules = [',
+    ...modules.map(spec => `    () => require(${JSON.stringify(spec)}),`),
+    '];',
+    'const loaded = [];',
+    'const load = (i) => (loaded[i] ??= modules[i]());',
     'function lazy(name, get) {',
-    '    Object.defineProperty(exports, name, { enumerable: true, configurable: true, get: () => {',
-    '        const value = get();',
-    '        Object.defineProperty(exports, name, { enumerable: true, value });',
-    '        return value;',
-    '    } });',
+    '    let value;',
+    '    Object.defineProperty(exports, name, { enumerable: true, get: () => (value === undefined ? (value = get()) : value) });',
     '}',
-    ...[...loaders].map(([spec, name]) => `const ${name} = loader(() => require(${JSON.stringify(spec)}));`),
-    ...getters,
+    `const names = ${JSON.stringify(names)};`,
+    'for (const name of Object.keys(names)) lazy(name, () => load(names[name])[name]);',
+    ...Object.entries(namespaces).map(([ns, i]) => `lazy(${JSON.stringify(ns)}, () => __importStar(load(${i})));`),
     '',
   ].join('\n');
 }

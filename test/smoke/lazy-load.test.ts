@@ -116,6 +116,8 @@ test('a small app (a CloneSet and its budget) loads those two kinds and nothing 
     admission: ['clone-set', 'pod-unavailable-budget'],
   });
   expect(heavy(loaded)).toEqual(NOTHING_HEAVY);
+  // the constructs load their kinds' L1 modules directly, not the namespace index (hundreds of names)
+  expect(loaded).not.toContain('lib/imports/kruise/index.js');
   // the L2 constructs: the two used, their shared base and strategies (a workload's Rollout, spread, jobs load on request)
   expect(modulesIn(loaded, 'lib/src')).toEqual(['_kruise-l1', 'clone-set', 'index', 'kruise-workload', 'pod-unavailable-budget', 'strategies']);
 });
