@@ -22,6 +22,7 @@ import * as os from 'os';
 import * as path from 'path';
 import * as ts from 'typescript';
 import { Block, REPO_URL, ROOT, docPages, fencedBlocks, headingAnchors, links, readPage } from './util/markdown';
+import { runProgram } from './util/programs';
 
 const PAGES = docPages();
 const ALL = PAGES.flatMap(p => fencedBlocks(p));
@@ -125,21 +126,6 @@ describe('every ts block compiles as written', () => {
   });
 });
 
-const js = (code: string) => ts.transpileModule(code, {
-  compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, esModuleInterop: true },
-}).outputText;
-
-/** Runs a block's code as a CommonJS module: `cdk8s-kruise` is src/, `./main` the program the block belongs to. */
-function run(code: string, locals: Record<string, unknown>, globals: Record<string, unknown> = {}): any {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const load = (id: string) => (id in locals ? locals[id] : id === 'cdk8s-kruise' ? require('../src') : require(id));
-  const mod = { exports: {} as any };
-  const names = Object.keys(globals);
-  // eslint-disable-next-line @typescript-eslint/no-implied-eval
-  new Function('require', 'module', 'exports', ...names, js(code))(load, mod, mod.exports, ...names.map(n => globals[n]));
-  return mod.exports;
-}
-
 /**
  * Images the docs run, and what they need from a pod: `user` is the image's
  * numeric non-root user (absent: the image starts as root, or as a user
@@ -220,7 +206,7 @@ describe('every ts program runs, writes its manifests with no warning, and its p
       // relative files a block reads (KruiseInclude's manifests/shop.yaml)
       process.chdir(path.join(__dirname, 'fixtures', 'readme'));
       process.env.CDK8S_OUTDIR = outdir;
-      const main = run(p.main.code, {});
+      const main = runProgram(p.main.code);
       expect(warn.mock.calls.map(c => String(c[0]))).toEqual([]);
       const written = fs.readdirSync(outdir).filter(f => f.endsWith('.k8s.yaml'));
       if (/\.synth\(\)/.test(p.main.code)) expect(written.length).toBeGreaterThan(0);
@@ -234,7 +220,7 @@ describe('every ts program runs, writes its manifests with no warning, and its p
         // the test file's tests, run against the program's exports
         const tests: Array<[string, () => unknown]> = [];
         const add = (name: string, fn: () => unknown) => tests.push([name, fn]);
-        run(p.test.code, { './main': main }, { test: add, it: add, describe: (_n: string, fn: () => void) => fn(), expect });
+        runProgram(p.test.code, { './main': main }, { test: add, it: add, describe: (_n: string, fn: () => void) => fn(), expect });
         expect(tests.length).toBeGreaterThan(0);
         for (const [, fn] of tests) await fn();
       }
