@@ -207,6 +207,11 @@ project.addTask('test:newcomer', {
 });
 
 project.package.addField('types', 'lib/src/index.d.ts');
+// npm 11 runs no dependency install script it was not told about, and ends every install with a list of
+// them. Neither is needed here: @swc/core's postinstall only looks for a fallback when its native binding
+// (an optional dependency) is missing, and @parcel/watcher (jest's file watcher) builds from source only
+// without its prebuilt binary. Recorded as denied, so `npm ci` prints nothing but its summary.
+project.package.addField('allowScripts', { '@parcel/watcher': false, '@swc/core': false });
 // The npm package ships what runs and what documents: lib/ (the compiled JS
 // and its .d.ts, the L1 included), .jsii, schemas/*.json (read at synth),
 // bin/, README.md, API.md, docs/ and the bundled dependencies. Not the L1's
