@@ -4,15 +4,15 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import { generatedFiles } from './generated';
+import { GENERATED_DIRS, generatedFiles } from './generated';
 
 const root = path.resolve(__dirname, '..');
 const files = generatedFiles();
-for (const dir of ['crds', 'schemas']) {
+for (const dir of GENERATED_DIRS) {
   const abs = path.join(root, dir);
   if (!fs.existsSync(abs)) continue;
-  for (const f of fs.readdirSync(abs)) {
-    if (!files.has(`${dir}/${f}`)) fs.rmSync(path.join(abs, f));
+  for (const f of fs.readdirSync(abs, { withFileTypes: true })) {
+    if (f.isFile() && !files.has(`${dir}/${f.name}`)) fs.rmSync(path.join(abs, f.name));
   }
 }
 for (const [rel, content] of files) {
@@ -20,4 +20,4 @@ for (const [rel, content] of files) {
   fs.mkdirSync(path.dirname(abs), { recursive: true });
   fs.writeFileSync(abs, content);
 }
-console.log(`generated ${files.size} files: crds/, schemas/, imports/kruise.ts, imports/rollouts.ts`);
+console.log(`generated ${files.size} files: crds/, schemas/ (JSON schemas and their validators), imports/kruise/, imports/rollouts/ (the L1, one module per kind and version)`);

@@ -3,11 +3,15 @@
  * the `gen` task to write the files and by the staleness test to compare.
  */
 import { stringify } from 'yaml';
-import { renderL1 } from './l1';
+import { l1ClassName, renderL1 } from './l1';
+import { validatorModule } from './validators';
 import { ALL_KINDS, KINDS, KRUISE_VERSION, KindModel, ROLLOUTS_VERSION, ROLLOUT_KINDS, crdFileName, productOf, renderCrd, validationSchema } from '../src/api';
-import { schemaFileName } from '../src/validation/schemas';
+import { schemaFileName, validatorFileName } from '../src/validation/schemas';
 
 const header = (k: KindModel) => `# Generated from the API model in src/api by \`npx projen gen\`; do not edit.\n# ${productOf(k)}\n`;
+
+/** The folders whose every file is generated (`npx projen gen` removes the files the model no longer produces). */
+export const GENERATED_DIRS = ['crds', 'schemas', 'imports', 'imports/kruise', 'imports/rollouts'];
 
 export function generatedFiles(): Map<string, string> {
   const files = new Map<string, string>();
@@ -18,14 +22,19 @@ export function generatedFiles(): Map<string, string> {
   for (const k of ALL_KINDS) {
     for (const v of k.versions) {
       const file = schemaFileName(k.group, v.name, k.kind);
-      index.push({ apiVersion: `${k.group}/${v.name}`, kind: k.kind, file });
-      files.set(`schemas/${file}`, JSON.stringify(validationSchema(k, v), undefined, 2) + '\n');
+      const validator = validatorFileName(k.group, v.name, k.kind);
+      index.push({ apiVersion: `${k.group}/${v.name}`, kind: k.kind, file, validator, l1Class: l1ClassName(k, v) });
+      const schema = validationSchema(k, v);
+      files.set(`schemas/${file}`, JSON.stringify(schema, undefined, 2) + '\n');
+      // the schema compiled by ajv at build time, so a synth compiles nothing
+      files.set(`schemas/${validator}`, validatorModule(schema));
     }
   }
   // the control planes install these (src/control-plane/crds.ts): JSON, so an install does not load the API model
   files.set('schemas/crds.json', JSON.stringify({ kruise: KINDS.map(k => renderCrd(k)), rollouts: ROLLOUT_KINDS.map(k => renderCrd(k)) }, undefined, 1) + '\n');
   files.set('schemas/index.json', JSON.stringify({ kruiseVersion: KRUISE_VERSION, rolloutsVersion: ROLLOUTS_VERSION, schemas: index }, undefined, 2) + '\n');
-  files.set('imports/kruise.ts', renderL1(KINDS));
-  files.set('imports/rollouts.ts', renderL1(ROLLOUT_KINDS));
+  for (const [product, kinds] of [['kruise', KINDS], ['rollouts', ROLLOUT_KINDS]] as const) {
+    for (const [file, content] of renderL1(kinds)) files.set(`imports/${product}/${file}`, content);
+  }
   return files;
 }

@@ -120,7 +120,7 @@ export class AdvancedCronJobTemplate {
                 metadata: meta,
                 spec: {
                   ...spec,
-                  parallelism: _intOrString(bj.parallelism, _l1().AdvancedCronJobSpecTemplateBroadcastJobTemplateSpecParallelism),
+                  parallelism: _intOrString(bj.parallelism, _l1('AdvancedCronJob').AdvancedCronJobSpecTemplateBroadcastJobTemplateSpecParallelism),
                 },
               },
             };
@@ -301,7 +301,7 @@ export class AdvancedCronJob extends kplus.Resource {
     this.successfulJobsHistoryLimit = props.successfulJobsHistoryLimit;
     this.failedJobsHistoryLimit = props.failedJobsHistoryLimit;
     this.paused = props.paused;
-    this.apiObject = new (_l1().KubeAdvancedCronJob)(this, 'Resource', {
+    this.apiObject = new (_l1('AdvancedCronJob').KubeAdvancedCronJob)(this, 'Resource', {
       metadata: props.metadata,
       spec: Lazy.any({ produce: () => this._toKube() }),
     });

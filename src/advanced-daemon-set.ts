@@ -78,7 +78,7 @@ export class AdvancedDaemonSet extends KruiseWorkload {
     this.minReady = props.minReady;
     this.burstReplicas = props.burstReplicas;
     this.partitionedScaling = props.partitionedScaling;
-    this.apiObject = new (_l1().KubeDaemonSet)(this, 'Resource', {
+    this.apiObject = new (_l1('DaemonSet').KubeDaemonSet)(this, 'Resource', {
       metadata: props.metadata,
       spec: Lazy.any({ produce: () => _withPath(this, 'AdvancedDaemonSet', () => this._toKube()) }),
     });
@@ -95,7 +95,7 @@ export class AdvancedDaemonSet extends KruiseWorkload {
       template: this._podTemplate(),
       updateStrategy: this.updateStrategy?._toKube(),
       minReadySeconds: _seconds(this.minReady, 'minReady'),
-      burstReplicas: _intOrString(this.burstReplicas, _l1().DaemonSetSpecBurstReplicas),
+      burstReplicas: _intOrString(this.burstReplicas, _l1('DaemonSet').DaemonSetSpecBurstReplicas),
       scaleStrategy: this.partitionedScaling !== undefined ? { partitionedScaling: this.partitionedScaling } : undefined,
       revisionHistoryLimit: this.revisionHistoryLimit,
       lifecycle: this._renderLifecycle(),

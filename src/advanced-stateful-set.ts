@@ -36,8 +36,8 @@ export class ReserveOrdinal {
   /** @internal */
   public _toKube(): kruise.StatefulSetSpecReserveOrdinals {
     return typeof this.value === 'number'
-      ? _l1().StatefulSetSpecReserveOrdinals.fromNumber(this.value)
-      : _l1().StatefulSetSpecReserveOrdinals.fromString(this.value);
+      ? _l1('StatefulSet').StatefulSetSpecReserveOrdinals.fromNumber(this.value)
+      : _l1('StatefulSet').StatefulSetSpecReserveOrdinals.fromString(this.value);
   }
 }
 
@@ -224,7 +224,7 @@ export class AdvancedStatefulSet extends KruiseReplicatedWorkload {
     this.props = props;
     this.podManagementPolicy = props.podManagementPolicy;
     this.updateStrategy = props.updateStrategy;
-    this.apiObject = new (_l1().KubeStatefulSet)(this, 'Resource', {
+    this.apiObject = new (_l1('StatefulSet').KubeStatefulSet)(this, 'Resource', {
       metadata: props.metadata,
       spec: Lazy.any({ produce: () => _withPath(this, 'AdvancedStatefulSet', () => this._toKube()) }),
     });
@@ -292,7 +292,7 @@ export class AdvancedStatefulSet extends KruiseReplicatedWorkload {
   public _toKube(): kruise.StatefulSetSpec {
     const p = this.props;
     const ret = p.pvcRetention;
-    const maxUnavailable = _intOrString(p.scaleStrategy?.maxUnavailable, _l1().StatefulSetSpecScaleStrategyMaxUnavailable);
+    const maxUnavailable = _intOrString(p.scaleStrategy?.maxUnavailable, _l1('StatefulSet').StatefulSetSpecScaleStrategyMaxUnavailable);
     return {
       replicas: this._replicas(),
       serviceName: this.service.name,

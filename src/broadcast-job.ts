@@ -216,7 +216,7 @@ export class BroadcastJob extends kplus.Workload {
     this.completionPolicy = props.completionPolicy;
     this.failurePolicy = props.failurePolicy;
     this.paused = props.paused;
-    this.apiObject = new (_l1().KubeBroadcastJob)(this, 'Resource', {
+    this.apiObject = new (_l1('BroadcastJob').KubeBroadcastJob)(this, 'Resource', {
       metadata: props.metadata,
       spec: Lazy.any({ produce: () => this._toKube() }),
     });
@@ -226,7 +226,7 @@ export class BroadcastJob extends kplus.Workload {
   /** @internal */
   public _toKube(): kruise.BroadcastJobSpec {
     return _withPath(this, 'BroadcastJob', () => ({
-      parallelism: _intOrString(this.parallelism, _l1().BroadcastJobSpecParallelism),
+      parallelism: _intOrString(this.parallelism, _l1('BroadcastJob').BroadcastJobSpecParallelism),
       template: {
         metadata: this.podMetadata.toJson(),
         // with no container yet, an empty list the admission rules report (instead of a bare exception)

@@ -109,7 +109,7 @@ export class CloneSet extends KruiseReplicatedWorkload {
     this.minReady = props.minReady;
     this.progressDeadline = props.progressDeadline;
     this.podsToDelete = [...(props.podsToDelete ?? [])];
-    this.apiObject = new (_l1().KubeCloneSet)(this, 'Resource', {
+    this.apiObject = new (_l1('CloneSet').KubeCloneSet)(this, 'Resource', {
       metadata: props.metadata,
       spec: Lazy.any({ produce: () => _withPath(this, 'CloneSet', () => this._toKube()) }),
     });
@@ -133,7 +133,7 @@ export class CloneSet extends KruiseReplicatedWorkload {
   public _toKube(): kruise.CloneSetSpec {
     const s = this.scaleStrategy;
     const scaleStrategy: kruise.CloneSetSpecScaleStrategy = {
-      maxUnavailable: _intOrString(s?.maxUnavailable, _l1().CloneSetSpecScaleStrategyMaxUnavailable),
+      maxUnavailable: _intOrString(s?.maxUnavailable, _l1('CloneSet').CloneSetSpecScaleStrategyMaxUnavailable),
       disablePvcReuse: s?.disablePvcReuse,
       podsToDelete: this.podsToDelete.length > 0 ? [...this.podsToDelete] : undefined,
     };

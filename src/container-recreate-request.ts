@@ -158,7 +158,7 @@ export class ContainerRecreateRequest extends kplus.Resource {
     this.podName = props.podName;
     this.strategy = props.strategy;
     this._containers = [...props.containers];
-    this.apiObject = new (_l1().KubeContainerRecreateRequest)(this, 'Resource', {
+    this.apiObject = new (_l1('ContainerRecreateRequest').KubeContainerRecreateRequest)(this, 'Resource', {
       metadata: props.metadata,
       spec: Lazy.any({ produce: () => this._toKube() }),
     });

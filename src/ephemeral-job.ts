@@ -241,7 +241,7 @@ export class EphemeralJob extends kplus.Resource {
         throw new Error(`EphemeralJob at '${this.node.path}': '${prop}' (${v}) must be a whole number of pods, 0 or more`);
       }
     }
-    this.apiObject = new (_l1().KubeEphemeralJob)(this, 'Resource', {
+    this.apiObject = new (_l1('EphemeralJob').KubeEphemeralJob)(this, 'Resource', {
       metadata: props.metadata,
       spec: Lazy.any({ produce: () => this._toKube() }),
     });

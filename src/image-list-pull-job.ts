@@ -89,7 +89,7 @@ export class ImageListPullJob extends kplus.Resource {
     this.options = props;
     this._images = [...props.images];
     _checkPullJob(this, 'ImageListPullJob', props);
-    this.apiObject = new (_l1().KubeImageListPullJob)(this, 'Resource', {
+    this.apiObject = new (_l1('ImageListPullJob').KubeImageListPullJob)(this, 'Resource', {
       metadata: props.metadata,
       spec: Lazy.any({ produce: () => this._toKube() }),
     });

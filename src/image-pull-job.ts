@@ -263,7 +263,7 @@ export function _pullJobSpec(o: ImagePullJobOptions, nodes: ImagePullNodes) {
     : undefined;
   return {
     ...nodes._toKube(),
-    parallelism: o.parallelism === undefined ? undefined : _l1().ImagePullJobSpecParallelism.fromNumber(o.parallelism),
+    parallelism: o.parallelism === undefined ? undefined : _l1('ImagePullJob').ImagePullJobSpecParallelism.fromNumber(o.parallelism),
     pullSecrets: o.pullSecrets && o.pullSecrets.length > 0 ? o.pullSecrets.map(s => s.name) : undefined,
     imagePullPolicy: o.imagePullPolicy as string | undefined,
     pullPolicy,
@@ -338,7 +338,7 @@ export class ImagePullJob extends kplus.Resource {
     this.completionPolicy = props.completionPolicy;
     this.options = props;
     _checkPullJob(this, 'ImagePullJob', props);
-    this.apiObject = new (_l1().KubeImagePullJob)(this, 'Resource', {
+    this.apiObject = new (_l1('ImagePullJob').KubeImagePullJob)(this, 'Resource', {
       metadata: props.metadata,
       spec: Lazy.any({ produce: () => this._toKube() }),
     });

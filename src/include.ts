@@ -1,7 +1,7 @@
 import * as fs from 'fs';
 import { ApiObject, JsonPatch, Yaml } from 'cdk8s';
 import { Construct } from 'constructs';
-import { _l1, _rolloutsL1 } from './_kruise-l1';
+import { _l1Class } from './_kruise-l1';
 import { _setOrigin, isKruiseObject } from './admission/engine';
 import { KruiseValidation } from './validation/register';
 
@@ -12,15 +12,6 @@ export interface KruiseIncludeProps {
    * several documents.
    */
   readonly url: string;
-}
-
-/** The L1 class of each OpenKruise and Kruise Rollouts apiVersion/kind. */
-function l1Classes(): Map<string, any> {
-  const out = new Map<string, any>();
-  for (const v of [...Object.values(_l1()), ...Object.values(_rolloutsL1())] as any[]) {
-    if (typeof v === 'function' && v.GVK?.apiVersion && v.GVK?.kind) out.set(`${v.GVK.apiVersion}/${v.GVK.kind}`, v);
-  }
-  return out;
 }
 
 /**
@@ -47,7 +38,6 @@ export class KruiseInclude extends Construct {
     } catch (e: any) {
       throw new Error(`KruiseInclude at '${this.node.path}': cannot read '${props.url}': ${e?.message ?? e}; give the path of a YAML or JSON manifest (or an http(s) URL)`);
     }
-    const classes = l1Classes();
     let unnamed = 0;
     docs.forEach((obj, i) => {
       if (obj === null || obj === undefined) return;
@@ -63,7 +53,7 @@ export class KruiseInclude extends Construct {
       if (this.node.tryFindChild(objId)) {
         throw new Error(`KruiseInclude at '${this.node.path}': ${where} is a second ${obj.kind} "${name}"${obj.metadata?.namespace ? ` in namespace ${obj.metadata.namespace}` : ''}; each object may appear once`);
       }
-      const L1 = classes.get(`${obj.apiVersion}/${obj.kind}`);
+      const L1 = _l1Class(obj.apiVersion, obj.kind);
       let created: ApiObject;
       if (L1) {
         created = new L1(this, objId, { metadata: obj.metadata });

@@ -11,16 +11,30 @@ import { ApiObjectMetadata, Size, SizeRoundingBehavior } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
-import { ContainerRecreateRequest, ContainerRecreateRequestOptions, _containerRecreateSpec } from './container-recreate-request';
-import { ImagePullJob, ImagePullJobOptions, ImagePullNodes } from './image-pull-job';
-import { PodProbeMarker, PodProbeMarkerProbe } from './pod-probe-marker';
-import { PodUnavailableBudget, PodUnavailableBudgetOptions } from './pod-unavailable-budget';
-import { Rollout, RolloutOptions } from './rollout';
+import type { ContainerRecreateRequest, ContainerRecreateRequestOptions } from './container-recreate-request';
+import type { ImagePullJob, ImagePullJobOptions } from './image-pull-job';
+import type { PodProbeMarker, PodProbeMarkerProbe } from './pod-probe-marker';
+import type { PodUnavailableBudget, PodUnavailableBudgetOptions } from './pod-unavailable-budget';
+import type { Rollout, RolloutOptions } from './rollout';
 import { ImagePreDownload, Lifecycle, _imagePreDownloadAnnotations, _renderLifecycle, _withPath } from './strategies';
 import { _assertOwnKplus, _pathOf } from './validation/foreign-kplus';
 import { _gateSources } from './validation/gates';
 import { Warnings } from './validation/report';
-import { WorkloadSpread, WorkloadSpreadOptions } from './workload-spread';
+import type { WorkloadSpread, WorkloadSpreadOptions } from './workload-spread';
+
+/*
+ * The constructs a workload makes on request (pre-pull jobs, container
+ * restarts, probe markers, a Rollout, a WorkloadSpread, a budget) load with
+ * the first request, not with the workload.
+ */
+/* eslint-disable @typescript-eslint/no-require-imports */
+const crrModule = () => require('./container-recreate-request') as typeof import('./container-recreate-request');
+const imagePullJobModule = () => require('./image-pull-job') as typeof import('./image-pull-job');
+const podProbeMarkerModule = () => require('./pod-probe-marker') as typeof import('./pod-probe-marker');
+const budgetModule = () => require('./pod-unavailable-budget') as typeof import('./pod-unavailable-budget');
+const rolloutModule = () => require('./rollout') as typeof import('./rollout');
+const spreadModule = () => require('./workload-spread') as typeof import('./workload-spread');
+/* eslint-enable @typescript-eslint/no-require-imports */
 
 /** Props every OpenKruise workload construct takes. */
 export interface KruiseWorkloadProps extends kplus.WorkloadProps {
@@ -133,6 +147,7 @@ export abstract class KruiseWorkload extends kplus.Workload {
       throw new Error(`prePullImages() at '${this.node.path}': the workload has no container yet, so there is no image to pull; add the containers first`);
     }
     const pullSecrets = options.pullSecrets ?? (this.dockerRegistryAuth ? [this.dockerRegistryAuth] : undefined);
+    const { ImagePullJob, ImagePullNodes } = imagePullJobModule();
     const seen = new Set<string>();
     const jobs: ImagePullJob[] = [];
     for (const c of containers) {
@@ -162,7 +177,7 @@ export abstract class KruiseWorkload extends kplus.Workload {
    * @returns the ContainerRecreateRequest, a child of this workload with id `Recreate-<podName>`
    */
   public recreateContainers(podName: string, options: WorkloadContainerRecreateOptions = {}): ContainerRecreateRequest {
-    const crr = new ContainerRecreateRequest(this, `Recreate-${podName}`, {
+    const crr = new (crrModule().ContainerRecreateRequest)(this, `Recreate-${podName}`, {
       ...options,
       podName,
       containers: options.containers ?? this.containers.map(c => c.name),
@@ -186,7 +201,7 @@ export abstract class KruiseWorkload extends kplus.Workload {
     const containers = options.containers ?? this.containers.map(c => c.name);
     const problems = this._recreateProblems(containers);
     if (problems.length > 0) throw new Error(`recreateContainersCommand() at '${this.node.path}': ${problems.join('; ')}`);
-    const spec = _withPath(this, 'recreateContainersCommand()', () => _containerRecreateSpec({ ...options, podName, containers }));
+    const spec = _withPath(this, 'recreateContainersCommand()', () => crrModule()._containerRecreateSpec({ ...options, podName, containers }));
     const { name: _n, ...metadata } = { ...options.metadata, generateName: `${podName}-`, namespace: options.metadata?.namespace ?? this.metadata.namespace };
     const manifest = { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'ContainerRecreateRequest', metadata: JSON.parse(JSON.stringify(metadata)), spec: JSON.parse(JSON.stringify(spec)) };
     return `kubectl create -f - <<'EOF'\n${JSON.stringify(manifest, undefined, 2)}\nEOF`;
@@ -223,7 +238,7 @@ export abstract class KruiseWorkload extends kplus.Workload {
    */
   public addProbeMarker(...probes: PodProbeMarkerProbe[]): PodProbeMarker {
     const existing = this.node.tryFindChild('ProbeMarker') as PodProbeMarker | undefined;
-    const marker = existing ?? new PodProbeMarker(this, 'ProbeMarker', { target: this });
+    const marker = existing ?? new (podProbeMarkerModule().PodProbeMarker)(this, 'ProbeMarker', { target: this });
     for (const p of probes) marker.addProbe(p);
     return marker;
   }
@@ -240,7 +255,7 @@ export abstract class KruiseWorkload extends kplus.Workload {
    * @returns the Rollout, a child of this workload with id 'Rollout'
    */
   public rollout(options: RolloutOptions): Rollout {
-    return Rollout.of(this, options);
+    return rolloutModule().Rollout.of(this, options);
   }
 
   /**
@@ -376,7 +391,7 @@ export abstract class KruiseReplicatedWorkload extends KruiseWorkload implements
    * @returns the WorkloadSpread, a child of this workload with id 'Spread'
    */
   public spreadOver(options: WorkloadSpreadOptions = {}): WorkloadSpread {
-    return new WorkloadSpread(this, 'Spread', { ...options, target: this });
+    return new (spreadModule().WorkloadSpread)(this, 'Spread', { ...options, target: this });
   }
 
   /**
@@ -388,7 +403,7 @@ export abstract class KruiseReplicatedWorkload extends KruiseWorkload implements
    * @returns the PodUnavailableBudget, a child of this workload with id 'Budget'
    */
   public protect(options: PodUnavailableBudgetOptions): PodUnavailableBudget {
-    return new PodUnavailableBudget(this, 'Budget', { ...options, target: this });
+    return new (budgetModule().PodUnavailableBudget)(this, 'Budget', { ...options, target: this });
   }
 
   /**

@@ -145,7 +145,7 @@ export class PersistentPodState extends kplus.Resource {
     } else {
       this.targetRef = { ...props.targetRef! };
     }
-    this.apiObject = new (_l1().KubePersistentPodState)(this, 'Resource', {
+    this.apiObject = new (_l1('PersistentPodState').KubePersistentPodState)(this, 'Resource', {
       metadata: { ...props.metadata, namespace },
       spec: Lazy.any({ produce: () => this._toKube() }),
     });

@@ -148,7 +148,7 @@ export class PodProbeMarker extends kplus.Resource {
     this.target = props.target;
     const namespace = props.metadata?.namespace ?? (props.target && ApiObject.of(props.target).metadata.namespace);
     const metadata: ApiObjectMetadata = { ...props.metadata, namespace };
-    this.apiObject = new (_l1().KubePodProbeMarker)(this, 'Resource', {
+    this.apiObject = new (_l1('PodProbeMarker').KubePodProbeMarker)(this, 'Resource', {
       metadata,
       spec: Lazy.any({ produce: () => this._toKube() }),
     });

@@ -101,7 +101,7 @@ export class PodUnavailableBudget extends Construct {
     const annotations: Record<string, string> = { ...(props.metadata?.annotations ?? {}) };
     if (props.protectOperations) annotations['kruise.io/pub-protect-operations'] = props.protectOperations.join(',');
     if (props.protectTotalReplicas !== undefined) annotations['pub.kruise.io/protect-total-replicas'] = String(props.protectTotalReplicas);
-    this.apiObject = new (_l1().KubePodUnavailableBudget)(this, 'Resource', {
+    this.apiObject = new (_l1('PodUnavailableBudget').KubePodUnavailableBudget)(this, 'Resource', {
       metadata: {
         ...props.metadata,
         namespace: props.metadata?.namespace ?? targetNamespace(props.target),
@@ -126,8 +126,8 @@ export class PodUnavailableBudget extends Construct {
     return {
       targetRef: t ? { ...t.ref } : undefined,
       selector: this.props.selector?._toKube(),
-      maxUnavailable: pct(this.props.maxUnavailable, _l1().PodUnavailableBudgetSpecMaxUnavailable),
-      minAvailable: pct(this.props.minAvailable, _l1().PodUnavailableBudgetSpecMinAvailable),
+      maxUnavailable: pct(this.props.maxUnavailable, _l1('PodUnavailableBudget').PodUnavailableBudgetSpecMaxUnavailable),
+      minAvailable: pct(this.props.minAvailable, _l1('PodUnavailableBudget').PodUnavailableBudgetSpecMinAvailable),
     };
   }
 

@@ -106,7 +106,7 @@ export class ResourceDistribution extends Construct {
     this.props = props;
     this.resource = props.resource;
     props.resource._detach();
-    const l1 = new (_l1().KubeResourceDistribution)(this, 'Resource', {
+    const l1 = new (_l1('ResourceDistribution').KubeResourceDistribution)(this, 'Resource', {
       metadata: { ...props.metadata, namespace: undefined },
       spec: Lazy.any({ produce: () => this._toKube() }),
     });

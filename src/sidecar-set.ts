@@ -261,9 +261,9 @@ export class SidecarSetUpdateStrategy {
   public static rollingUpdate(options: SidecarSetRollingUpdateOptions = {}): SidecarSetUpdateStrategy {
     return new SidecarSetUpdateStrategy({
       type: 'RollingUpdate',
-      partition: options.partition === undefined ? undefined : fromPercent(options.partition, _l1().SidecarSetSpecUpdateStrategyPartition),
+      partition: options.partition === undefined ? undefined : fromPercent(options.partition, _l1('SidecarSet').SidecarSetSpecUpdateStrategyPartition),
       maxUnavailable: options.maxUnavailable === undefined ? undefined
-        : fromPercent(options.maxUnavailable, _l1().SidecarSetSpecUpdateStrategyMaxUnavailable),
+        : fromPercent(options.maxUnavailable, _l1('SidecarSet').SidecarSetSpecUpdateStrategyMaxUnavailable),
       paused: options.paused,
       selector: options.selector?._toKube(),
       scatterStrategy: options.scatter?.map(t => ({ key: t.key, value: t.value })),
@@ -424,7 +424,7 @@ export class SidecarSet extends Construct {
       ? kplus.LabelSelector.of({ labels: { 'kubernetes.io/metadata.name': props.namespace } })
       : props.namespaceSelector;
     this.updateStrategy = props.updateStrategy;
-    const l1 = new (_l1().KubeSidecarSet)(this, 'Resource', {
+    const l1 = new (_l1('SidecarSet').KubeSidecarSet)(this, 'Resource', {
       metadata: { ...props.metadata, namespace: undefined },
       spec: Lazy.any({ produce: () => this._toKube() }),
     });

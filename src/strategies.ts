@@ -329,9 +329,9 @@ export class CloneSetUpdateStrategy {
     const o = this.options;
     return {
       type: this.type,
-      partition: _intOrString(o.partition, _l1().CloneSetSpecUpdateStrategyPartition),
-      maxUnavailable: _intOrString(o.maxUnavailable, _l1().CloneSetSpecUpdateStrategyMaxUnavailable),
-      maxSurge: _intOrString(o.maxSurge, _l1().CloneSetSpecUpdateStrategyMaxSurge),
+      partition: _intOrString(o.partition, _l1('CloneSet').CloneSetSpecUpdateStrategyPartition),
+      maxUnavailable: _intOrString(o.maxUnavailable, _l1('CloneSet').CloneSetSpecUpdateStrategyMaxUnavailable),
+      maxSurge: _intOrString(o.maxSurge, _l1('CloneSet').CloneSetSpecUpdateStrategyMaxSurge),
       paused: o.paused,
       priorityStrategy: o.priority?._toKube(),
       scatterStrategy: o.scatter && o.scatter.length > 0 ? o.scatter.map(s => ({ key: s.key, value: s.value })) : undefined,
@@ -446,7 +446,7 @@ export class AdvancedStatefulSetUpdateStrategy {
     const unordered = o.unordered === true || o.priority !== undefined;
     const rollingUpdate: kruise.StatefulSetSpecUpdateStrategyRollingUpdate = {
       partition: o.partition,
-      maxUnavailable: _intOrString(o.maxUnavailable, _l1().StatefulSetSpecUpdateStrategyRollingUpdateMaxUnavailable),
+      maxUnavailable: _intOrString(o.maxUnavailable, _l1('StatefulSet').StatefulSetSpecUpdateStrategyRollingUpdateMaxUnavailable),
       podUpdatePolicy: o.podUpdatePolicy,
       paused: o.paused,
       unorderedUpdate: unordered ? { priorityStrategy: o.priority?._toKube() } : undefined,
@@ -547,9 +547,9 @@ export class AdvancedDaemonSetUpdateStrategy {
       type: 'RollingUpdate',
       rollingUpdate: {
         rollingUpdateType,
-        maxUnavailable: _intOrString(maxUnavailable, _l1().DaemonSetSpecUpdateStrategyRollingUpdateMaxUnavailable),
-        maxSurge: _intOrString(maxSurge, _l1().DaemonSetSpecUpdateStrategyRollingUpdateMaxSurge),
-        partition: _intOrString(o.partition, _l1().DaemonSetSpecUpdateStrategyRollingUpdatePartition),
+        maxUnavailable: _intOrString(maxUnavailable, _l1('DaemonSet').DaemonSetSpecUpdateStrategyRollingUpdateMaxUnavailable),
+        maxSurge: _intOrString(maxSurge, _l1('DaemonSet').DaemonSetSpecUpdateStrategyRollingUpdateMaxSurge),
+        partition: _intOrString(o.partition, _l1('DaemonSet').DaemonSetSpecUpdateStrategyRollingUpdatePartition),
         paused: o.paused,
         selector: o.nodeSelector?._toKube(),
       },

@@ -440,7 +440,7 @@ export class UnitedDeployment extends kplus.Resource {
     this.partitions = props.partitions && { ...props.partitions };
     this.template = props.template;
     this.templateKind = props.template.kind;
-    this.apiObject = new (_l1().KubeUnitedDeployment)(this, 'Resource', {
+    this.apiObject = new (_l1('UnitedDeployment').KubeUnitedDeployment)(this, 'Resource', {
       metadata: props.metadata,
       spec: Lazy.any({ produce: () => this._toKube() }),
     });
@@ -475,9 +475,9 @@ export class UnitedDeployment extends kplus.Resource {
           name: s.name,
           nodeSelectorTerm: s.nodes && s.nodes.length > 0 ? { matchExpressions: s.nodes.map(q => q._toKube()) } : undefined,
           tolerations: s.tolerations && s.tolerations.length > 0 ? s.tolerations.map(t => t._toKube()) : undefined,
-          replicas: intOrString(s.replicas, _l1().UnitedDeploymentSpecTopologySubsetsReplicas),
-          minReplicas: intOrString(s.minReplicas, _l1().UnitedDeploymentSpecTopologySubsetsMinReplicas),
-          maxReplicas: intOrString(s.maxReplicas, _l1().UnitedDeploymentSpecTopologySubsetsMaxReplicas),
+          replicas: intOrString(s.replicas, _l1('UnitedDeployment').UnitedDeploymentSpecTopologySubsetsReplicas),
+          minReplicas: intOrString(s.minReplicas, _l1('UnitedDeployment').UnitedDeploymentSpecTopologySubsetsMinReplicas),
+          maxReplicas: intOrString(s.maxReplicas, _l1('UnitedDeployment').UnitedDeploymentSpecTopologySubsetsMaxReplicas),
           patch: s.patch,
         })) : undefined,
       } : undefined,

@@ -70,7 +70,7 @@ export interface WorkloadSpreadAdaptiveOptions {
 export class WorkloadSpreadScheduleStrategy {
   /** Pods stay in the subset they were placed in (the default). */
   public static fixed(): WorkloadSpreadScheduleStrategy {
-    return new WorkloadSpreadScheduleStrategy({ type: _l1().WorkloadSpreadSpecScheduleStrategyType.FIXED });
+    return new WorkloadSpreadScheduleStrategy({ type: _l1('WorkloadSpread').WorkloadSpreadSpecScheduleStrategyType.FIXED });
   }
 
   /**
@@ -78,7 +78,7 @@ export class WorkloadSpreadScheduleStrategy {
    * @param options reschedule time
    */
   public static adaptive(options: WorkloadSpreadAdaptiveOptions = {}): WorkloadSpreadScheduleStrategy {
-    return new WorkloadSpreadScheduleStrategy({ type: _l1().WorkloadSpreadSpecScheduleStrategyType.ADAPTIVE }, options);
+    return new WorkloadSpreadScheduleStrategy({ type: _l1('WorkloadSpread').WorkloadSpreadSpecScheduleStrategyType.ADAPTIVE }, options);
   }
 
   private constructor(private readonly spec: kruise.WorkloadSpreadSpecScheduleStrategy, private readonly adaptive?: WorkloadSpreadAdaptiveOptions) {}
@@ -147,7 +147,7 @@ export class WorkloadSpread extends Construct {
     if (!props.target === !props.targetRef) throw new Error(`WorkloadSpread at '${this.node.path}': set exactly one of 'target' or 'targetRef'`);
     this.props = props;
     this.scheduleStrategy = props.scheduleStrategy;
-    this.apiObject = new (_l1().KubeWorkloadSpread)(this, 'Resource', {
+    this.apiObject = new (_l1('WorkloadSpread').KubeWorkloadSpread)(this, 'Resource', {
       metadata: { ...props.metadata, namespace: props.metadata?.namespace ?? targetNamespace(props.target) },
       spec: Lazy.any({ produce: () => _withPath(this, 'WorkloadSpread', () => this._toKube()) }),
     });
@@ -184,8 +184,8 @@ export class WorkloadSpread extends Construct {
         })),
         tolerations: s.tolerations?.map(t2 => t2._toKube()),
         maxReplicas: s.maxReplicas === undefined ? undefined
-          : typeof s.maxReplicas.value === 'number' ? _l1().WorkloadSpreadSpecSubsetsMaxReplicas.fromNumber(s.maxReplicas.value)
-            : _l1().WorkloadSpreadSpecSubsetsMaxReplicas.fromString(String(s.maxReplicas.value)),
+          : typeof s.maxReplicas.value === 'number' ? _l1('WorkloadSpread').WorkloadSpreadSpecSubsetsMaxReplicas.fromNumber(s.maxReplicas.value)
+            : _l1('WorkloadSpread').WorkloadSpreadSpecSubsetsMaxReplicas.fromString(String(s.maxReplicas.value)),
         patch: s.patch,
       })),
       scheduleStrategy: this.scheduleStrategy?._toKube(),

@@ -26,15 +26,16 @@ describe('the npm package', () => {
     expect(ours.filter(f => ['.projenrc.ts', 'tsconfig.json', '.eslintrc.json', '.gitattributes'].includes(f))).toEqual([]);
   });
 
-  test('ships what runs: the schemas read at synth, the plan CLI and the bundled dependencies', () => {
-    const schemas = fs.readdirSync(path.join(root, 'schemas')).filter(f => f.endsWith('.json')).map(f => `schemas/${f}`);
-    expect(schemas.length).toBeGreaterThan(18);
+  test('ships what runs: the schemas and their validators read at synth, the plan CLI and the bundled dependencies', () => {
+    const schemas = fs.readdirSync(path.join(root, 'schemas')).filter(f => f.endsWith('.json') || f.endsWith('.js')).map(f => `schemas/${f}`);
+    expect(schemas).toContain('schemas/apps.kruise.io_v1alpha1_cloneset.js');
+    expect(schemas.length).toBeGreaterThan(2 * 18);
     for (const f of [...schemas, 'bin/cdk8s-kruise', 'package.json', 'node_modules/ajv/package.json', 'node_modules/croner/package.json', 'node_modules/yaml/package.json']) {
       expect(files).toContain(f);
     }
     // the compiled library, when it has been built (`npx projen test` compiles first)
     if (fs.existsSync(path.join(root, 'lib', 'src', 'index.js'))) {
-      for (const f of ['lib/src/index.js', 'lib/src/index.d.ts', 'lib/imports/kruise.js', 'lib/imports/kruise.d.ts', '.jsii']) expect(files).toContain(f);
+      for (const f of ['lib/src/index.js', 'lib/src/index.d.ts', 'lib/imports/kruise/index.js', 'lib/imports/kruise/clone-set-v1alpha1.js', '.jsii']) expect(files).toContain(f);
     }
   });
 

@@ -14,7 +14,7 @@
  */
 import { ApiObject } from 'cdk8s';
 import { IConstruct } from 'constructs';
-import type * as Registry from './index';
+import { admissionModuleFor } from './index';
 import { AdmissionApp, AdmissionContext, Manifest } from './types';
 import { GATE_DEFAULTS } from '../control-plane/_gates';
 import { appObjects } from '../fleet/objects';
@@ -24,14 +24,6 @@ import { _currentRound, _markCheckRounds, _sharedRender } from '../validation/re
 import { Warnings } from '../validation/report';
 import { _rolloutManagers } from '../validation/rollout-settings';
 import { KRUISE_GROUPS, formatIssue, validateManifest } from '../validation/schemas';
-
-/** The registry of the admission modules (every kind's rules), loaded at the first synth. */
-let registry: typeof Registry | undefined;
-function admissionModuleFor(apiVersion: string, kind: string) {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  registry ??= require('./index') as typeof Registry;
-  return registry.admissionModuleFor(apiVersion, kind);
-}
 
 /** Where an object came from, when the construct path alone does not say it (included files). */
 export interface _ObjectOrigin {

@@ -61,7 +61,8 @@ function indexOf(scope: IConstruct): AppIndex {
       found.push({ apiObject: c, owner, path: owner.node.path });
     }
   }
-  found.sort((a, b) => a.path.localeCompare(b.path));
+  // code-unit order: the same on every machine (localeCompare follows the process locale), and no ICU collator to build
+  found.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const all: AppObject[] = found.map((f, order) => ({ apiObject: f.apiObject, owner: f.owner, json: _sharedRender(f.apiObject), order }));
   const byGroupKind = new Map<string, AppObject[]>();
   const namespaceLabelsOf = new Map<string, Record<string, string>>();

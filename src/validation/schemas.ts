@@ -1,11 +1,14 @@
 /**
- * Schema validation of OpenKruise objects with ajv, against the JSON schemas
- * generated from the API model (schemas/ at the package root). Each schema is
- * compiled once, the first time an object of its apiVersion/kind is seen.
+ * Schema validation of OpenKruise objects against the JSON schemas generated
+ * from the API model (schemas/ at the package root). ajv compiles every schema
+ * at build time (`npx projen gen`, build-tools/validators.ts) into a standalone
+ * module next to it, schemas/<group>_<version>_<kind>.js; a synth loads the
+ * module of each apiVersion/kind it meets, the first time it meets it, and
+ * compiles nothing.
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import type { default as Ajv, ErrorObject, ValidateFunction } from 'ajv';
+import type { ErrorObject } from 'ajv';
 
 /** The API groups this library validates: OpenKruise's and Kruise Rollouts'. */
 export const KRUISE_GROUPS = ['apps.kruise.io', 'policy.kruise.io', 'rollouts.kruise.io'];
@@ -13,6 +16,11 @@ export const KRUISE_GROUPS = ['apps.kruise.io', 'policy.kruise.io', 'rollouts.kr
 /** The schema file of one version of a kind. */
 export function schemaFileName(group: string, version: string, kind: string): string {
   return `${group}_${version}_${kind.toLowerCase()}.json`;
+}
+
+/** The validator module of one version of a kind (ajv's standalone code for its schema). */
+export function validatorFileName(group: string, version: string, kind: string): string {
+  return schemaFileName(group, version, kind).replace(/\.json$/, '.js');
 }
 
 /** One problem found in an object. */
@@ -23,18 +31,34 @@ export interface SchemaIssue {
   readonly value: unknown;
   /** What is expected instead. */
   readonly expected: string;
+  /** The schema keyword that failed (`required`, `type`, `additionalProperties`, ...). */
+  readonly keyword: string;
 }
 
 interface SchemaIndex {
   readonly kruiseVersion: string;
   readonly rolloutsVersion: string;
-  readonly schemas: Array<{ apiVersion: string; kind: string; file: string }>;
+  readonly schemas: SchemaEntry[];
+}
+
+/** One version of a kind: its JSON schema, its validator module and its L1 class (in the `kruise` or `rollouts` namespace). */
+export interface SchemaEntry {
+  readonly apiVersion: string;
+  readonly kind: string;
+  readonly file: string;
+  readonly validator: string;
+  readonly l1Class: string;
+}
+
+/** A validator module: ajv's standalone validation function. */
+interface Validator {
+  (data: unknown): boolean;
+  errors?: ErrorObject[] | null;
 }
 
 let schemaDir: string | undefined;
 let index: SchemaIndex | undefined;
-let ajv: Ajv | undefined;
-const compiled = new Map<string, ValidateFunction>();
+const validators = new Map<string, { entry: SchemaEntry; validate: Validator }>();
 
 /** The schemas/ folder shipped with this package. */
 export function findSchemaDir(): string {
@@ -57,57 +81,9 @@ function loadIndex(): SchemaIndex {
   return index;
 }
 
-const INT32 = { min: -2147483648, max: 2147483647 };
-
-function makeAjv(): Ajv {
-  // ajv loads with the first object validated, not with the library
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const AjvClass = (require('ajv') as typeof import('ajv')).default;
-  const a = new AjvClass({ allErrors: true, strict: true, strictTypes: false, verbose: true });
-  a.addFormat('int32', { type: 'number', validate: (x: number) => Number.isInteger(x) && x >= INT32.min && x <= INT32.max });
-  a.addFormat('int64', { type: 'number', validate: (x: number) => Number.isSafeInteger(x) });
-  a.addFormat('date-time', { type: 'string', validate: (x: string) => !Number.isNaN(Date.parse(x)) && /^\d{4}-\d{2}-\d{2}T/.test(x) });
-  a.addFormat('byte', { type: 'string', validate: (x: string) => /^[A-Za-z0-9+/]*={0,2}$/.test(x) && x.length % 4 === 0 });
-  // Markers with no effect on a single object's validity.
-  for (const keyword of ['x-kubernetes-int-or-string', 'x-kubernetes-preserve-unknown-fields', 'x-kubernetes-map-type', 'x-kubernetes-list-map-keys']) {
-    a.addKeyword({ keyword });
-  }
-  a.addKeyword({
-    keyword: 'x-kubernetes-embedded-resource',
-    type: 'object',
-    errors: true,
-    validate: function embedded(enabled: boolean, data: Record<string, unknown>) {
-      if (!enabled) return true;
-      const ok = typeof data.apiVersion === 'string' && data.apiVersion !== '' && typeof data.kind === 'string' && data.kind !== '';
-      (embedded as any).errors = ok ? [] : [{ keyword: 'x-kubernetes-embedded-resource', message: 'must be a whole Kubernetes object with apiVersion and kind', params: {} }];
-      return ok;
-    },
-  });
-  a.addKeyword({
-    keyword: 'x-kubernetes-list-type',
-    type: 'array',
-    errors: true,
-    validate: function listType(kind: string, data: unknown[], parentSchema?: any) {
-      let keyOf: ((x: unknown) => string) | undefined;
-      if (kind === 'set') keyOf = x => JSON.stringify(x);
-      if (kind === 'map') {
-        const keys: string[] = parentSchema?.['x-kubernetes-list-map-keys'] ?? [];
-        keyOf = x => JSON.stringify(keys.map(k => (x as Record<string, unknown>)?.[k]));
-      }
-      if (!keyOf) return true;
-      const seen = new Set<string>();
-      for (const item of data) {
-        const key = keyOf(item);
-        if (seen.has(key)) {
-          (listType as any).errors = [{ keyword: 'x-kubernetes-list-type', message: `must not repeat ${kind === 'set' ? 'an item' : 'a key'}: ${key}`, params: {} }];
-          return false;
-        }
-        seen.add(key);
-      }
-      return true;
-    },
-  });
-  return a;
+/** The entry of an apiVersion and kind, or undefined when this library does not know it. */
+export function schemaEntry(apiVersion: string, kind: string): SchemaEntry | undefined {
+  return loadIndex().schemas.find(s => s.apiVersion === apiVersion && s.kind === kind);
 }
 
 /** The served versions of a Kruise kind, or [] when the kind is unknown. */
@@ -122,17 +98,16 @@ export function kindsOf(group: string): string[] {
   return [...new Set(loadIndex().schemas.filter(s => s.apiVersion.startsWith(`${group}/`)).map(s => s.kind))].sort();
 }
 
-function validatorFor(apiVersion: string, kind: string): ValidateFunction | undefined {
+function validatorFor(apiVersion: string, kind: string): { entry: SchemaEntry; validate: Validator } | undefined {
   const key = `${apiVersion}/${kind}`;
-  const hit = compiled.get(key);
+  const hit = validators.get(key);
   if (hit) return hit;
-  const entry = loadIndex().schemas.find(s => s.apiVersion === apiVersion && s.kind === kind);
+  const entry = schemaEntry(apiVersion, kind);
   if (!entry) return undefined;
-  if (!ajv) ajv = makeAjv();
-  const schema = JSON.parse(fs.readFileSync(path.join(findSchemaDir(), entry.file), 'utf-8'));
-  const fn = ajv.compile(schema);
-  compiled.set(key, fn);
-  return fn;
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const loaded = { entry, validate: require(path.join(findSchemaDir(), entry.validator)) as Validator };
+  validators.set(key, loaded);
+  return loaded;
 }
 
 /**
@@ -143,16 +118,16 @@ export function validateManifest(manifest: Record<string, any>): SchemaIssue[] {
   const apiVersion = String(manifest.apiVersion ?? '');
   const kind = String(manifest.kind ?? '');
   const group = apiVersion.split('/')[0];
-  const fn = validatorFor(apiVersion, kind);
-  if (!fn) {
+  const v = validatorFor(apiVersion, kind);
+  if (!v) {
     const served = servedVersions(group, kind);
     if (served.length > 0) {
-      return [{ field: 'apiVersion', value: apiVersion, expected: `${kind} is served as ${served.join(' or ')}` }];
+      return [{ field: 'apiVersion', value: apiVersion, expected: `${kind} is served as ${served.join(' or ')}`, keyword: 'apiVersion' }];
     }
-    return [{ field: 'kind', value: kind, expected: `a kind of ${group}: ${kindsOf(group).join(', ')}` }];
+    return [{ field: 'kind', value: kind, expected: `a kind of ${group}: ${kindsOf(group).join(', ')}`, keyword: 'kind' }];
   }
-  if (fn(manifest)) return [];
-  return describeErrors(fn.errors ?? [], manifest);
+  if (v.validate(manifest)) return [];
+  return describeErrors(v.validate.errors ?? [], manifest, v.entry);
 }
 
 /** JSON pointer -> dotted path with [i] for array items. */
@@ -181,7 +156,6 @@ function expectation(e: ErrorObject): string {
       if (p.format === 'int32') return 'must be a 32-bit integer (-2147483648..2147483647)';
       if (p.format === 'int64') return 'must be a 64-bit integer';
       if (p.format === 'date-time') return 'must be an RFC 3339 date-time';
-      if (p.format === 'byte') return 'must be base64-encoded bytes';
       return `must be in format ${p.format}`;
     case 'anyOf': return 'must be an integer or a string (for example 1 or "25%")';
     default: return e.message ?? e.keyword;
@@ -190,7 +164,12 @@ function expectation(e: ErrorObject): string {
 
 const article = (t: string) => (/^[aeiou]/.test(t) ? `an ${t}` : `a ${t}`);
 
-function describeErrors(errors: ErrorObject[], doc: unknown): SchemaIssue[] {
+/** The JSON schema of a validator (read only to word an unknown-field error). */
+function schemaOf(entry: SchemaEntry): unknown {
+  return JSON.parse(fs.readFileSync(path.join(findSchemaDir(), entry.file), 'utf-8'));
+}
+
+function describeErrors(errors: ErrorObject[], doc: unknown, entry: SchemaEntry): SchemaIssue[] {
   // int-or-string fields report one failed branch per type plus the anyOf
   // itself: keep only the anyOf line.
   const anyOfPaths = new Set(errors.filter(e => e.keyword === 'anyOf').map(e => e.instancePath));
@@ -198,22 +177,25 @@ function describeErrors(errors: ErrorObject[], doc: unknown): SchemaIssue[] {
   const typePaths = new Set(errors.filter(e => e.keyword === 'type').map(e => e.instancePath));
   const out: SchemaIssue[] = [];
   const seen = new Set<string>();
+  let schema: unknown;
   for (const e of errors) {
     if (e.keyword !== 'anyOf' && anyOfPaths.has(e.instancePath) && e.schemaPath.includes('/anyOf/')) continue;
     if (e.keyword === 'format' && typePaths.has(e.instancePath)) continue;
     let issue: SchemaIssue;
     if (e.keyword === 'additionalProperties') {
       const name = String((e.params as any).additionalProperty);
-      const parentSchema = e.parentSchema as { properties?: Record<string, unknown> } | undefined;
+      // the schema object holding `additionalProperties: false` (the error's schema path, less its last segment)
+      schema ??= schemaOf(entry);
+      const parentSchema = valueAt(schema, decodeURIComponent(e.schemaPath.slice(0, e.schemaPath.lastIndexOf('/')))) as { properties?: Record<string, unknown> } | undefined;
       const known = Object.keys(parentSchema?.properties ?? {}).sort();
       const at = e.instancePath === '' ? name : `${dotted(e.instancePath)}.${name}`;
-      issue = { field: at, value: valueAt(doc, `${e.instancePath}/${name}`), expected: `no such field; known fields here: ${known.join(', ')}` };
+      issue = { field: at, value: valueAt(doc, `${e.instancePath}/${name}`), expected: `no such field; known fields here: ${known.join(', ')}`, keyword: e.keyword };
     } else if (e.keyword === 'required') {
       const name = String((e.params as any).missingProperty);
       const at = e.instancePath === '' ? name : `${dotted(e.instancePath)}.${name}`;
-      issue = { field: at, value: undefined, expected: 'is required' };
+      issue = { field: at, value: undefined, expected: 'is required', keyword: e.keyword };
     } else {
-      issue = { field: dotted(e.instancePath), value: valueAt(doc, e.instancePath), expected: expectation(e) };
+      issue = { field: dotted(e.instancePath), value: valueAt(doc, e.instancePath), expected: expectation(e), keyword: e.keyword };
     }
     const key = `${issue.field}|${issue.expected}`;
     if (seen.has(key)) continue;

@@ -4,8 +4,8 @@
  * read the object (the engine hands both the one render it shares with the
  * other checks).
  */
-import { admissionModuleFor } from '../../src/admission';
-import { validateManifest } from '../../src/validation/schemas';
+import { admissionModuleFor, admissionModules } from '../../src/admission';
+import { servedVersions, validateManifest } from '../../src/validation/schemas';
 import { admissionCases, rolloutAdmissionCases } from '../fixtures/admission';
 
 const ctx = { gate: () => true };
@@ -20,6 +20,18 @@ function deepFreeze<T>(v: T): T {
 // the engine runs a module only on objects that pass the schema
 const cases = [...admissionCases(), ...rolloutAdmissionCases()]
   .filter(c => admissionModuleFor(c.manifest.apiVersion, c.manifest.kind) && validateManifest(c.manifest).length === 0);
+
+test('the registry finds each module under its own group, kind and every served version, and nothing else', () => {
+  const modules = admissionModules();
+  expect(modules.length).toBe(18);
+  for (const m of modules) {
+    expect(m.versions).toEqual(servedVersions(m.group, m.kind).map(v => v.split('/')[1]));
+    for (const v of m.versions) expect(admissionModuleFor(`${m.group}/${v}`, m.kind)).toBe(m);
+    expect(admissionModuleFor(`${m.group}/v9`, m.kind)).toBeUndefined();
+  }
+  expect(admissionModuleFor('apps.kruise.io/v1alpha1', 'NodePodProbe')).toBeUndefined();
+  expect(admissionModuleFor('apps/v1', 'Deployment')).toBeUndefined();
+});
 
 test('the corpus reaches every registered module', () => {
   expect(cases.length).toBeGreaterThan(300);

@@ -1,7 +1,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { parse } from 'yaml';
-import { generatedFiles } from '../../build-tools/generated';
+import { GENERATED_DIRS, generatedFiles } from '../../build-tools/generated';
 import { ALL_KINDS, crdFileName, renderCrd } from '../../src/api';
 
 const root = path.resolve(__dirname, '..', '..');
@@ -17,8 +17,8 @@ describe('generated files are up to date with the API model (run `npx projen gen
     });
   }
 
-  test.each(['crds', 'schemas'])('%s/ holds nothing the model does not produce', dir => {
-    const extra = fs.readdirSync(path.join(root, dir)).filter(f => !files.has(`${dir}/${f}`));
+  test.each(GENERATED_DIRS)('%s/ holds nothing the model does not produce', dir => {
+    const extra = fs.readdirSync(path.join(root, dir), { withFileTypes: true }).filter(f => f.isFile() && !files.has(`${dir}/${f.name}`)).map(f => f.name);
     expect(extra).toEqual([]);
   });
 });

@@ -1,12 +1,16 @@
 /**
  * `require('cdk8s-kruise')` loads no module of the package but its index:
  * each export loads its own module on first access (build-tools/lazy-exports.ts),
- * and the L1 bindings (16k lines), ajv and the JSON schemas, the admission
- * modules, the API model and the YAML parser load when first used. Checked on the compiled package
- * (lib/, which the test task compiles before jest runs), in a fresh node.
+ * and so does each name of the L1 namespaces, one module per kind and version.
+ * A synth loads, per kind it meets, that kind's L1 class, its build-time
+ * schema validator and its admission module, and nothing of the other kinds;
+ * ajv's compiler, the API model, the YAML parser and the update planner load
+ * only when used. Checked on the compiled package (lib/, which the test task
+ * compiles before jest runs), in a fresh node.
  */
 import { execFileSync } from 'child_process';
 import * as fs from 'fs';
+import * as os from 'os';
 import * as path from 'path';
 
 const ROOT = path.join(__dirname, '..', '..');
@@ -26,21 +30,36 @@ function dependency(name: string): string {
   return path.relative(ROOT, path.join(fs.realpathSync(path.join(ROOT, 'node_modules')), name)) + path.sep;
 }
 
+/** The modules loaded from `dir` (a folder of the package), by name without `.js`, sorted. */
+const modulesIn = (loaded: string[], dir: string) => loaded
+  .filter(f => path.dirname(f) === dir && f.endsWith('.js'))
+  .map(f => path.basename(f, '.js'))
+  .sort();
+
+/** Per kind: the L1 modules (kind and version), the schema validators and the admission modules loaded. */
+const perKind = (loaded: string[]) => ({
+  kruiseL1: modulesIn(loaded, 'lib/imports/kruise').filter(m => m !== 'index'),
+  rolloutsL1: modulesIn(loaded, 'lib/imports/rollouts').filter(m => m !== 'index'),
+  validators: modulesIn(loaded, 'schemas'),
+  admission: modulesIn(loaded, 'lib/src/admission').filter(m => !['engine', 'index', 'types'].includes(m) && !m.startsWith('_')),
+});
+
 const heavy = (loaded: string[]) => ({
-  l1: loaded.includes('lib/imports/kruise.js'),
-  rolloutsL1: loaded.includes('lib/imports/rollouts.js'),
-  ajv: loaded.some(f => f.startsWith(dependency('ajv'))),
+  ajvCompiler: loaded.some(f => f.startsWith(dependency('ajv')) && !f.startsWith(`${dependency('ajv')}dist${path.sep}runtime${path.sep}`)),
   yaml: loaded.some(f => f.startsWith(dependency('yaml'))),
   apiModel: loaded.includes('lib/src/api/index.js'), // the kinds (a helper or two of src/api may load)
-  admissionModules: loaded.includes('lib/src/admission/clone-set.js'),
   planner: loaded.includes('lib/src/plan/planner.js'),
 });
+
+const NOTHING_HEAVY = { ajvCompiler: false, yaml: false, apiModel: false, planner: false };
+const NO_KIND = { kruiseL1: [], rolloutsL1: [], validators: [], admission: [] };
 
 const ours = (loaded: string[]) => loaded.filter(f => f.startsWith('lib/'));
 
 test('require loads none of the heavy parts, and no module of the package but its index', () => {
   const loaded = loadedAfter('');
-  expect(heavy(loaded)).toEqual({ l1: false, rolloutsL1: false, ajv: false, yaml: false, apiModel: false, admissionModules: false, planner: false });
+  expect(heavy(loaded)).toEqual(NOTHING_HEAVY);
+  expect(perKind(loaded)).toEqual(NO_KIND);
   expect(ours(loaded)).toEqual(['lib/src/index.js']);
   expect(loaded.some(f => f.startsWith(dependency('cdk8s-plus-28')))).toBe(false);
 });
@@ -58,32 +77,87 @@ test('every class and enum of the jsii assembly is an export, and stays the same
   expect(() => loadedAfter(script)).not.toThrow();
 });
 
-test('an export loads the module that defines it, not the rest of its folder', () => {
-  const loaded = ours(loadedAfter('lib.KruiseControlPlane;'));
-  expect(loaded).toContain('lib/src/control-plane/control-plane.js');
-  expect(loaded).not.toContain('lib/src/control-plane/rollout-control-plane.js');
-  expect(loaded).not.toContain('lib/src/clone-set.js');
-  expect(loaded).not.toContain('lib/imports/kruise.js');
+test.each(['kruise', 'rollouts'])('every class and enum of the %s namespace is there, and stays the same value', ns => {
+  const assembly = JSON.parse(fs.readFileSync(path.join(ROOT, '.jsii'), 'utf-8'));
+  const names: string[] = Object.values<any>(assembly.types)
+    .filter(t => t.fqn.startsWith(`cdk8s-kruise.${ns}.`) && t.kind !== 'interface')
+    .map(t => t.name);
+  expect(names.length).toBeGreaterThan(10);
+  const script = `const names = ${JSON.stringify(names)};\n`
+    + `const missing = names.filter(n => lib.${ns}[n] === undefined || lib.${ns}[n] !== lib.${ns}[n]);\n`
+    + "if (missing.length > 0) throw new Error('not exported: ' + missing.join(', '));";
+  expect(() => loadedAfter(script)).not.toThrow();
 });
 
-test('a synth loads what it uses: a CloneSet brings the L1, ajv and its rules, not the API model or YAML parser', () => {
+test('an export loads the module that defines it, not the rest of its folder', () => {
+  const loaded = loadedAfter('lib.KruiseControlPlane;');
+  expect(ours(loaded)).toContain('lib/src/control-plane/control-plane.js');
+  expect(ours(loaded)).not.toContain('lib/src/control-plane/rollout-control-plane.js');
+  expect(ours(loaded)).not.toContain('lib/src/clone-set.js');
+  expect(perKind(loaded)).toEqual(NO_KIND);
+});
+
+test('a small app (a CloneSet and its budget) loads those two kinds and nothing of the others', () => {
   const loaded = loadedAfter([
     "const { App, Chart } = require('cdk8s');",
+    "const kplus = require('cdk8s-plus-28');",
     'const app = new App();',
-    "new lib.CloneSet(new Chart(app, 'c'), 'web', { containers: [{ image: 'nginx:1.27' }] });",
-    'app.synthYaml();',
+    "const web = new lib.CloneSet(new Chart(app, 'c'), 'web', {",
+    "  containers: [{ image: 'nginx:1.27' }],",
+    '  updateStrategy: lib.CloneSetUpdateStrategy.inPlaceIfPossible({ partition: kplus.PercentOrAbsolute.percent(50) }),',
+    '});',
+    'web.protect({ maxUnavailable: kplus.PercentOrAbsolute.absolute(1) });',
+    'if (!/kind: PodUnavailableBudget/.test(app.synthYaml())) throw new Error("no budget");',
   ].join('\n'));
-  expect(heavy(loaded)).toEqual({ l1: true, rolloutsL1: false, ajv: true, yaml: false, apiModel: false, admissionModules: true, planner: false });
+  expect(perKind(loaded)).toEqual({
+    kruiseL1: ['clone-set-v1alpha1', 'pod-unavailable-budget-v1alpha1'],
+    rolloutsL1: [],
+    validators: ['apps.kruise.io_v1alpha1_cloneset', 'policy.kruise.io_v1alpha1_podunavailablebudget'],
+    admission: ['clone-set', 'pod-unavailable-budget'],
+  });
+  expect(heavy(loaded)).toEqual(NOTHING_HEAVY);
+  // the constructs load their kinds' L1 modules directly, not the namespace index (hundreds of names)
+  expect(loaded).not.toContain('lib/imports/kruise/index.js');
+  // the L2 constructs: the two used, their shared base and strategies (a workload's Rollout, spread, jobs load on request)
+  expect(modulesIn(loaded, 'lib/src')).toEqual(['_kruise-l1', 'clone-set', 'index', 'kruise-workload', 'pod-unavailable-budget', 'strategies']);
 });
 
-test('the kruise namespace is there on first access, the same object every time', () => {
+test('included YAML loads the L1 class, validator and rules of the kinds it holds', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lazy-load-'));
+  const file = path.join(dir, 'pub.yaml');
+  fs.writeFileSync(file, [
+    'apiVersion: policy.kruise.io/v1alpha1',
+    'kind: PodUnavailableBudget',
+    'metadata: { name: web }',
+    'spec: { maxUnavailable: 1, selector: { matchLabels: { app: web } } }',
+  ].join('\n'));
+  try {
+    const loaded = loadedAfter([
+      "const { App, Chart } = require('cdk8s');",
+      'const app = new App();',
+      `new lib.KruiseInclude(new Chart(app, 'c'), 'legacy', { url: ${JSON.stringify(file)} });`,
+      'app.synthYaml();',
+    ].join('\n'));
+    expect(perKind(loaded)).toEqual({
+      kruiseL1: ['pod-unavailable-budget-v1alpha1'],
+      rolloutsL1: [],
+      validators: ['policy.kruise.io_v1alpha1_podunavailablebudget'],
+      admission: ['pod-unavailable-budget'],
+    });
+    expect(heavy(loaded)).toEqual(NOTHING_HEAVY);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('the kruise namespace is there on first access, the same object every time, and loads the classes asked for', () => {
   const loaded = loadedAfter("if (lib.kruise.KubeCloneSet.GVK.kind !== 'CloneSet' || lib.kruise !== lib.kruise) throw new Error('kruise namespace');");
-  expect(heavy(loaded).l1).toBe(true);
+  expect(perKind(loaded)).toEqual({ ...NO_KIND, kruiseL1: ['clone-set-v1alpha1'] });
 });
 
-test('the rollouts namespace is there on first access, the same object every time', () => {
+test('the rollouts namespace is there on first access, the same object every time, and loads the classes asked for', () => {
   const loaded = loadedAfter("if (lib.rollouts.KubeRollout.GVK.kind !== 'Rollout' || lib.rollouts !== lib.rollouts) throw new Error('rollouts namespace');");
-  expect(heavy(loaded).rolloutsL1).toBe(true);
+  expect(perKind(loaded)).toEqual({ ...NO_KIND, rolloutsL1: ['rollout-v1beta1'] });
 });
 
 test('the update planner loads with the first plan', () => {
