@@ -177,7 +177,7 @@ export class ContainerRecreateRequest extends kplus.Resource {
 
   /** @internal */
   public _toKube(): kruise.ContainerRecreateRequestSpec {
-    return _withPath(this, 'ContainerRecreateRequest', () => _containerRecreateSpec({ ...this.props, containers: this._containers }));
+    return _withPath(this, () => _containerRecreateSpec({ ...this.props, containers: this._containers }));
   }
 }
 

@@ -269,7 +269,7 @@ export class EphemeralJob extends kplus.Resource {
   /** @internal */
   public _toKube(): kruise.EphemeralJobSpec {
     const p = this.props;
-    return _withPath(this, 'EphemeralJob', () => ({
+    return _withPath(this, () => ({
       selector: this.selector._toKube() as kruise.EphemeralJobSpecSelector,
       replicas: p.replicas,
       parallelism: p.parallelism,

@@ -94,7 +94,7 @@ export abstract class KruiseWorkload extends kplus.Workload {
    * @internal
    */
   protected _wire(w: _KruiseWorkloadWiring): void {
-    const annotations = _withPath(this, w.kind, () => _imagePreDownloadAnnotations(this.imagePreDownload));
+    const annotations = _withPath(this, () => _imagePreDownloadAnnotations(this.imagePreDownload), true) ?? {};
     for (const [k, v] of Object.entries(annotations)) this.apiObject.metadata.addAnnotation(k, v);
     if (this.isolate) this.connections.isolate();
 
@@ -186,7 +186,12 @@ export abstract class KruiseWorkload extends kplus.Workload {
     const containers = options.containers ?? this.containers.map(c => c.name);
     const problems = this._recreateProblems(containers);
     if (problems.length > 0) throw new Error(`recreateContainersCommand() at '${this.node.path}': ${problems.join('; ')}`);
-    const spec = _withPath(this, 'recreateContainersCommand()', () => _containerRecreateSpec({ ...options, podName, containers }));
+    let spec: ReturnType<typeof _containerRecreateSpec>;
+    try {
+      spec = _containerRecreateSpec({ ...options, podName, containers });
+    } catch (e: any) {
+      throw new Error(`recreateContainersCommand() at '${this.node.path}': ${e?.message ?? e}`);
+    }
     const { name: _n, ...metadata } = { ...options.metadata, generateName: `${podName}-`, namespace: options.metadata?.namespace ?? this.metadata.namespace };
     const manifest = { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'ContainerRecreateRequest', metadata: JSON.parse(JSON.stringify(metadata)), spec: JSON.parse(JSON.stringify(spec)) };
     return `kubectl create -f - <<'EOF'\n${JSON.stringify(manifest, undefined, 2)}\nEOF`;

@@ -187,7 +187,7 @@ export class PodProbeMarker extends kplus.Resource {
 
   /** @internal */
   public _toKube(): kruise.PodProbeMarkerSpec {
-    return _withPath(this, 'PodProbeMarker', () => ({
+    return _withPath(this, () => ({
       selector: (this.target ? this.target._toLabelSelector() : this.selector!._toKube()) as kruise.PodProbeMarkerSpecSelector,
       probes: this._probes.map(p => {
         // a kplus probe renders against a container: the workload's, for its default port

@@ -10,7 +10,6 @@ import { ImagePullJob, ImagePullJobOptions, ImagePullNodes } from './image-pull-
 import { ScatterTerm } from './strategies';
 import { _assertOwnKplus } from './validation/foreign-kplus';
 import { _requireGates } from './validation/gates';
-import { fieldError } from './validation/report';
 
 /** Where a sidecar goes relative to the pod's own containers. */
 export enum SidecarInjectPolicy {
@@ -599,10 +598,7 @@ export class SidecarSet extends Construct {
   }
 
   private validateSelf(): string[] {
-    if (this._containers.length === 0 && this._initContainers.length === 0) {
-      return [fieldError('spec.containers', undefined, 'and spec.initContainers are both empty, so the SidecarSet has no sidecars', 'add one with addContainer() or addInitContainer()')];
-    }
-    // the object's own rules are the admission layer's; these need the construct or the App
+    // the object's own rules (a SidecarSet without sidecars, ...) are the admission layer's; these need the construct or the App
     if (!_admitted(this.apiObject)) return [];
     const errors: string[] = [];
     const me = appSidecarSetOf(this, this.apiObject);

@@ -149,7 +149,7 @@ export class WorkloadSpread extends Construct {
     this.scheduleStrategy = props.scheduleStrategy;
     this.apiObject = new (_l1().KubeWorkloadSpread)(this, 'Resource', {
       metadata: { ...props.metadata, namespace: props.metadata?.namespace ?? targetNamespace(props.target) },
-      spec: Lazy.any({ produce: () => _withPath(this, 'WorkloadSpread', () => this._toKube()) }),
+      spec: Lazy.any({ produce: () => _withPath(this, () => this._toKube()) }),
     });
     for (const s of props.subsets ?? []) this.addSubset(s);
     _requireGates(this, 'WorkloadSpread', ['WorkloadSpread']);

@@ -71,6 +71,7 @@ import { cloneJson } from '../validation/json';
 import { objectMetaProblems } from '../validation/names';
 import { TemplateProblem, defaultPodTemplate, podTemplateProblems } from '../validation/pod-template';
 import { fieldError } from '../validation/report';
+import { untypedObjectProblems } from '../validation/shape';
 
 type Json = Record<string, any>;
 
@@ -419,6 +420,12 @@ function imageListTemplateProblems(s: Json, tpl: Json, out: TemplateProblem[]): 
 
 /** The AdvancedCronJob rules of a defaulted object, as problems. */
 export function advancedCronJobProblems(manifest: Manifest): TemplateProblem[] {
+  // the CRD leaves these untyped; the webhook decodes them into Go structs
+  const undecodable = untypedObjectProblems(manifest, [
+    'spec.template.jobTemplate', 'spec.template.jobTemplate.metadata', 'spec.template.jobTemplate.spec', 'spec.template.jobTemplate.spec.template',
+    'spec.template.broadcastJobTemplate.spec.template',
+  ]);
+  if (undecodable.length > 0) return undecodable;
   const out: TemplateProblem[] = [...objectMetaProblems(manifest.metadata, 'label', 'AdvancedCronJob')];
   const s: Json = isObject(manifest.spec) ? manifest.spec : {};
   scheduleProblems(s, out);

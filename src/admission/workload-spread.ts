@@ -9,6 +9,7 @@ import { dns1123SubdomainProblems, labelValueProblems, qualifiedNameProblems } f
 import { parseUpstreamPercent } from '../validation/percent';
 import { fieldError } from '../validation/report';
 import { selectorProblems } from '../validation/selectors';
+import { advice } from '../validation/advice';
 
 const groupOf = (apiVersion: string | undefined): string => (apiVersion && apiVersion.includes('/') ? apiVersion.slice(0, apiVersion.indexOf('/')) : '');
 
@@ -40,7 +41,7 @@ export function workloadSpreadErrors(json: any): string[] {
   const errors: string[] = [];
   const spec = json?.spec ?? {};
   const ref = spec.targetRef;
-  if (!ref) {errors.push(fieldError('spec.targetRef', ref, 'is required', 'set target or targetRef'));} else {
+  if (!ref) {errors.push(fieldError('spec.targetRef', ref, 'is required', advice('name the workload: apiVersion, kind and name', 'set target or targetRef')));} else {
     for (const f of ['apiVersion', 'kind', 'name']) if (!ref[f]) errors.push(fieldError(`spec.targetRef.${f}`, ref[f], 'is empty', 'name the target completely'));
     if (ref.apiVersion && ref.apiVersion.split('/').length > 2) errors.push(fieldError('spec.targetRef.apiVersion', ref.apiVersion, 'is not group/version', 'use e.g. apps/v1'));
     const g = groupOf(ref.apiVersion);
@@ -63,8 +64,8 @@ export function workloadSpreadErrors(json: any): string[] {
     (s.tolerations ?? []).forEach((t: any, j: number) => {
       const tat = `${at}.tolerations[${j}]`;
       if (t.key) for (const p of qualifiedNameProblems(t.key)) errors.push(fieldError(`${tat}.key`, t.key, p, 'use a valid taint key'));
-      if (!t.key && t.operator !== 'Exists') errors.push(fieldError(`${tat}.operator`, t.operator, 'must be Exists when the key is empty', 'use NodeTaintQuery.any() or give a key'));
-      if (t.tolerationSeconds !== undefined && t.effect !== 'NoExecute') errors.push(fieldError(`${tat}.tolerationSeconds`, t.tolerationSeconds, 'is only allowed with effect NoExecute', 'set effect NoExecute or drop evictAfter'));
+      if (!t.key && t.operator !== 'Exists') errors.push(fieldError(`${tat}.operator`, t.operator, 'must be Exists when the key is empty', advice('set operator: Exists, or give a key', 'use NodeTaintQuery.any() or give a key')));
+      if (t.tolerationSeconds !== undefined && t.effect !== 'NoExecute') errors.push(fieldError(`${tat}.tolerationSeconds`, t.tolerationSeconds, 'is only allowed with effect NoExecute', advice('set effect: NoExecute, or remove tolerationSeconds', 'set effect NoExecute or drop evictAfter')));
       if ((!t.operator || t.operator === 'Equal')) for (const p of labelValueProblems(t.value ?? '')) errors.push(fieldError(`${tat}.value`, t.value, p, 'use a valid label value'));
       if (t.operator === 'Exists' && t.value) errors.push(fieldError(`${tat}.value`, t.value, 'must be empty for operator Exists', 'drop the value'));
       if (t.operator && !['Equal', 'Exists'].includes(t.operator)) errors.push(fieldError(`${tat}.operator`, t.operator, 'is not a toleration operator', 'use Equal or Exists'));
@@ -83,7 +84,7 @@ export function workloadSpreadErrors(json: any): string[] {
   for (const x of withMax) {
     const p = parseUpstreamPercent(x.s.maxReplicas);
     if (!p || p.value < 0) {
-      errors.push(fieldError(`spec.subsets[${x.i}].maxReplicas`, x.s.maxReplicas, 'is not a non-negative integer or integer percentage', 'use PercentOrAbsolute.absolute(n) or percent(n) with a whole n >= 0'));
+      errors.push(fieldError(`spec.subsets[${x.i}].maxReplicas`, x.s.maxReplicas, 'is not a non-negative integer or integer percentage', advice('use an integer >= 0 or a whole percentage such as "50%"', 'use PercentOrAbsolute.absolute(n) or percent(n) with a whole n >= 0')));
       continue;
     }
     if (p.isPercent) {
@@ -101,7 +102,7 @@ export function workloadSpreadErrors(json: any): string[] {
   if (ss) {
     if (ss.type !== undefined && !['', 'Fixed', 'Adaptive'].includes(ss.type)) errors.push(fieldError('spec.scheduleStrategy.type', ss.type, 'is not a schedule strategy', 'use Fixed or Adaptive'));
     if (ss.adaptive) {
-      if (ss.type !== 'Adaptive') errors.push(fieldError('spec.scheduleStrategy.adaptive', ss.adaptive, 'is set but the type is not Adaptive', 'use WorkloadSpreadScheduleStrategy.adaptive()'));
+      if (ss.type !== 'Adaptive') errors.push(fieldError('spec.scheduleStrategy.adaptive', ss.adaptive, 'is set but the type is not Adaptive', advice('set spec.scheduleStrategy.type to Adaptive, or remove adaptive', 'use WorkloadSpreadScheduleStrategy.adaptive()')));
       if (subsets.length > 1 && last?.maxReplicas !== undefined) errors.push(fieldError(`spec.subsets[${subsets.length - 1}].maxReplicas`, last.maxReplicas, 'is set on the last subset of an adaptive WorkloadSpread', 'leave the last subset unlimited so rescheduled pods always have a place'));
       const secs = ss.adaptive.rescheduleCriticalSeconds;
       if (secs !== undefined) {
