@@ -18,6 +18,7 @@ import { _renderForChecks } from './validation/render';
 import { Warnings, fieldError } from './validation/report';
 import { selectorMatches } from './validation/selectors';
 import { WorkloadRef } from './workload-ref';
+import { _objectLine } from './admission/engine';
 
 /** The workload annotation and label that name a release (see `RolloutOptions.rolloutId`). */
 export const ROLLOUT_ID_KEY = 'rollouts.kruise.io/rollout-id';
@@ -730,7 +731,7 @@ export class Rollout extends Construct {
       },
       spec: Lazy.any({ produce: () => this._toKube() }),
     });
-    this.node.addValidation({ validate: () => this.validateWiring() });
+    this.node.addValidation({ validate: () => this.validateWiring().map(l => _objectLine(this.apiObject, l)) });
     Warnings._addProducer(this, () => this.warnings());
   }
 

@@ -3,7 +3,8 @@ import * as kplus from 'cdk8s-plus-28';
 import { Construct, IConstruct } from 'constructs';
 import { _l1 } from './_kruise-l1';
 import type * as kruise from '../imports/kruise';
-import { _admitted } from './admission/engine';
+import { _admitted, _objectLine } from './admission/engine';
+import { fieldError } from './validation/report';
 import { InjectionPreview } from './fleet/preview';
 import { AppSidecarSet, appInjectionProblems, appSidecarSetOf, conflictCandidates, sidecarSetConflicts } from './fleet/sidecar-fleet';
 import { ImagePullJob, ImagePullJobOptions, ImagePullNodes } from './image-pull-job';
@@ -436,7 +437,7 @@ export class SidecarSet extends Construct {
     for (const s of props.imagePullSecrets ?? []) this.addImagePullSecret(s);
     for (const p of props.patchPodMetadata ?? []) this.addPodMetadataPatch(p);
 
-    this.node.addValidation({ validate: () => this.validateSelf() });
+    this.node.addValidation({ validate: () => this.validateSelf().map(l => _objectLine(this.apiObject, l)) });
     // Injection happens in the pod webhook: without it a SidecarSet is stored but never injected.
     _requireGates(this, 'SidecarSet', ['PodWebhook'], [], 'pods are created without its sidecars then');
   }
@@ -608,7 +609,8 @@ export class SidecarSet extends Construct {
       if (!reportsConflictWith(me, other)) continue;
       const why = sidecarSetConflicts(me, other);
       if (why.length > 0) {
-        errors.push(`SidecarSet "${me.name}" conflicts with SidecarSet "${other.name}" at '${other.obj.owner.node.path}': their selectors and namespaces can match the same pods and ${why.join(', ')}; OpenKruise refuses the second one applied. Rename, or make the selectors or namespaceSelectors disjoint`);
+        errors.push(fieldError('spec', other.name, `is another SidecarSet (at '${other.obj.owner.node.path}') whose selectors and namespaces can match the same pods, and ${why.join(', ')}; OpenKruise refuses the second one applied`,
+          'rename, or make the selectors or namespaceSelectors disjoint'));
       }
     }
     errors.push(...(appInjectionProblems(this).get(me.name) ?? []));

@@ -3,7 +3,7 @@ import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { _l1 } from './_kruise-l1';
 import type * as kruise from '../imports/kruise';
-import { _admitted } from './admission/engine';
+import { _admitted, _objectLine } from './admission/engine';
 import { _appObjectsByKey, groupOf, namespaceOf, targetKey } from './fleet/objects';
 import { resolveTarget, targetNamespace } from './fleet/targets';
 import { _seconds, _withPath } from './strategies';
@@ -153,7 +153,7 @@ export class WorkloadSpread extends Construct {
     });
     for (const s of props.subsets ?? []) this.addSubset(s);
     _requireGates(this, 'WorkloadSpread', ['WorkloadSpread']);
-    this.node.addValidation({ validate: () => this.validateSelf() });
+    this.node.addValidation({ validate: () => this.validateSelf().map(l => _objectLine(this.apiObject, l)) });
     Warnings._addProducer(this, () => this.warnings());
   }
 
@@ -193,10 +193,9 @@ export class WorkloadSpread extends Construct {
   }
 
   private validateSelf(): string[] {
-    if (this._subsets.length === 0) return [fieldError('spec.subsets', [], 'is empty, so the WorkloadSpread has no subsets', 'add at least one with addSubset()')];
-    const json = _renderForChecks(this.apiObject);
-    // the object's own rules are the admission layer's; these need the construct or the App
+    // the object's own rules (no subsets, ...) are the admission layer's; these need the construct or the App
     if (!_admitted(this.apiObject)) return [];
+    const json = _renderForChecks(this.apiObject);
     const errors: string[] = [];
     const t = resolveTarget(this.props.target, this.props.targetRef)!;
     if (t.namespace !== undefined && t.namespace !== namespaceOf(json)) {

@@ -267,6 +267,24 @@ export function imagePreDownloadRules(r: Rules, annotations: Json | undefined): 
 }
 
 
+/**
+ * A partition that holds back every pod for good: above 100%, or above
+ * spec.replicas (when set; an autoscaler's count is not known at synth).
+ * 100% and a partition equal to the replicas pause an update on purpose;
+ * more is accepted upstream but never lets one pod update.
+ */
+export function partitionWarnings(written: unknown, partition: { value: number; isPercent: boolean }, replicas: unknown, at: string): string[] {
+  if (partition.isPercent && partition.value > 100) {
+    return [fieldError(at, written, 'is above 100%, so it holds back every pod and no update ever rolls out',
+      'use at most "100%" (which pauses the update on purpose), or lower it to let pods update')];
+  }
+  if (!partition.isPercent && typeof replicas === 'number' && partition.value > replicas) {
+    return [fieldError(at, written, `is above spec.replicas (${replicas}), so it holds back every pod and no update ever rolls out`,
+      `use at most ${replicas} (which pauses the update on purpose), or lower it to let pods update`)];
+  }
+  return [];
+}
+
 export function lifecycleWarnings(lifecycle: Json | undefined): string[] {
   return lifecycle?.preNormal?.markPodNotReady === true
     ? ['spec.lifecycle.preNormal.markPodNotReady has no effect: OpenKruise honours markPodNotReady on the preDelete and inPlaceUpdate hooks only']

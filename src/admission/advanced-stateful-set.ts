@@ -7,7 +7,7 @@
  * Left out: immutable fields on update, StorageClass lookups for PVC resizing.
  */
 import {
-  Json, RuleProblem, Rules, goZeroValues, hasPreDownload, imagePreDownloadRules, lifecycleRules, lifecycleWarnings,
+  Json, RuleProblem, Rules, goZeroValues, hasPreDownload, partitionWarnings, imagePreDownloadRules, lifecycleRules, lifecycleWarnings,
   metadataRules, ownCopy, priorityRules, problemLines, selectorRules, templateRules, volumeClaimTemplateRules,
 } from './_workload';
 import { AdmissionModule } from './types';
@@ -130,6 +130,9 @@ export function advancedStatefulSetWarnings(manifest: Json): string[] {
   const s: Json = manifest.spec ?? {};
   const u: Json = s.updateStrategy ?? {};
   const ru: Json = u.rollingUpdate ?? {};
+  if (typeof ru.partition === 'number') {
+    out.push(...partitionWarnings(ru.partition, { value: ru.partition, isPercent: false }, s.replicas, 'spec.updateStrategy.rollingUpdate.partition'));
+  }
   if (hasPreDownload(manifest)) {
     const policy = ru.podUpdatePolicy ?? 'ReCreate';
     if ((u.type ?? 'RollingUpdate') === 'OnDelete' || policy === 'ReCreate') {

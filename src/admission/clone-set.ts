@@ -6,7 +6,7 @@
  * diffs between revisions, podsToDelete naming pods the CloneSet owns.
  */
 import {
-  Json, MAX_INT32, goZeroValues, RuleProblem, Rules, describe, hasPreDownload, imagePreDownloadRules, lifecycleRules, lifecycleWarnings,
+  Json, MAX_INT32, goZeroValues, RuleProblem, Rules, describe, hasPreDownload, imagePreDownloadRules, partitionWarnings, lifecycleRules, lifecycleWarnings,
   metadataRules, ownCopy, priorityRules, problemLines, scatterRules, selectorRules, templateRules, volumeClaimTemplateRules,
 } from './_workload';
 import { AdmissionModule } from './types';
@@ -106,6 +106,7 @@ export function cloneSetWarnings(manifest: Json): string[] {
   const u: Json = s.updateStrategy ?? {};
   const replicas: number = s.replicas ?? 1;
   const partition = u.partition === undefined ? undefined : parseKruisePercent(u.partition);
+  if (partition) out.push(...partitionWarnings(u.partition, partition, s.replicas, 'spec.updateStrategy.partition'));
   // Without spec.replicas (an autoscaler sets them) the split depends on the live count: nothing to say.
   if (partition && partition.value > 0 && s.replicas !== undefined) {
     if (partition.isPercent && partition.value < 100) {

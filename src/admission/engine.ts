@@ -12,7 +12,7 @@
  * user knows (the L2 when the object is its `Resource`, else the object), so
  * cdk8s reports every error under that construct's path.
  */
-import { ApiObject } from 'cdk8s';
+import { ApiObject, App, IResolver, ResolutionContext } from 'cdk8s';
 import { IConstruct } from 'constructs';
 import type * as Registry from './index';
 import { AdmissionApp, AdmissionContext, Manifest } from './types';
@@ -160,6 +160,19 @@ function judge(obj: ApiObject, ctx: AdmissionContext): Verdict {
   return { errors: lines(errors), decoded: true };
 }
 
+/**
+ * Renders a map without `Object.prototype` (`Object.create(null)`, as some
+ * libraries build them) as the plain object cdk8s expects: cdk8s reads the
+ * constructor of every object it writes and fails with a bare TypeError on
+ * such a map, wherever in the App it was given (labels, Secret data, ...).
+ */
+class PlainMapResolver implements IResolver {
+  public resolve(context: ResolutionContext): void {
+    const v = context.value;
+    if (v !== null && typeof v === 'object' && Object.getPrototypeOf(v) === null) context.replaceValue({ ...v });
+  }
+}
+
 /** The engine of one App (one per root construct). */
 class Engine {
   private verdicts = new Map<ApiObject, Verdict>();
@@ -169,6 +182,7 @@ class Engine {
   private readonly hooked = new WeakSet<ApiObject>();
 
   constructor(private readonly root: IConstruct) {
+    if (root instanceof App && !root.resolvers.some(r => r instanceof PlainMapResolver)) root.resolvers.unshift(new PlainMapResolver());
     // the round marker runs first in every validation pass, so the pass, the
     // warnings and the L2 checks share one render of each object
     _markCheckRounds(root);
@@ -235,7 +249,7 @@ class Engine {
       }
       const manifest = asCreated(rendered);
       const module = admissionModuleFor(String(manifest.apiVersion), String(manifest.kind));
-      if (module?.warnings) found.push(..._adviseFor(owner !== c, () => module.warnings!(manifest, ctx)));
+      if (module?.warnings) found.push(..._adviseFor(owner !== c, () => module.warnings!(manifest, ctx, appOf(c))));
       for (const message of found) out.push({ scope: owner, message: `${head} ${message}` });
     }
     return out;

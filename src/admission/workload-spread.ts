@@ -4,7 +4,7 @@
  * state. Left out: whether the target exists, and one WorkloadSpread per
  * workload across the cluster (the app-wide check covers the App).
  */
-import { AdmissionModule } from './types';
+import { AdmissionApp, AdmissionModule } from './types';
 import { dns1123SubdomainProblems, labelValueProblems, qualifiedNameProblems } from '../validation/names';
 import { parseUpstreamPercent } from '../validation/percent';
 import { fieldError } from '../validation/report';
@@ -49,7 +49,7 @@ export function workloadSpreadErrors(json: any): string[] {
     if (need[ref.kind] && !need[ref.kind].includes(g)) errors.push(fieldError('spec.targetRef.apiVersion', ref.apiVersion, `is not a group OpenKruise accepts for kind ${ref.kind}`, `use group ${need[ref.kind].join(' or ')}`));
   }
   const subsets: any[] = spec.subsets ?? [];
-  if (subsets.length === 0) errors.push(fieldError('spec.subsets', subsets, 'is empty', 'add at least one subset'));
+  if (subsets.length === 0) errors.push(fieldError('spec.subsets', subsets, 'is empty, so the WorkloadSpread has no subsets', advice('add at least one subset', 'add at least one with addSubset()')));
   const names = new Set<string>();
   subsets.forEach((s, i) => {
     const at = `spec.subsets[${i}]`;
@@ -116,10 +116,39 @@ export function workloadSpreadErrors(json: any): string[] {
   return errors;
 }
 
+/** The workload kinds whose spec.replicas a WorkloadSpread spreads, by group. */
+const REPLICATED: Record<string, string[]> = { CloneSet: ['apps.kruise.io'], Deployment: ['apps'], ReplicaSet: ['apps'], StatefulSet: ['apps', 'apps.kruise.io'] };
+
+/**
+ * A fixed schedule whose subsets are all capped with absolute maxReplicas
+ * that add up to fewer pods than the target workload of the App runs: the
+ * rest fall outside every subset.
+ */
+export function workloadSpreadWarnings(json: any, app: AdmissionApp): string[] {
+  const spec = json?.spec ?? {};
+  const ref = spec.targetRef;
+  const subsets: any[] = Array.isArray(spec.subsets) ? spec.subsets : [];
+  if ((spec.scheduleStrategy?.type ?? 'Fixed') !== 'Fixed' || !ref?.kind || subsets.length === 0) return [];
+  if (!subsets.every(x => typeof x?.maxReplicas === 'number')) return []; // an unlimited or percentage subset takes the rest
+  const group = groupOf(ref.apiVersion);
+  if (!(REPLICATED[ref.kind] ?? []).includes(group)) return [];
+  const namespace = json.metadata?.namespace;
+  const target = app.objects(group, ref.kind).find(o => o.json.metadata?.name === ref.name && o.json.metadata?.namespace === namespace);
+  const replicas = target?.json.spec?.replicas;
+  const capped: number[] = subsets.map(x => x.maxReplicas);
+  const sum = capped.reduce((a, b) => a + b, 0);
+  if (typeof replicas !== 'number' || sum >= replicas) return [];
+  return [fieldError('spec.subsets[*].maxReplicas', capped,
+    `add up to ${sum}, fewer than the ${replicas} replicas of ${ref.kind} "${ref.name}", so ${replicas - sum} pod(s) fall outside every subset (none of the subsets' scheduling applies to them)`,
+    advice('raise the maxReplicas, or leave the last subset\'s maxReplicas unset so it takes the rest',
+      'raise the maxReplicas, or leave the last subset\'s maxReplicas unset (no maxReplicas on addSubset()) so it takes the rest'))];
+}
+
 /** The WorkloadSpread webhook. */
 export const workloadSpreadAdmission: AdmissionModule = {
   group: 'apps.kruise.io',
   kind: 'WorkloadSpread',
   versions: ['v1alpha1'],
   validate: m => workloadSpreadErrors(m),
+  warnings: (m, _ctx, app) => workloadSpreadWarnings(m, app),
 };
