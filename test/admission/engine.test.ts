@@ -19,7 +19,7 @@ test('a raw object is judged by the kind rules as soon as anything of the librar
   new ApiObject(chart, 'raw', cloneSet({ replicas: 2, selector: { matchLabels: { app: 'other' } } }));
   expect(errorOf(() => Testing.synth(chart))).toBe([
     'Validation failed with the following errors:',
-    '  [test/raw] spec.template.metadata.labels: {"app":"web"} do not match spec.selector {"matchLabels":{"app":"other"}}; add the selected labels to the pod metadata (podMetadata.addLabel) or select labels the pods carry',
+    '  [test/raw] CloneSet "web" (apps.kruise.io/v1alpha1) spec.template.metadata.labels: {"app":"web"} do not match spec.selector {"matchLabels":{"app":"other"}}; add the selected labels to the labels of the pod template, or select labels the pods carry',
   ].join('\n'));
 });
 
@@ -29,7 +29,7 @@ test('an L1 object gets the same verdict as the raw object, under its own path',
   l1.addJsonPatch(JsonPatch.add('/spec', cloneSet({ updateStrategy: { type: 'InPlaceIfPossible', maxUnavailable: '12.5%' } }).spec));
   expect(errorOf(() => Testing.synth(chart))).toBe([
     'Validation failed with the following errors:',
-    '  [test/l1] spec.updateStrategy.maxUnavailable: "12.5%" is not a whole percentage; the webhook admits it but the CloneSet controller reads it as 0; use a whole percentage such as 12% or 13%, or an absolute number',
+    '  [test/l1] CloneSet "web" (apps.kruise.io/v1alpha1) spec.updateStrategy.maxUnavailable: "12.5%" is not a whole percentage; the webhook admits it but the CloneSet controller reads it as 0; use a whole percentage such as 12% or 13%, or an absolute number',
   ].join('\n'));
 });
 
@@ -39,7 +39,7 @@ test('an L2 reports once, under the L2 path (not its Resource child)', () => {
   ApiObject.of(cs).addJsonPatch(JsonPatch.add('/spec/scaleStrategy', { podsToDelete: ['a', 'a'] }));
   expect(errorOf(() => Testing.synth(chart))).toBe([
     'Validation failed with the following errors:',
-    '  [test/web] spec.scaleStrategy.podsToDelete: ["a"] are listed more than once; list each pod once',
+    '  [test/web] CloneSet "test-web-c8ba1bf5" (apps.kruise.io/v1alpha1) spec.scaleStrategy.podsToDelete: ["a"] are listed more than once; list each pod once',
   ].join('\n'));
 });
 
@@ -49,7 +49,7 @@ test('a schema error stops there: the rules see only objects that decode, as in 
     .addJsonPatch(JsonPatch.add('/spec', { ...cloneSet({}).spec, replicas: -1.5, selector: { matchLabels: { app: 'other' } } }));
   expect(errorOf(() => Testing.synth(chart))).toBe([
     'Validation failed with the following errors:',
-    '  [test/l1] CloneSet "web" (apps.kruise.io/v1alpha1) spec.replicas: -1.5 must be an integer',
+    '  [test/l1] CloneSet "web" (apps.kruise.io/v1alpha1) spec.replicas: -1.5 is not an integer; give an integer',
   ].join('\n'));
 });
 
@@ -85,7 +85,7 @@ test('the feature gates of the app control plane decide gate-dependent defaults'
   const off = Testing.chart();
   new KruiseControlPlane(off, 'kruise', { featureGates: { StatefulSetAutoDeletePVC: false } });
   sts(off);
-  expect(errorOf(() => Testing.synth(off))).toContain('[test/sts] spec.persistentVolumeClaimRetentionPolicy.whenScaled: (unset) is not supported; use Retain or Delete');
+  expect(errorOf(() => Testing.synth(off))).toContain('[test/sts] StatefulSet "db" (apps.kruise.io/v1beta1) spec.persistentVolumeClaimRetentionPolicy.whenScaled: (unset) is not supported; use Retain or Delete');
 });
 
 test('warnings come from the kind module for every path, once per object', () => {
@@ -93,7 +93,7 @@ test('warnings come from the kind module for every path, once per object', () =>
   new CloneSet(chart, 'l2', { replicas: 10, containers: [{ image: 'nginx:1.27' }] });
   new ApiObject(chart, 'raw', cloneSet({ replicas: 10, updateStrategy: { type: 'InPlaceIfPossible', partition: '99%' } }));
   expect(Warnings.of(chart)).toEqual([
-    '[test/raw] spec.updateStrategy.partition "99%" is rounded up: with 10 replicas it keeps 9 pod(s) at the old revision and updates 1; below 100% at least one pod is always updated',
+    '[test/raw] CloneSet "web" (apps.kruise.io/v1alpha1) spec.updateStrategy.partition "99%" is rounded up: with 10 replicas it keeps 9 pod(s) at the old revision and updates 1; below 100% at least one pod is always updated',
   ]);
 });
 
@@ -102,7 +102,7 @@ test('apps do not see each other: a failed app leaves nothing behind for the nex
     const bad = Testing.chart();
     new ApiObject(bad, 'raw', cloneSet({ replicas: -1 }));
     new CloneSet(bad, 'l2', { containers: [{ image: 'nginx:1.27' }] });
-    expect(errorOf(() => Testing.synth(bad))).toContain('[test/raw] spec.replicas: -1 must be 0 or more');
+    expect(errorOf(() => Testing.synth(bad))).toContain('[test/raw] CloneSet "web" (apps.kruise.io/v1alpha1) spec.replicas: -1 must be 0 or more');
     const good = Testing.chart();
     new CloneSet(good, 'l2', { containers: [{ image: 'nginx:1.27' }] });
     expect(errorOf(() => Testing.synth(good))).toBe('');
