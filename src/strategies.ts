@@ -337,7 +337,7 @@ export class CloneSetUpdateStrategy {
       paused: o.paused,
       priorityStrategy: o.priority?._toKube(),
       scatterStrategy: o.scatter && o.scatter.length > 0 ? o.scatter.map(s => ({ key: s.key, value: s.value })) : undefined,
-      inPlaceUpdateStrategy: this.gracePeriod ? { gracePeriodSeconds: _seconds(this.gracePeriod, 'updateStrategy gracePeriod') } : undefined,
+      inPlaceUpdateStrategy: this.gracePeriod ? { gracePeriodSeconds: _seconds(this.gracePeriod, 'updateStrategy.gracePeriod') } : undefined,
     };
   }
 }
@@ -452,8 +452,8 @@ export class AdvancedStatefulSetUpdateStrategy {
       podUpdatePolicy: o.podUpdatePolicy,
       paused: o.paused,
       unorderedUpdate: unordered ? { priorityStrategy: o.priority?._toKube() } : undefined,
-      minReadySeconds: _seconds(o.minReady, 'updateStrategy minReady'),
-      inPlaceUpdateStrategy: o.gracePeriod ? { gracePeriodSeconds: _seconds(o.gracePeriod, 'updateStrategy gracePeriod') } : undefined,
+      minReadySeconds: _seconds(o.minReady, 'updateStrategy.minReady'),
+      inPlaceUpdateStrategy: o.gracePeriod ? { gracePeriodSeconds: _seconds(o.gracePeriod, 'updateStrategy.gracePeriod') } : undefined,
     };
     const empty = Object.values(rollingUpdate).every(v => v === undefined);
     return { type: 'RollingUpdate', rollingUpdate: empty ? undefined : rollingUpdate };
@@ -610,7 +610,7 @@ export function _imagePreDownloadAnnotations(o: ImagePreDownload | undefined): R
   const out: Record<string, string> = {};
   if (!o) return out;
   if (o.parallelism !== undefined) out[IMAGE_PREDOWNLOAD_PARALLELISM] = String(o.parallelism);
-  const timeout = _seconds(o.timeout, 'imagePreDownload timeout');
+  const timeout = _seconds(o.timeout, 'imagePreDownload.timeout');
   if (timeout !== undefined) out[IMAGE_PREDOWNLOAD_TIMEOUT] = String(timeout);
   if (o.minUpdatedReadyPods !== undefined) out[IMAGE_PREDOWNLOAD_MIN_UPDATED_READY_PODS] = String(o.minUpdatedReadyPods.value);
   return out;

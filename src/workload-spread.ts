@@ -89,7 +89,7 @@ export class WorkloadSpreadScheduleStrategy {
     if (!a) return this.spec;
     return {
       ...this.spec,
-      adaptive: { rescheduleCriticalSeconds: _seconds(a.rescheduleCritical, 'scheduleStrategy rescheduleCritical'), disableSimulationSchedule: a.disableSimulationSchedule },
+      adaptive: { rescheduleCriticalSeconds: _seconds(a.rescheduleCritical, 'scheduleStrategy.rescheduleCritical'), disableSimulationSchedule: a.disableSimulationSchedule },
     };
   }
 }

@@ -79,24 +79,24 @@ describe('ContainerRecreateRequest', () => {
   describe('admission rules, through the construct', () => {
     test('rule 5: a pod name (and one that can name a pod)', () => {
       fails(chart => new ContainerRecreateRequest(chart, 'restart', { podName: '', containers: ['web'] }),
-        '[test/restart] spec.podName: "" is required; name the pod whose containers to recreate (in the same namespace)');
+        '[test/restart] ContainerRecreateRequest "test-restart-c82a890f" (apps.kruise.io/v1alpha1) spec.podName: "" is required; name the pod whose containers to recreate (in the same namespace)');
       fails(chart => new ContainerRecreateRequest(chart, 'restart', { podName: 'Web_7xk2p', containers: ['web'] }),
-        '[test/restart] spec.podName: "Web_7xk2p" must consist of lowercase letters');
+        '[test/restart] ContainerRecreateRequest "test-restart-c82a890f" (apps.kruise.io/v1alpha1) spec.podName: "Web_7xk2p" must consist of lowercase letters');
     });
 
     test('rule 6: at least one container', () => {
       fails(chart => new ContainerRecreateRequest(chart, 'restart', { podName: 'web-7xk2p', containers: [] }),
-        '[test/restart] spec.containers: [] is empty; list the containers to recreate by name');
+        '[test/restart] ContainerRecreateRequest "test-restart-c82a890f" (apps.kruise.io/v1alpha1) spec.containers: [] is empty; list the containers to recreate by name');
     });
 
     test('rule 7: a deadline of at least 3 seconds', () => {
       fails(chart => new ContainerRecreateRequest(chart, 'restart', { podName: 'web-7xk2p', containers: ['web'], activeDeadline: Duration.seconds(2) }),
-        '[test/restart] spec.activeDeadlineSeconds: 2 is less than 3; give the recreation at least 3 seconds, or remove the deadline');
+        '[test/restart] ContainerRecreateRequest "test-restart-c82a890f" (apps.kruise.io/v1alpha1) spec.activeDeadlineSeconds: 2 is less than 3; give the recreation at least 3 seconds, or remove the deadline');
     });
 
     test('rule 14: each container once', () => {
       fails(chart => new ContainerRecreateRequest(chart, 'restart', { podName: 'web-7xk2p', containers: ['web', 'web'] }),
-        '[test/restart] spec.containers[1].name: "web" is also listed as containers[0]; list every container once');
+        '[test/restart] ContainerRecreateRequest "test-restart-c82a890f" (apps.kruise.io/v1alpha1) spec.containers[1].name: "web" is also listed as containers[0]; list every container once');
     });
   });
 

@@ -61,7 +61,7 @@ describe('PersistentPodState', () => {
   describe('admission rules, through the construct', () => {
     test('rule 1: the targetRef names a workload', () => {
       fails(chart => new PersistentPodState(chart, 'state', { targetRef: { apiVersion: 'apps/v1', kind: 'StatefulSet', name: '' }, requiredTopology: ['kubernetes.io/hostname'] }),
-        '[test/state] spec.targetRef.name: "" is required; give the name of the target StatefulSet');
+        '[test/state] PersistentPodState "test-state-c8f1d157" (apps.kruise.io/v1alpha1) spec.targetRef.name: "" is required; give the name of the target StatefulSet');
     });
 
     test('rule 2: the target is a StatefulSet', () => {
@@ -117,7 +117,7 @@ describe('PersistentPodState', () => {
 
     test('fails a namespace other than the target\'s', () => {
       fails(chart => new PersistentPodState(chart, 'state', { metadata: { namespace: 'ops' }, target: db(chart, 'data'), requiredTopology: ['kubernetes.io/hostname'] }),
-        '[test/state] metadata.namespace: "ops" differs from the namespace of the target StatefulSet "db" (data); create the PersistentPodState in the target\'s namespace');
+        '[test/state] PersistentPodState "test-state-c8f1d157" (apps.kruise.io/v1alpha1) metadata.namespace: "ops" differs from the namespace of the target StatefulSet "db" (data); create the PersistentPodState in the target\'s namespace');
     });
   });
 });

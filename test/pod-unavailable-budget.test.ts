@@ -91,9 +91,9 @@ test('fails when two budgets of the app target the same workload or have loosely
   new PodUnavailableBudget(chart, 'e', { selector: sel({ app: 'x', tier: 'db' }), maxUnavailable: kplus.PercentOrAbsolute.absolute(1) });
   let message = '';
   try { Testing.synth(chart); } catch (e) { message = String(e); }
-  expect(message).toContain('[test/a] spec.targetRef: {"apiVersion":"apps/v1","kind":"Deployment","name":"web"} is also the target of PodUnavailableBudget "test-b-');
+  expect(message).toContain('[test/a] PodUnavailableBudget "test-a-c8988b32" (policy.kruise.io/v1alpha1) spec.targetRef: {"apiVersion":"apps/v1","kind":"Deployment","name":"web"} is also the target of PodUnavailableBudget "test-b-');
   expect(message).toContain("at 'test/b', which OpenKruise refuses; keep one budget per workload");
-  expect(message).toContain('[test/c] spec.selector: {"matchLabels":{"app":"x"}} overlaps the selector of PodUnavailableBudget');
+  expect(message).toContain('[test/c] PodUnavailableBudget "test-c-c8ee0f6d" (policy.kruise.io/v1alpha1) spec.selector: {"matchLabels":{"app":"x"}} overlaps the selector of PodUnavailableBudget');
   expect(message).not.toContain('[test/e]');
   expect(message.match(/is also the target/g)).toHaveLength(1);
 });

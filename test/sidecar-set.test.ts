@@ -440,7 +440,7 @@ describe('SidecarSet warnings', () => {
     const chart = Testing.chart();
     minimal(chart, 'p', { namespace: 'kube-public' });
     expect(Warnings.of(chart)).toEqual([
-      '[test/p] selects namespace kube-public, which Kubernetes keeps for publicly readable cluster data rather than workloads; a fleet-wide sidecar there is almost always unintended: select your application namespaces instead',
+      '[test/p] SidecarSet "p" (apps.kruise.io/v1beta1) selects namespace kube-public, which Kubernetes keeps for publicly readable cluster data rather than workloads; a fleet-wide sidecar there is almost always unintended: select your application namespaces instead',
     ]);
   });
 

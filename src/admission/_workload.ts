@@ -45,7 +45,8 @@ export function ownCopy(parent: Json, key: string): Json {
 export function goZeroValues(strategy: Json | undefined): void {
   if (!strategy || typeof strategy !== 'object') return;
   const items = (v: unknown, zero: Json): Json[] | undefined => (Array.isArray(v)
-    ? v.map(x => (x !== null && typeof x === 'object' && !Array.isArray(x) ? { ...zero, ...x } : x)) : undefined);
+    ? v.map(x => (x !== null && typeof x === 'object' && !Array.isArray(x)
+      ? { ...x, ...Object.fromEntries(Object.entries(zero).filter(([k]) => x[k] === undefined)) } : x)) : undefined);
   const ps = strategy.priorityStrategy;
   if (ps !== null && typeof ps === 'object' && !Array.isArray(ps)) {
     const copy: Json = { ...ps };
@@ -124,7 +125,7 @@ export function selectorRules(r: Rules, spec: Json, kind: string, o: SelectorRul
   const labels = spec.template?.metadata?.labels ?? {};
   if (!selectorMatches(sel, labels)) {
     r.add('spec.template.metadata.labels', labels, `do not match spec.selector ${JSON.stringify(sel ?? null)}`,
-      advice('add the selected labels to spec.template.metadata.labels, or select labels the pods carry',
+      advice('add the selected labels to the labels of the pod template, or select labels the pods carry',
         'add the selected labels to the pod metadata (podMetadata.addLabel) or select labels the pods carry'));
   }
 }

@@ -47,7 +47,7 @@ export function ephemeralJobProblems(manifest: Manifest): TemplateProblem[] {
   const add = (field: string, value: unknown, problem: string, fix: string) => out.push({ field, value, problem, fix });
   const t: Json = isObject(manifest.spec) && isObject(manifest.spec.template) ? manifest.spec.template : {};
   // the CRD leaves the list untyped; the webhook decodes it into []EphemeralContainer
-  const shape = containerListShapeProblems(t.ephemeralContainers, 'spec.template.ephemeralContainers', 'the EphemeralJob');
+  const shape = containerListShapeProblems(t.ephemeralContainers, 'spec.template.ephemeralContainers', 'EphemeralJob');
   if (shape.length > 0) return shape;
   const list: unknown[] = Array.isArray(t.ephemeralContainers) ? t.ephemeralContainers : [];
   const names = new Map<string, number>();

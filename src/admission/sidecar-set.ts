@@ -82,8 +82,8 @@ export function sidecarSetErrors(json: any): string[] {
   const spec = defaultedSidecarSetSpec(sidecarSetSpecOf(json));
   // the CRD keeps the containers' fields as unknown fields; the webhook decodes them into Go structs
   const undecodable = [
-    ...containerListShapeProblems(spec.initContainers, 'spec.initContainers', 'the SidecarSet'),
-    ...containerListShapeProblems(spec.containers, 'spec.containers', 'the SidecarSet'),
+    ...containerListShapeProblems(spec.initContainers, 'spec.initContainers', 'SidecarSet'),
+    ...containerListShapeProblems(spec.containers, 'spec.containers', 'SidecarSet'),
   ];
   if (undecodable.length > 0) return [...errors, ...undecodable.map(p => fieldError(p.field, p.value, p.problem, p.fix))];
   const us = spec.updateStrategy;

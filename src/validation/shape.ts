@@ -31,9 +31,9 @@ export function listShapeProblem(v: unknown): { problem: string; fix: string } |
  * untyped and the webhook decodes into a Go struct (unset and null are
  * fine), as the problem and the fix of a field error.
  */
-export function objectShapeProblem(v: unknown): { problem: string; fix: string } | undefined {
+export function objectShapeProblem(v: unknown, kind: string): { problem: string; fix: string } | undefined {
   if (v === undefined || v === null || isObject(v)) return undefined;
-  return { problem: 'is not an object, so the webhook cannot decode the object', fix: 'give an object (or leave it out)' };
+  return { problem: `is not an object, so the webhook cannot decode the ${kind}`, fix: 'give an object (or leave it out)' };
 }
 
 /**
@@ -42,10 +42,11 @@ export function objectShapeProblem(v: unknown): { problem: string; fix: string }
  * decode, as field errors.
  */
 export function untypedObjectProblems(root: Record<string, any>, paths: readonly string[]): Array<{ field: string; value: unknown; problem: string; fix: string }> {
+  const kind = String(root.kind);
   const out: Array<{ field: string; value: unknown; problem: string; fix: string }> = [];
   const walk = (v: unknown, segs: string[], at: string): void => {
     if (segs.length === 0) {
-      const p = objectShapeProblem(v);
+      const p = objectShapeProblem(v, kind);
       if (p) out.push({ field: at, value: v, ...p });
       return;
     }

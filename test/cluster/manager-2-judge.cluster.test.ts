@@ -26,13 +26,17 @@ interface Verdict {
 }
 
 /**
- * The defaults plus the one gate that keeps a kind's webhook from judging at
- * all: with ResourceDistributionGate off, the webhook refuses every
- * ResourceDistribution whatever it holds.
+ * The defaults plus what keeps a kind's webhook from judging at all: with
+ * ResourceDistributionGate or ImagePullJobGate off, the webhook refuses every
+ * ResourceDistribution or ImagePullJob whatever it holds, and the EphemeralJob
+ * webhook is registered only on request.
  */
 function judgeSynth(): Synth {
-  return synthApp('KruiseControlPlane (defaults, ResourceDistributionGate on)', (app: App) => {
-    new KruiseControlPlane(new Chart(app, 'kruise'), 'kruise', { featureGates: { [KruiseFeatureGate.RESOURCE_DISTRIBUTION_GATE]: true } });
+  return synthApp('KruiseControlPlane (defaults, ResourceDistributionGate and ImagePullJobGate on, EphemeralJobs validated)', (app: App) => {
+    new KruiseControlPlane(new Chart(app, 'kruise'), 'kruise', {
+      featureGates: { [KruiseFeatureGate.RESOURCE_DISTRIBUTION_GATE]: true, [KruiseFeatureGate.IMAGE_PULL_JOB_GATE]: true },
+      validateEphemeralJobs: true,
+    });
     return app;
   });
 }

@@ -5,7 +5,7 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { ApiObject, JsonPatch, Testing } from 'cdk8s';
+import { ApiObject, Include, JsonPatch, Testing } from 'cdk8s';
 import * as YAML from 'yaml';
 import * as kruise from '../../imports/kruise';
 import * as rollouts from '../../imports/rollouts';
@@ -18,9 +18,12 @@ import { AdmissionCase } from '../fixtures/admission/types';
 /** The file name messages give for a case's included YAML (the temporary folder it is written to left out). */
 export const INCLUDED_FILE = 'objects.yaml';
 
-/** The paths every object can take (an L2, where one exists, is tested by hand). */
-export type EntryPath = 'l1' | 'raw' | 'include';
-export const ENTRY_PATHS: EntryPath[] = ['l1', 'raw', 'include'];
+/**
+ * The paths every object can take (an L2, where one exists, is tested by
+ * hand): the `kruise` L1, a raw `ApiObject`, cdk8s `Include` and `KruiseInclude`.
+ */
+export type EntryPath = 'l1' | 'raw' | 'cdk8s-include' | 'include';
+export const ENTRY_PATHS: EntryPath[] = ['l1', 'raw', 'cdk8s-include', 'include'];
 
 /** The L1 class of an apiVersion/kind. */
 export function l1ClassOf(apiVersion: string, kind: string): any {
@@ -48,7 +51,12 @@ export function synthOn(p: EntryPath, manifest: Record<string, any>): string {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kruise-case-'));
     file = path.join(dir, INCLUDED_FILE);
     fs.writeFileSync(file, YAML.stringify(copy, { version: '1.1' })); // cdk8s reads YAML 1.1
-    new KruiseInclude(chart, 'obj', { url: file });
+    if (p === 'include') {
+      new KruiseInclude(chart, 'obj', { url: file });
+    } else {
+      new Include(chart, 'obj', { url: file });
+      KruiseValidation.enable(chart);
+    }
   }
   try {
     Testing.synth(chart);
@@ -61,7 +69,7 @@ export function synthOn(p: EntryPath, manifest: Record<string, any>): string {
 
 /** The construct path the error of each path names. */
 export function constructPathOn(p: EntryPath): string {
-  return p === 'include' ? 'test/obj/' : 'test/obj';
+  return p === 'include' || p === 'cdk8s-include' ? 'test/obj/' : 'test/obj';
 }
 
 /** How every message names the object of a case on a path: `Kind "name" (apiVersion)`, with the file for included YAML. */
@@ -102,7 +110,7 @@ export function expectCase(c: AdmissionCase): void {
  */
 export function describeCorpus(group: string, kind: string, cases: AdmissionCase[]): void {
   describe.each(cases.map(c => [c.id, c] as const))('%s', (_id, c) => {
-    test('gets its verdict and exact message on the L1, raw and included-YAML paths', () => {
+    test('gets its verdict and exact message on the L1, raw, Include and KruiseInclude paths', () => {
       expectCase(c);
     });
 
