@@ -111,7 +111,7 @@ test('fails on mixed, fractional, excessive or short percentages and percentages
   expect(err).toThrow('[test/frac] WorkloadSpread "test-frac-c8f4a794" (apps.kruise.io/v1alpha1) spec.subsets[0].maxReplicas: "12.5%" is not a non-negative integer or integer percentage');
   expect(err).toThrow('[test/over] WorkloadSpread "test-over-c8a88205" (apps.kruise.io/v1alpha1) spec.subsets[1].maxReplicas: "40%" brings the percentages to 110%, more than 100%');
   expect(err).toThrow("[test/short] WorkloadSpread \"test-short-c87edb9b\" (apps.kruise.io/v1alpha1) spec.subsets[1].maxReplicas: \"30%\" leaves the percentages at 60%; with the last subset limited they must add up to 100%; make them add up to 100%, or leave the last subset's maxReplicas unset");
-  expect(err).toThrow('[test/sts] spec.subsets[0].maxReplicas: "30%" is a percentage, which OpenKruise refuses for a StatefulSet target; use a number');
+  expect(err).toThrow('[test/sts] WorkloadSpread "test-sts-c8a7f4f6" (apps.kruise.io/v1alpha1) spec.subsets[0].maxReplicas: "30%" is a percentage, which OpenKruise refuses for a StatefulSet target; use a number');
 });
 
 test('fails on adaptive rules (rules 17-20) and target group rules (rules 3-4)', () => {
