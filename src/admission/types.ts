@@ -78,7 +78,7 @@ export interface AdmissionModule {
    * holds the other objects of the App (e.g. the workload a WorkloadSpread
    * spreads).
    */
-  readonly warnings?: (manifest: Manifest, ctx: AdmissionContext, app: AdmissionApp) => string[];
+  readonly warnings?: (manifest: Manifest, ctx: AdmissionContext, app?: AdmissionApp) => string[];
   /**
    * The rules upstream checks against cluster state, approximated against
    * the other objects of the App (e.g. one Rollout per workload); run on the

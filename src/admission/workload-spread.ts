@@ -150,5 +150,5 @@ export const workloadSpreadAdmission: AdmissionModule = {
   kind: 'WorkloadSpread',
   versions: ['v1alpha1'],
   validate: m => workloadSpreadErrors(m),
-  warnings: (m, _ctx, app) => workloadSpreadWarnings(m, app),
+  warnings: (m, _ctx, app) => (app ? workloadSpreadWarnings(m, app) : []),
 };
