@@ -9,6 +9,7 @@ import * as kplus from 'cdk8s-plus-28';
 import { Construct, IConstruct } from 'constructs';
 import { _rolloutsL1 } from './_kruise-l1';
 import type * as rollouts from '../imports/rollouts';
+import { _objectLine } from './admission/engine';
 import { WORKLOAD_TYPE, apiGroupOf } from './admission/rollout';
 import type * as ReleasePlan from './plan/rollout-release';
 import { RolloutReleaseStyle } from './plan/types';
@@ -18,7 +19,6 @@ import { _renderForChecks } from './validation/render';
 import { Warnings, fieldError } from './validation/report';
 import { selectorMatches } from './validation/selectors';
 import { WorkloadRef } from './workload-ref';
-import { _objectLine } from './admission/engine';
 
 /** The workload annotation and label that name a release (see `RolloutOptions.rolloutId`). */
 export const ROLLOUT_ID_KEY = 'rollouts.kruise.io/rollout-id';

@@ -5,6 +5,7 @@
  * scatter and image pre-download annotations. Each rule is written once here
  * and called by the kind modules beside this file.
  */
+import { advice } from '../validation/advice';
 import { cloneJson } from '../validation/json';
 import { dns1123LabelProblems, dns1123SubdomainProblems, labelValueProblems, labelsProblems, qualifiedNameProblems } from '../validation/names';
 import { IntOrPercent, parseUpstreamPercent } from '../validation/percent';
@@ -12,7 +13,6 @@ import { TemplateProblem, defaultPodTemplate, parseQuantity, podTemplateProblems
 import { fieldError } from '../validation/report';
 import { isEmptySelector, LabelSelectorJson, selectorMatches, selectorProblems } from '../validation/selectors';
 import { eachObject, isObject, listShapeProblem } from '../validation/shape';
-import { advice } from '../validation/advice';
 
 /** One rule violation: field path, value found, what is wrong, how to fix it. */
 export type RuleProblem = TemplateProblem;

@@ -11,9 +11,9 @@ import {
   metadataRules, ownCopy, priorityRules, problemLines, selectorRules, templateRules, volumeClaimTemplateRules,
 } from './_workload';
 import { AdmissionModule } from './types';
+import { advice } from '../validation/advice';
 import { IntOrPercent, parseStrictPercent, scaled } from '../validation/percent';
 import { isObject } from '../validation/shape';
-import { advice } from '../validation/advice';
 
 
 /** Options of the Advanced StatefulSet defaults. */

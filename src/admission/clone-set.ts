@@ -6,12 +6,13 @@
  * diffs between revisions, podsToDelete naming pods the CloneSet owns.
  */
 import {
-  Json, MAX_INT32, goZeroValues, RuleProblem, Rules, describe, hasPreDownload, imagePreDownloadRules, partitionWarnings, lifecycleRules, lifecycleWarnings,
-  metadataRules, ownCopy, priorityRules, problemLines, scatterRules, selectorRules, templateRules, volumeClaimTemplateRules,
+  Json, MAX_INT32, goZeroValues, RuleProblem, Rules, describe, hasPreDownload, imagePreDownloadRules,
+  partitionWarnings, lifecycleRules, lifecycleWarnings, metadataRules, ownCopy, priorityRules, problemLines,
+  scatterRules, selectorRules, templateRules, volumeClaimTemplateRules,
 } from './_workload';
 import { AdmissionModule } from './types';
-import { parseKruisePercent, ParsedIntOrPercent, parseUpstreamPercent, scaled } from '../validation/percent';
 import { advice } from '../validation/advice';
+import { parseKruisePercent, ParsedIntOrPercent, parseUpstreamPercent, scaled } from '../validation/percent';
 
 
 const INT_OR_PERCENT_FIX = () => advice('use an integer or a percentage such as "20%"', 'use PercentOrAbsolute.absolute(n) or PercentOrAbsolute.percent(p)');

@@ -18,13 +18,13 @@ import type * as Registry from './index';
 import { AdmissionApp, AdmissionContext, Manifest } from './types';
 import { GATE_DEFAULTS } from '../control-plane/_gates';
 import { appObjects } from '../fleet/objects';
+import { _adviseFor } from '../validation/advice';
 import { _gateSources } from '../validation/gates';
 import { cloneJson } from '../validation/json';
 import { _currentRound, _markCheckRounds, _sharedRender } from '../validation/render';
-import { _rolloutManagers } from '../validation/rollout-settings';
-import { _adviseFor } from '../validation/advice';
 import { _renderProblemsOf } from '../validation/render-problems';
 import { Warnings, fieldError } from '../validation/report';
+import { _rolloutManagers } from '../validation/rollout-settings';
 import { KRUISE_GROUPS, formatIssue, hasStatusSubresource, validateManifest } from '../validation/schemas';
 
 /** The registry of the admission modules (every kind's rules), loaded at the first synth. */

@@ -5,10 +5,10 @@
  * one (the app-wide check covers the App).
  */
 import { AdmissionModule } from './types';
+import { advice } from '../validation/advice';
 import { parseStrictPercent } from '../validation/percent';
 import { fieldError } from '../validation/report';
 import { LabelSelectorJson, isEmptySelector, selectorProblems } from '../validation/selectors';
-import { advice } from '../validation/advice';
 
 /** §6 rules 2-8 on a PodUnavailableBudget in wire form. */
 export function podUnavailableBudgetErrors(json: any): string[] {

@@ -9,11 +9,11 @@
  * with the stored object and its status.
  */
 import { AdmissionApp, AdmissionContext, AdmissionModule, Manifest } from './types';
+import { advice } from '../validation/advice';
 import { objectMetaProblems } from '../validation/names';
 import { ParsedIntOrPercent, parseUpstreamPercent } from '../validation/percent';
 import { fieldError } from '../validation/report';
 import { DEFAULT_PARTITION_PERCENT_LIMIT } from '../validation/rollout-settings';
-import { advice } from '../validation/advice';
 
 type Json = Record<string, any>;
 

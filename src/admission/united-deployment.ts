@@ -52,9 +52,9 @@ import { AdmissionContext, AdmissionModule, Manifest } from './types';
 import { cloneJson } from '../validation/json';
 import { dns1123LabelProblems, dns1123SubdomainProblems, labelsProblems, objectMetaProblems, qualifiedNameProblems } from '../validation/names';
 import { TemplateProblem, defaultPodTemplate, podTemplateProblems, tolerationsProblems } from '../validation/pod-template';
-import { untypedObjectProblems } from '../validation/shape';
 import { fieldError } from '../validation/report';
 import { LabelSelectorJson, isEmptySelector, selectorMatches, selectorProblems } from '../validation/selectors';
+import { untypedObjectProblems } from '../validation/shape';
 
 type Json = Record<string, any>;
 

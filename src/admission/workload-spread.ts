@@ -5,11 +5,11 @@
  * workload across the cluster (the app-wide check covers the App).
  */
 import { AdmissionApp, AdmissionModule } from './types';
+import { advice } from '../validation/advice';
 import { dns1123SubdomainProblems, labelValueProblems, qualifiedNameProblems } from '../validation/names';
 import { parseUpstreamPercent } from '../validation/percent';
 import { fieldError } from '../validation/report';
 import { selectorProblems } from '../validation/selectors';
-import { advice } from '../validation/advice';
 
 const groupOf = (apiVersion: string | undefined): string => (apiVersion && apiVersion.includes('/') ? apiVersion.slice(0, apiVersion.indexOf('/')) : '');
 

@@ -36,14 +36,17 @@ export function objectShapeProblem(v: unknown, kind: string): { problem: string;
   return { problem: `is not an object, so the webhook cannot decode the ${kind}`, fix: 'give an object (or leave it out)' };
 }
 
+/** A field that does not decode: the field, the value, what is wrong and the fix. */
+export interface ShapeProblem { field: string; value: unknown; problem: string; fix: string }
+
 /**
  * The untyped object fields at `paths` of `root` (dotted, `[]` for each item
  * of a list, e.g. `spec.topology.subsets[].patch`) that the webhook cannot
  * decode, as field errors.
  */
-export function untypedObjectProblems(root: Record<string, any>, paths: readonly string[]): Array<{ field: string; value: unknown; problem: string; fix: string }> {
+export function untypedObjectProblems(root: Record<string, any>, paths: readonly string[]): ShapeProblem[] {
   const kind = String(root.kind);
-  const out: Array<{ field: string; value: unknown; problem: string; fix: string }> = [];
+  const out: ShapeProblem[] = [];
   const walk = (v: unknown, segs: string[], at: string): void => {
     if (segs.length === 0) {
       const p = objectShapeProblem(v, kind);
