@@ -13,7 +13,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { App, Chart, Include, Testing } from 'cdk8s';
-import { parse } from 'yaml';
+import { parse, stringify } from 'yaml';
 import { Kube, Manifest, describeObject } from './kube';
 import { Managers, runControlPlane, testNamespace } from './manager';
 import { Synth, fixtures, synthApp, versionedObject } from './sources';
@@ -43,6 +43,10 @@ beforeAll(async () => {
   kube = new Kube();
   ({ managers } = await runControlPlane(kube, controlPlane()));
   await testNamespace(kube, NAMESPACE);
+  // the pod the ContainerRecreateRequest fixture restarts a container of
+  await kube.request('POST', `/api/v1/namespaces/${NAMESPACE}/pods`, {
+    apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web-0', namespace: NAMESPACE }, spec: { containers: [{ name: 'web', image: 'nginx:1.27' }] },
+  });
   // the SidecarSet webhook compares a new SidecarSet with every existing one: start from none
   await kube.request('DELETE', '/apis/apps.kruise.io/v1beta1/sidecarsets');
 });
@@ -54,9 +58,9 @@ afterAll(async () => {
 });
 
 /** Every object the tier creates through the webhooks, each under a name of its own. */
-function objectsToCreate(): Array<{ id: string; manifest: Manifest }> {
-  const out: Array<{ id: string; manifest: Manifest }> = [];
-  for (const f of fixtures()) out.push({ id: `fixture ${f.apiVersion} ${f.kind}`, manifest: versionedObject(f) });
+function objectsToCreate(): Array<{ id: string; manifest: Manifest; clusterSkip?: string }> {
+  const out: Array<{ id: string; manifest: Manifest; clusterSkip?: string }> = [];
+  for (const f of fixtures()) out.push({ id: `fixture ${f.apiVersion} ${f.kind}`, manifest: versionedObject(f), clusterSkip: f.clusterSkip });
   admissionCases().filter(c => c.allowed && c.clusterSkip === undefined).forEach((c, i) => {
     out.push({ id: c.id, manifest: { ...JSON.parse(JSON.stringify(c.manifest)), metadata: { ...c.manifest.metadata, name: `case-${i}` } } });
   });
@@ -100,19 +104,33 @@ function synthInclude(file: string, how: 'KruiseInclude' | 'KruiseInclude keepSe
 test('every object created through the webhooks, read back with kubectl get -o yaml, synthesizes with the same spec', async () => {
   const problems: string[] = [];
   let judged = 0;
+  const fromCreate: string[] = [];
   const kinds = new Set<string>();
-  for (const { id, manifest } of objectsToCreate()) {
+  const skipped: string[] = [];
+  for (const { id, manifest, clusterSkip } of objectsToCreate()) {
     const m = JSON.parse(JSON.stringify(manifest));
     const { namespaced } = await kube.resource(m.apiVersion, m.kind);
     if (namespaced) m.metadata.namespace = NAMESPACE;
     else delete m.metadata.namespace;
     const created = await kube.request('POST', await kube.pathOf(m, ''), m);
+    if (created.status >= 300 && clusterSkip) {
+      skipped.push(`${id} (${clusterSkip})`);
+      continue;
+    }
     if (created.status >= 300) {
       problems.push(`${id} ${describeObject(m)}: not created (HTTP ${created.status}): ${created.body?.message ?? created.body}`);
       continue;
     }
     try {
-      const yaml = await readBack(m);
+      // a controller may remove the object at once (a NodeImage without its Node): then the create's answer is what was read back
+      let yaml: string;
+      try {
+        yaml = await readBack(m);
+      } catch (e: any) {
+        if (!/NotFound/.test(String(e?.message))) throw e;
+        yaml = stringify(created.body, { version: '1.1' }); // quoted as kubectl quotes them: timestamps stay strings
+        fromCreate.push(id);
+      }
       const live = parse(yaml);
       const file = path.join(dir, `${judged}.yaml`);
       fs.writeFileSync(file, yaml);
@@ -135,7 +153,9 @@ test('every object created through the webhooks, read back with kubectl get -o y
       await kube.request('DELETE', await kube.pathOf(m));
     }
   }
-  console.log(`read-back: ${judged} objects of ${kinds.size} kinds and versions created, read back and included three ways; ${problems.length} problems`);
+  console.log(`read-back: ${judged} objects of ${kinds.size} kinds and versions created, read back and included three ways; ${problems.length} problems`
+    + `${skipped.length > 0 ? `; not created, as the judge says: ${skipped.join(', ')}` : ''}`
+    + `${fromCreate.length > 0 ? `; removed by a controller before kubectl get, so read from the create's answer: ${fromCreate.join(', ')}` : ''}`);
   expect(problems).toEqual([]);
-  expect(kinds.size).toBe(fixtures().length);
+  expect(kinds.size).toBe(fixtures().length - skipped.filter(s => s.startsWith('fixture ')).length);
 });
