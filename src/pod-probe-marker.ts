@@ -178,8 +178,8 @@ export class PodProbeMarker extends kplus.Resource {
   }
 
   private validateProbes(): string[] {
-    if (this._probes.length === 0) return [fieldError('spec.probes', [], 'is empty, so the PodProbeMarker probes nothing', "pass 'probes' or call addProbe()")];
-    if (!this.target) return [];
+    // no probe at all: the admission layer reports it
+    if (this._probes.length === 0 || !this.target) return [];
     const names = [...this.target.containers, ...this.target.initContainers].map(c => c.name);
     const out: string[] = [];
     this._probes.forEach((p, i) => {

@@ -245,7 +245,7 @@ describe('AdvancedStatefulSet rules', () => {
 
   test('fails with names longer than 63 characters or with dots', () => {
     fails(chart => new AdvancedStatefulSet(chart, 'db', { metadata: { name: `db.${'x'.repeat(70)}` }, containers: [{ image, portNumber: 1 }] }),
-      `[test/db] metadata.name: "db.${'x'.repeat(70)}" is 73 characters long, more than 63; give the Advanced StatefulSet a name of at most 63 lowercase letters, digits and '-' (no dots)`,
+      `[test/db] StatefulSet "db.xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx" (apps.kruise.io/v1beta1) metadata.name: "db.${'x'.repeat(70)}" is 73 characters long, more than 63; give the Advanced StatefulSet a name of at most 63 lowercase letters, digits and '-' (no dots)`,
       'must consist of lowercase letters, digits and \'-\', starting and ending with a letter or digit');
   });
 

@@ -114,7 +114,7 @@ describe('EphemeralJob', () => {
   describe('admission rules, through the construct', () => {
     test('rule 2: container names are DNS-1123 labels', () => {
       fails(chart => new EphemeralJob(chart, 'debug', { selector: web, containers: [{ ...debuggerProps, name: 'Debug_1' }] }),
-        '[test/debug] spec.template.ephemeralContainers[0].name: "Debug_1" must consist of lowercase letters, digits and \'-\', starting and ending with a letter or digit; '
+        '[test/debug] EphemeralJob "test-debug-c81a43ae" (apps.kruise.io/v1alpha1) spec.template.ephemeralContainers[0].name: "Debug_1" must consist of lowercase letters, digits and \'-\', starting and ending with a letter or digit; '
         + 'rename the ephemeral container, e.g. debugger');
     });
 
@@ -165,12 +165,12 @@ describe('EphemeralJob', () => {
 
     test('fails a job without a container', () => {
       fails(chart => new EphemeralJob(chart, 'debug', { selector: web }),
-        "[test/debug] EphemeralJob at 'test/debug' has no container to add; pass 'containers' or call addContainer()");
+        "[test/debug] EphemeralJob \"test-debug-c81a43ae\" (apps.kruise.io/v1alpha1) spec.template.ephemeralContainers: [] is empty, so the EphemeralJob adds no container; pass 'containers' or call addContainer()");
     });
 
     test('fails a time to live that is not whole seconds, naming the construct and the prop', () => {
       fails(chart => new EphemeralJob(chart, 'debug', { selector: web, containers: [debuggerProps], ttlAfterFinished: Duration.millis(500) }),
-        "EphemeralJob at 'test/debug': 'ttlAfterFinished' (0.5 seconds) must be whole seconds; use Duration.seconds(1)");
+        `[test/debug] EphemeralJob "test-debug-c81a43ae" (apps.kruise.io/v1alpha1) ttlAfterFinished: "0.5 seconds" is not a whole number of seconds; use Duration.seconds(1)`);
     });
   });
 });

@@ -133,7 +133,7 @@ describe('ImagePullJob', () => {
     test('an active deadline shorter than the pull timeout', () => {
       fails(chart => new ImagePullJob(chart, 'pull', {
         image, completionPolicy: ImagePullJobCompletionPolicy.always({ activeDeadline: Duration.minutes(5) }),
-      }), '[test/pull] spec.completionPolicy.activeDeadlineSeconds: 300 is less than pullPolicy.timeoutSeconds (600), so the job can time out before one pull does; '
+      }), '[test/pull] ImagePullJob "test-pull-c800d210" (apps.kruise.io/v1beta1) spec.completionPolicy.activeDeadlineSeconds: 300 is less than pullPolicy.timeoutSeconds (600), so the job can time out before one pull does; '
         + 'use at least 600 seconds, or lower pullPolicy.timeoutSeconds');
     });
 
@@ -182,7 +182,7 @@ describe('ImagePullJob', () => {
 
     test('fails a pull timeout that is not whole seconds, naming the construct and the prop', () => {
       fails(chart => new ImagePullJob(chart, 'pull', { image, pullTimeout: Duration.millis(1500) }),
-        "ImagePullJob at 'test/pull': 'pullTimeout' (1.5 seconds) must be whole seconds; use Duration.seconds(2)");
+        `[test/pull] ImagePullJob "test-pull-c800d210" (apps.kruise.io/v1beta1) pullTimeout: "1.5 seconds" is not a whole number of seconds; use Duration.seconds(2)`);
     });
   });
 });

@@ -109,7 +109,7 @@ describe('PodProbeMarker', () => {
 
     test('fails a probe in a container the workload does not have', () => {
       fails(chart => new CloneSet(chart, 'web', { containers: [{ name: 'web', image: 'nginx:1.27' }] }).addProbeMarker(primary),
-        '[test/web/ProbeMarker] PodProbeMarker at \'test/web/ProbeMarker\': probe "primary" runs in container "db", which the pods of \'test/web\' do not have; use one of ["web"]');
+        '[test/web/ProbeMarker] PodProbeMarker "test-web-probemarker-c8fa1d42" (apps.kruise.io/v1alpha1) spec.probes[0].containerName: "db" (probe "primary") is not a container of the pods of \'test/web\'; use one of ["web"]');
     });
 
     test('the pod selector is read at synth', () => {
@@ -160,8 +160,8 @@ describe('PodProbeMarker', () => {
 
     test('rule 4: at least one probe', () => {
       fails(chart => new PodProbeMarker(chart, 'probe', { selector: db }),
-        "[test/probe] PodProbeMarker at 'test/probe' has no probe; pass 'probes' or call addProbe()",
-        '[test/probe] spec.probes: [] is empty; add at least one probe');
+        "[test/probe] PodProbeMarker \"test-probe-c81f83df\" (apps.kruise.io/v1alpha1) spec.probes: [] is empty, so the PodProbeMarker probes nothing; pass 'probes' or call addProbe()",
+        '[test/probe] PodProbeMarker "test-probe-c81f83df" (apps.kruise.io/v1alpha1) spec.probes: [] is empty, so the PodProbeMarker probes nothing; pass \'probes\' or call addProbe()');
     });
 
     test('rules 5, 7 and 8: probe names without \'#\', not a reserved condition type, unique', () => {

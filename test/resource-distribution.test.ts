@@ -58,8 +58,8 @@ test('fails on an empty resource or one without kind (rules 3-4)', () => {
   new ResourceDistribution(chart, 'b', { metadata: { name: 'b' }, resource: DistributedResource.fromConfigMap(cm2), allNamespaces: true }).apiObject.addJsonPatch(JsonPatch.remove('/spec/resource/kind'));
   // the schema refuses both before any rule (as the API server does); the rules are tested directly
   const err = () => Testing.synth(chart);
-  expect(err).toThrow('[test/a] ResourceDistribution "a" (apps.kruise.io/v1alpha1) spec.resource: {} must be a whole Kubernetes object with apiVersion and kind');
-  expect(err).toThrow('[test/b] ResourceDistribution "b" (apps.kruise.io/v1alpha1) spec.resource: {"apiVersion":"v1","immutable":false,"metadata":{"name":"d"}} must be a whole Kubernetes object with apiVersion and kind');
+  expect(err).toThrow('[test/a] ResourceDistribution "a" (apps.kruise.io/v1alpha1) spec.resource: {} is not a whole Kubernetes object; give it an apiVersion and a kind');
+  expect(err).toThrow('[test/b] ResourceDistribution "b" (apps.kruise.io/v1alpha1) spec.resource: {"apiVersion":"v1","immutable":false,"metadata":{"name":"d"}} is not a whole Kubernetes object; give it an apiVersion and a kind');
   expect(resourceDistributionErrors({ metadata: { name: 'a' }, spec: { resource: {}, targets: { allNamespaces: true } } }))
     .toEqual(['spec.resource: {} is empty; give a Secret or ConfigMap']);
   expect(resourceDistributionErrors({ metadata: { name: 'b' }, spec: { resource: { apiVersion: 'v1' }, targets: { allNamespaces: true } } }))

@@ -178,7 +178,7 @@ describe('SidecarSet rules (webhook-rules §4)', () => {
     minimal(chart).apiObject.addJsonPatch(JsonPatch.add('/spec/volumes', [{ name: 'scratch' }]));
     expect(() => Testing.synth(chart)).toThrow([
       'Validation failed with the following errors:',
-      '  [test/log] spec.volumes[0]: {"name":"scratch"} must specify a volume type (OpenKruise does not default it to emptyDir for a SidecarSet); give the volume a source, e.g. emptyDir: {} or a configMap',
+      '  [test/log] SidecarSet "log" (apps.kruise.io/v1beta1) spec.volumes[0]: {"name":"scratch"} must specify a volume type (OpenKruise does not default it to emptyDir for a SidecarSet); give the volume a source, e.g. emptyDir: {} or a configMap',
     ].join('\n'));
   });
 
@@ -247,7 +247,7 @@ describe('SidecarSet rules (webhook-rules §4)', () => {
     minimal(c2).apiObject.addJsonPatch(JsonPatch.add('/spec/injectionStrategy', { revision: { customVersion: 'v1', policy: 'Sometimes' } }));
     expect(() => Testing.synth(c2)).toThrow([
       'Validation failed with the following errors:',
-      '  [test/log] SidecarSet "log" (apps.kruise.io/v1beta1) spec.injectionStrategy.revision.policy: "Sometimes" must be one of: "Always", "Partial"',
+      '  [test/log] SidecarSet "log" (apps.kruise.io/v1beta1) spec.injectionStrategy.revision.policy: "Sometimes" is not an allowed value; use one of "Always", "Partial"',
     ].join('\n'));
   });
 
@@ -365,7 +365,7 @@ describe('SidecarSet rules (webhook-rules §4)', () => {
     expect(err).toThrow('[test/l] SidecarSet "l" (apps.kruise.io/v1beta1) metadata.labels["team"]: "team" value "a b" must be empty or consist of');
     expect(err).toThrow('[test/l] SidecarSet "l" (apps.kruise.io/v1beta1) metadata.annotations["bad/key/x"]: "bad/key/x" key must be a name with at most one \'/\'');
     const json = { apiVersion: 'apps.kruise.io/v1beta1', kind: 'SidecarSet', metadata: { name: 'ok', namespace: 'shop' }, spec: { selector: { matchLabels: { a: 'b' } }, containers: [{ name: 'c', image: 'c:1' }] } };
-    expect(sidecarSetErrors(json)).toEqual(['metadata.namespace: "shop" is set, but SidecarSet is cluster-scoped; leave the namespace out (use the namespace or namespaceSelector prop to choose namespaces)']);
+    expect(sidecarSetErrors(json)).toEqual(['metadata.namespace: "shop" is set, but SidecarSet is cluster-scoped; remove metadata.namespace (spec.namespaceSelector chooses the namespaces of the pods)']);
   });
 
   test('fails on resourcesPolicy combined with resources on a regular sidecar (rule 17)', () => {
@@ -430,10 +430,10 @@ describe('SidecarSet warnings', () => {
       updateStrategy: SidecarSetUpdateStrategy.notUpdate(),
     });
     const w = Warnings.of(chart);
-    expect(w).toContain('[test/w] spec.patchPodMetadata is refused unless the ConfigMap kruise-system/kruise-configuration has a SidecarSet_PatchPodMetadata_WhiteList rule allowing its annotation keys (or the feature gate SidecarSetPatchPodMetadataDefaultsAllowed is on); add the whitelist to your control plane');
-    expect(w).toContain('[test/w] selects namespace kube-system, but the OpenKruise pod webhook (Helm chart) never sees pods there, so nothing is injected; run the sidecar another way in kube-system');
-    expect(w).toContain('[test/w] spec.updateStrategy is NotUpdate: changes to this SidecarSet reach only pods created from now on');
-    expect(w).toContain('[test/w] spec.injectionStrategy.paused is true: new pods get none of these sidecars');
+    expect(w).toContain('[test/w] SidecarSet "w" (apps.kruise.io/v1beta1) spec.patchPodMetadata is refused unless the ConfigMap kruise-system/kruise-configuration has a SidecarSet_PatchPodMetadata_WhiteList rule allowing its annotation keys (or the feature gate SidecarSetPatchPodMetadataDefaultsAllowed is on); add the whitelist to your control plane');
+    expect(w).toContain('[test/w] SidecarSet "w" (apps.kruise.io/v1beta1) selects namespace kube-system, but the OpenKruise pod webhook (Helm chart) never sees pods there, so nothing is injected; run the sidecar another way in kube-system');
+    expect(w).toContain('[test/w] SidecarSet "w" (apps.kruise.io/v1beta1) spec.updateStrategy is NotUpdate: changes to this SidecarSet reach only pods created from now on');
+    expect(w).toContain('[test/w] SidecarSet "w" (apps.kruise.io/v1beta1) spec.injectionStrategy.paused is true: new pods get none of these sidecars');
   });
 
   test('warns on a namespace selector naming kube-public', () => {
@@ -467,7 +467,7 @@ describe('app-wide SidecarSet conflicts (rule 29)', () => {
     const b = new Chart(app, 'platform-b');
     minimal(a, 'log', { containers: [{ name: 'agent', image: 'a:1' }] });
     minimal(b, 'metrics', { selector: kplus.LabelSelector.of({ expressions: [kplus.LabelExpression.in('logging', ['on', 'yes'])] }), containers: [{ name: 'agent', image: 'b:1' }] });
-    expect(() => app.synth()).toThrow("[platform-a/log] SidecarSet \"log\" conflicts with SidecarSet \"metrics\" at 'platform-b/metrics': their selectors and namespaces can match the same pods and both inject the container \"agent\"; OpenKruise refuses the second one applied. Rename, or make the selectors or namespaceSelectors disjoint");
+    expect(() => app.synth()).toThrow("[platform-a/log] SidecarSet \"log\" (apps.kruise.io/v1beta1) spec: \"metrics\" is another SidecarSet (at 'platform-b/metrics') whose selectors and namespaces can match the same pods, and both inject the container \"agent\"; OpenKruise refuses the second one applied; rename, or make the selectors or namespaceSelectors disjoint");
   });
 
   test('the conflict is reported once per pair', () => {
@@ -476,7 +476,7 @@ describe('app-wide SidecarSet conflicts (rule 29)', () => {
     minimal(chart, 'two', { containers: [{ name: 'agent', image: 'b:1' }] });
     let message = '';
     try { Testing.synth(chart); } catch (e) { message = String(e); }
-    expect(message.match(/conflicts with/g)).toHaveLength(1);
+    expect(message.match(/is another SidecarSet/g)).toHaveLength(1);
   });
 
   test('fails on init containers, differing volumes and Overwrite annotation patches; also against an L1 SidecarSet', () => {
@@ -493,7 +493,7 @@ describe('app-wide SidecarSet conflicts (rule 29)', () => {
         patchPodMetadata: [{ annotations: { 'x.io/a': '2' }, patchPolicy: 'MergePatchJson' }],
       },
     });
-    expect(() => Testing.synth(chart)).toThrow("[test/one] SidecarSet \"one\" conflicts with SidecarSet \"raw\" at 'test/raw': their selectors and namespaces can match the same pods and both inject the init container \"prep\", both declare the volume \"shared\" with different definitions, both patch the pod annotation \"x.io/a\" (Overwrite vs MergePatchJson)");
+    expect(() => Testing.synth(chart)).toThrow("[test/one] SidecarSet \"one\" (apps.kruise.io/v1beta1) spec: \"raw\" is another SidecarSet (at 'test/raw') whose selectors and namespaces can match the same pods, and both inject the init container \"prep\", both declare the volume \"shared\" with different definitions, both patch the pod annotation \"x.io/a\" (Overwrite vs MergePatchJson)");
   });
 
   test('disjoint selectors or namespaces, identical volumes and two MergePatchJson patches do not conflict', () => {

@@ -362,7 +362,7 @@ describe('UnitedDeployment', () => {
         template: UnitedDeploymentTemplate.advancedStatefulSet({ containers: [{ image }] }),
         scheduleStrategy: UnitedDeploymentScheduleStrategy.adaptive({ reserveUnschedulablePods: true }),
         subsets: twoZones(),
-      }), '[test/db] spec.topology.scheduleStrategy.adaptive.reserveUnschedulablePods: true only works with stateless subsets (CloneSet or Deployment), '
+      }), '[test/db] UnitedDeployment "test-db-c8b96b87" (apps.kruise.io/v1alpha1) spec.topology.scheduleStrategy.adaptive.reserveUnschedulablePods: true only works with stateless subsets (CloneSet or Deployment), '
         + 'not with a advancedStatefulSetTemplate; turn it off, or use a cloneSetTemplate or deploymentTemplate');
     });
 
@@ -377,7 +377,7 @@ describe('UnitedDeployment', () => {
       fails(chart => {
         const ud = new UnitedDeployment(chart, 'api', { replicas: 2, template: UnitedDeploymentTemplate.deployment({ containers: [{ image }] }), subsets: twoZones() });
         ud.workload.select(kplus.LabelSelector.of({ labels: { tier: 'api' } }));
-      }, '[test/api] spec.template.deploymentTemplate.spec.template.metadata.labels: {"cdk8s.io/metadata.addr":"test-api-WorkloadTemplate-c85f5904"} '
+      }, '[test/api] UnitedDeployment "test-api-c855049c" (apps.kruise.io/v1alpha1) spec.template.deploymentTemplate.spec.template.metadata.labels: {"cdk8s.io/metadata.addr":"test-api-WorkloadTemplate-c85f5904"} '
         + 'do not match spec.selector {"matchLabels":{"cdk8s.io/metadata.addr":"test-api-WorkloadTemplate-c85f5904","tier":"api"}}; add the selected labels to the pod template metadata');
     });
 
@@ -393,7 +393,7 @@ describe('UnitedDeployment', () => {
           containers: [{ image }], updateStrategy: AdvancedStatefulSetUpdateStrategy.rollingUpdate({ partition: 1 }),
         }),
         subsets: twoZones(),
-      }), '[test/db] spec.template.advancedStatefulSetTemplate.spec.updateStrategy.rollingUpdate.partition: 1 is not used: the UnitedDeployment sets the partition of each subset; '
+      }), '[test/db] UnitedDeployment "test-db-c8b96b87" (apps.kruise.io/v1alpha1) spec.template.advancedStatefulSetTemplate.spec.updateStrategy.rollingUpdate.partition: 1 is not used: the UnitedDeployment sets the partition of each subset; '
         + 'remove it; use spec.updateStrategy.manualUpdate.partitions');
     });
 

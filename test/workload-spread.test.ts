@@ -128,11 +128,11 @@ test('fails on adaptive rules (rules 17-20) and target group rules (rules 3-4)',
   expect(err).toThrow('[test/ad] WorkloadSpread "test-ad-c89b1725" (apps.kruise.io/v1alpha1) spec.subsets[2].maxReplicas: 1 is set on the last subset of an adaptive WorkloadSpread');
   expect(err).toThrow('[test/ad] WorkloadSpread "test-ad-c89b1725" (apps.kruise.io/v1alpha1) spec.scheduleStrategy.adaptive.rescheduleCriticalSeconds: 200 is out of range for 3 subsets; use 0 to 147 seconds');
   // a type outside the enum is the schema's to refuse; the rule sees only schema-valid types
-  expect(err).toThrow('[test/ty] WorkloadSpread "test-ty-c8c720f1" (apps.kruise.io/v1alpha1) spec.scheduleStrategy.type: "Sometimes" must be one of: "Adaptive", "Fixed", ""');
+  expect(err).toThrow('[test/ty] WorkloadSpread "test-ty-c8c720f1" (apps.kruise.io/v1alpha1) spec.scheduleStrategy.type: "Sometimes" is not an allowed value; use one of "Adaptive", "Fixed", ""');
   const c2 = Testing.chart();
   new WorkloadSpread(c2, 'ty', { targetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'y' }, subsets: [{ name: 'a' }] })
     .apiObject.addJsonPatch(JsonPatch.add('/spec/scheduleStrategy', { type: 'Fixed', adaptive: {} }));
-  expect(() => Testing.synth(c2)).toThrow('[test/ty] spec.scheduleStrategy.adaptive: {} is set but the type is not Adaptive');
+  expect(() => Testing.synth(c2)).toThrow('[test/ty] WorkloadSpread "test-ty-c8c720f1" (apps.kruise.io/v1alpha1) spec.scheduleStrategy.adaptive: {} is set but the type is not Adaptive');
 });
 
 test('fails on a second WorkloadSpread for the same workload (rule 22) and on a namespace mismatch', () => {
@@ -190,7 +190,7 @@ test('fails on node selector terms the strict upstream check refuses: values, op
       ],
     }));
   const err = () => Testing.synth(chart);
-  const at = '[test/s] spec.subsets[0].requiredNodeSelectorTerm';
+  const at = '[test/s] WorkloadSpread "test-s-c82657af" (apps.kruise.io/v1alpha1) spec.subsets[0].requiredNodeSelectorTerm';
   expect(err).toThrow(`${at}.matchExpressions[0].values: [] must list at least one value for operator In; add values`);
   expect(err).toThrow(`${at}.matchExpressions[1].values: ["yes"] must be empty for operator Exists; drop the values`);
   expect(err).toThrow(`${at}.matchExpressions[2].operator: "Like" is not a node selector operator; use In, NotIn, Exists, DoesNotExist, Gt or Lt`);

@@ -170,7 +170,9 @@ describe('admission runs in the order of the API server', () => {
 
   test('status of a kind with a status subresource is dropped before judging, as kubectl get -o yaml prints it', () => {
     const pps = {
-      apiVersion: 'apps.kruise.io/v1alpha1', kind: 'PersistentPodState', metadata: { name: 'db', namespace: 'default' },
+      apiVersion: 'apps.kruise.io/v1alpha1',
+      kind: 'PersistentPodState',
+      metadata: { name: 'db', namespace: 'default' },
       spec: { targetRef: { apiVersion: 'apps.kruise.io/v1beta1', kind: 'StatefulSet', name: 'db' }, requiredPersistentTopology: { nodeTopologyKeys: ['kubernetes.io/hostname'] } },
       status: { podStates: { 'db-0': { nodeName: 'node-1' } } },
     };
@@ -182,8 +184,13 @@ describe('manifests read back from a cluster', () => {
   const readBack = () => ({
     ...cloneSet({ replicas: 3 }),
     metadata: {
-      name: 'web', namespace: 'default', uid: '0b6f1c1e-8d5e-4c1f-9d3a-2b7e1f0c9a11', resourceVersion: '4711', generation: 2,
-      creationTimestamp: '2025-01-31T12:00:00Z', managedFields: [{ manager: 'kubectl', operation: 'Apply', fieldsType: 'FieldsV1', fieldsV1: { 'f:spec': {} } }],
+      name: 'web',
+      namespace: 'default',
+      uid: '0b6f1c1e-8d5e-4c1f-9d3a-2b7e1f0c9a11',
+      resourceVersion: '4711',
+      generation: 2,
+      creationTimestamp: '2025-01-31T12:00:00Z',
+      managedFields: [{ manager: 'kubectl', operation: 'Apply', fieldsType: 'FieldsV1', fieldsV1: { 'f:spec': {} } }],
     },
     status: { replicas: 3, observedGeneration: 2 },
   });
@@ -299,7 +306,9 @@ describe('warnings for what upstream accepts but holds back for good', () => {
 
   test('an Advanced StatefulSet partition above replicas', () => {
     const asts = {
-      apiVersion: 'apps.kruise.io/v1beta1', kind: 'StatefulSet', metadata: { name: 'db', namespace: 'default' },
+      apiVersion: 'apps.kruise.io/v1beta1',
+      kind: 'StatefulSet',
+      metadata: { name: 'db', namespace: 'default' },
       spec: { replicas: 2, serviceName: 'db', selector: { matchLabels: { app: 'db' } }, template: { metadata: { labels: { app: 'db' } }, spec: { containers: [{ name: 'db', image: 'redis:7' }] } }, updateStrategy: { rollingUpdate: { partition: 4 } } },
     };
     for (const [p, v] of Object.entries(onEveryPath(asts))) {
@@ -309,7 +318,9 @@ describe('warnings for what upstream accepts but holds back for good', () => {
 
   test('a fixed WorkloadSpread whose capped subsets hold fewer pods than the workload runs', () => {
     const spread = (last: Record<string, unknown>) => ({
-      apiVersion: 'apps.kruise.io/v1alpha1', kind: 'WorkloadSpread', metadata: { name: 'web-spread', namespace: 'default' },
+      apiVersion: 'apps.kruise.io/v1alpha1',
+      kind: 'WorkloadSpread',
+      metadata: { name: 'web-spread', namespace: 'default' },
       spec: { targetRef: { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', name: 'web' }, subsets: [{ name: 'a', maxReplicas: 2 }, { name: 'b', ...last }] },
     });
     const workload = { ...cloneSet({ replicas: 5 }), metadata: { name: 'web', namespace: 'default' } };
