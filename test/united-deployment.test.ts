@@ -313,7 +313,7 @@ describe('UnitedDeployment', () => {
         template: UnitedDeploymentTemplate.cloneSet({ containers: [{ image }] }),
         scheduleStrategy: UnitedDeploymentScheduleStrategy.adaptive({ rescheduleCritical: Duration.millis(2500) }),
         subsets: twoZones(),
-      }), "UnitedDeployment at 'test/web': 'scheduleStrategy.rescheduleCritical' (2.5 seconds) must be whole seconds; use Duration.seconds(3)");
+      }), `[test/web] UnitedDeployment "test-web-c8ba1bf5" (apps.kruise.io/v1alpha1) scheduleStrategy.rescheduleCritical: "2.5 seconds" is not a whole number of seconds; use Duration.seconds(3)`);
     });
   });
 
@@ -323,7 +323,7 @@ describe('UnitedDeployment', () => {
 
     test('rule 1: the name is a DNS subdomain', () => {
       fails(chart => new UnitedDeployment(chart, 'web', { metadata: { name: 'Web' }, replicas: 2, template: cloneSet(), subsets: twoZones() }),
-        '[test/web] CloneSet "Web" (apps.kruise.io/v1alpha1) metadata.name: "Web" must consist of lowercase letters, digits, \'-\' and \'.\', starting and ending with a letter or digit; '
+        '[test/web] UnitedDeployment "Web" (apps.kruise.io/v1alpha1) metadata.name: "Web" must consist of lowercase letters, digits, \'-\' and \'.\', starting and ending with a letter or digit; '
         + 'give the UnitedDeployment a DNS subdomain name (lowercase letters, digits, \'-\' and \'.\')');
     });
 
@@ -352,7 +352,7 @@ describe('UnitedDeployment', () => {
           subsets: twoZones(),
         });
         ud.workload.select(kplus.LabelSelector.of({ expressions: [kplus.LabelExpression.in('app', ['web'])] }));
-      }, '[test/web] spec.selector.matchLabels: (unset) is empty: the UnitedDeployment controller adds the subset label to matchLabels and fails on a selector without any, '
+      }, '[test/web] UnitedDeployment "test-web-c8ba1bf5" (apps.kruise.io/v1alpha1) spec.selector.matchLabels: (unset) is empty: the UnitedDeployment controller adds the subset label to matchLabels and fails on a selector without any, '
         + 'so no subset workload is created; select the pods by at least one label in matchLabels');
     });
 
@@ -412,7 +412,7 @@ describe('UnitedDeployment', () => {
         replicas: 2,
         template: cloneSet({ updateStrategy: CloneSetUpdateStrategy.inPlaceIfPossible({ partition: abs(1) }) }),
         subsets: twoZones(),
-      }), '[test/web] spec.template.cloneSetTemplate.spec.updateStrategy.partition: 1 is not used: the UnitedDeployment sets the partition of each subset CloneSet; '
+      }), '[test/web] UnitedDeployment "test-web-c8ba1bf5" (apps.kruise.io/v1alpha1) spec.template.cloneSetTemplate.spec.updateStrategy.partition: 1 is not used: the UnitedDeployment sets the partition of each subset CloneSet; '
         + 'remove it; use spec.updateStrategy.manualUpdate.partitions');
     });
 
@@ -456,7 +456,7 @@ describe('UnitedDeployment', () => {
       }),
       '[test/web] UnitedDeployment "test-web-c8ba1bf5" (apps.kruise.io/v1alpha1) spec.topology.subsets[0].name: "" is required (subset #0); name the subset; its workloads are named after it',
       '[test/web] UnitedDeployment "test-web-c8ba1bf5" (apps.kruise.io/v1alpha1) spec.topology.subsets[2].name: "zone-a" is also the name of subsets[1] (subset "zone-a"); give every subset its own name',
-      '[test/web] spec.topology.subsets[3].name: "zone.b" must consist of lowercase letters, digits and \'-\', starting and ending with a letter or digit (subset "zone.b"); '
+      '[test/web] UnitedDeployment "test-web-c8ba1bf5" (apps.kruise.io/v1alpha1) spec.topology.subsets[3].name: "zone.b" must consist of lowercase letters, digits and \'-\', starting and ending with a letter or digit (subset "zone.b"); '
         + 'use a DNS-1123 label such as zone-a');
     });
 
@@ -467,7 +467,7 @@ describe('UnitedDeployment', () => {
         subsets: twoZones({ nodes: [kplus.NodeLabelQuery.in('topology.kubernetes.io/zone', [])] }, { nodes: [kplus.NodeLabelQuery.gt('cpus', ['4', '8'])] }),
       }),
       '[test/web] UnitedDeployment "test-web-c8ba1bf5" (apps.kruise.io/v1alpha1) spec.topology.subsets[0].nodeSelectorTerm.matchExpressions[0].values: [] must list at least one value for operator In (subset "zone-a"); add the node label values to match',
-      '[test/web] spec.topology.subsets[1].nodeSelectorTerm.matchExpressions[0].values: ["4","8"] must hold exactly one value for operator Gt (subset "zone-b"); '
+      '[test/web] UnitedDeployment "test-web-c8ba1bf5" (apps.kruise.io/v1alpha1) spec.topology.subsets[1].nodeSelectorTerm.matchExpressions[0].values: ["4","8"] must hold exactly one value for operator Gt (subset "zone-b"); '
         + 'give one integer to compare the node label with');
     });
 
@@ -490,7 +490,7 @@ describe('UnitedDeployment', () => {
 
     test('rule 16: percentages need spec.replicas', () => {
       fails(chart => new UnitedDeployment(chart, 'web', { template: cloneSet(), subsets: twoZones({ replicas: pct(50) }, { replicas: abs(2) }) }),
-        '[test/web] spec.topology.subsets[0].replicas: "50%" is a string, which is only read as a percentage of spec.replicas, and spec.replicas is unset (subset "zone-a"); '
+        '[test/web] UnitedDeployment "test-web-c8ba1bf5" (apps.kruise.io/v1alpha1) spec.topology.subsets[0].replicas: "50%" is a string, which is only read as a percentage of spec.replicas, and spec.replicas is unset (subset "zone-a"); '
         + 'set spec.replicas, or give a number of replicas');
     });
 
@@ -500,7 +500,7 @@ describe('UnitedDeployment', () => {
       ['negative', abs(-2), '-2 is negative (subset "zone-b"); use 0 or more replicas'],
     ])('rule 16: subset replicas %s', (_name, replicas, message) => {
       fails(chart => new UnitedDeployment(chart, 'web', { replicas: 4, template: cloneSet(), subsets: twoZones({}, { replicas }) }),
-        `[test/web] spec.topology.subsets[1].replicas: ${message}`);
+        `[test/web] UnitedDeployment "test-web-c8ba1bf5" (apps.kruise.io/v1alpha1) spec.topology.subsets[1].replicas: ${message}`);
     });
 
     test('rule 16: minReplicas and maxReplicas are read the same way', () => {
@@ -538,19 +538,19 @@ describe('UnitedDeployment', () => {
     test('rule 20: subset replicas above spec.replicas name the subset that goes over', () => {
       fails(chart => new UnitedDeployment(chart, 'web', {
         replicas: 5, template: cloneSet(), subsets: [...twoZones({ replicas: abs(3) }, { replicas: abs(4) }), { name: 'zone-c', nodes: zone('zone-c') }],
-      }), '[test/web] spec.topology.subsets[1].replicas: 4 takes the subset replicas to 7 ("zone-a" 3 + "zone-b" 4), more than spec.replicas (5) (subset "zone-b"); '
+      }), '[test/web] UnitedDeployment "test-web-c8ba1bf5" (apps.kruise.io/v1alpha1) spec.topology.subsets[1].replicas: 4 takes the subset replicas to 7 ("zone-a" 3 + "zone-b" 4), more than spec.replicas (5) (subset "zone-b"); '
         + 'give subset "zone-b" at most 2 replicas, or raise spec.replicas to 7');
     });
 
     test('rule 20: percentages are rounded as OpenKruise rounds them (half up), so two halves of 5 are 6', () => {
       fails(chart => new UnitedDeployment(chart, 'web', { replicas: 5, template: cloneSet(), subsets: twoZones({ replicas: pct(50) }, { replicas: pct(50) }) }),
-        '[test/web] spec.topology.subsets[1].replicas: "50%" takes the subset replicas to 6 ("zone-a" 50%=3 + "zone-b" 50%=3), more than spec.replicas (5) (subset "zone-b"); '
+        '[test/web] UnitedDeployment "test-web-c8ba1bf5" (apps.kruise.io/v1alpha1) spec.topology.subsets[1].replicas: "50%" takes the subset replicas to 6 ("zone-a" 50%=3 + "zone-b" 50%=3), more than spec.replicas (5) (subset "zone-b"); '
         + 'give subset "zone-b" at most 2 replicas, or raise spec.replicas to 6');
     });
 
     test('rule 20: every subset setting replicas must add up to spec.replicas, naming the last subset', () => {
       fails(chart => new UnitedDeployment(chart, 'web', { replicas: 6, template: cloneSet(), subsets: twoZones({ replicas: abs(2) }, { replicas: abs(2) }) }),
-        '[test/web] spec.topology.subsets[1].replicas: 2 leaves 2 of spec.replicas (6) to no subset: every subset sets replicas and they add up to 4 ("zone-a" 2 + "zone-b" 2) (subset "zone-b"); '
+        '[test/web] UnitedDeployment "test-web-c8ba1bf5" (apps.kruise.io/v1alpha1) spec.topology.subsets[1].replicas: 2 leaves 2 of spec.replicas (6) to no subset: every subset sets replicas and they add up to 4 ("zone-a" 2 + "zone-b" 2) (subset "zone-b"); '
         + 'give subset "zone-b" 4 replicas, or leave its replicas unset so that it takes the rest');
     });
 
