@@ -322,14 +322,14 @@ describe('AdvancedCronJob', () => {
 
     test('a starting deadline that is not whole seconds names the construct and the prop', () => {
       fails(chart => new AdvancedCronJob(chart, 'nightly', { schedule: '@daily', startingDeadline: Duration.millis(2500), template: job }),
-        `[test/nightly] AdvancedCronJob "test-nightly-c82305a2" (apps.kruise.io/v1beta1) startingDeadline: "2.5 seconds" is not a whole number of seconds; use Duration.seconds(3)`);
+        '[test/nightly] AdvancedCronJob "test-nightly-c82305a2" (apps.kruise.io/v1beta1) startingDeadline: "2.5 seconds" is not a whole number of seconds; use Duration.seconds(3)');
     });
 
     test('a template deadline that is not whole seconds', () => {
       fails(chart => new AdvancedCronJob(chart, 'nightly', {
         schedule: '@daily',
         template: AdvancedCronJobTemplate.job({ containers: [{ image }], activeDeadline: Duration.millis(100) }),
-      }), `[test/nightly] AdvancedCronJob "test-nightly-c82305a2" (apps.kruise.io/v1beta1) template.activeDeadline: "0.1 seconds" is not a whole number of seconds; use Duration.seconds(1)`);
+      }), '[test/nightly] AdvancedCronJob "test-nightly-c82305a2" (apps.kruise.io/v1beta1) template.activeDeadline: "0.1 seconds" is not a whole number of seconds; use Duration.seconds(1)');
     });
   });
 });

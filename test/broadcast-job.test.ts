@@ -143,14 +143,14 @@ describe('BroadcastJob', () => {
       fails(chart => new BroadcastJob(chart, 'bj', {
         containers: [{ image }],
         completionPolicy: BroadcastJobCompletionPolicy.always({ activeDeadline: Duration.millis(1500) }),
-      }), `[test/bj] BroadcastJob "test-bj-c86cf0f7" (apps.kruise.io/v1beta1) completionPolicy.activeDeadline: "1.5 seconds" is not a whole number of seconds; use Duration.seconds(2)`);
+      }), '[test/bj] BroadcastJob "test-bj-c86cf0f7" (apps.kruise.io/v1beta1) completionPolicy.activeDeadline: "1.5 seconds" is not a whole number of seconds; use Duration.seconds(2)');
     });
 
     test('a time to live that is not whole seconds', () => {
       fails(chart => new BroadcastJob(chart, 'bj', {
         containers: [{ image }],
         completionPolicy: BroadcastJobCompletionPolicy.always({ ttlAfterFinished: Duration.millis(500) }),
-      }), `[test/bj] BroadcastJob "test-bj-c86cf0f7" (apps.kruise.io/v1beta1) completionPolicy.ttlAfterFinished: "0.5 seconds" is not a whole number of seconds; use Duration.seconds(1)`);
+      }), '[test/bj] BroadcastJob "test-bj-c86cf0f7" (apps.kruise.io/v1beta1) completionPolicy.ttlAfterFinished: "0.5 seconds" is not a whole number of seconds; use Duration.seconds(1)');
     });
   });
 });

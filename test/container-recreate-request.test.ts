@@ -102,7 +102,7 @@ describe('ContainerRecreateRequest', () => {
 
   test('fails a grace period that is not whole seconds, naming the construct and the prop', () => {
     fails(chart => new ContainerRecreateRequest(chart, 'restart', { podName: 'web-7xk2p', containers: ['web'], strategy: { unreadyGracePeriod: Duration.millis(1500) } }),
-      `[test/restart] ContainerRecreateRequest "test-restart-c82a890f" (apps.kruise.io/v1alpha1) strategy.unreadyGracePeriod: "1.5 seconds" is not a whole number of seconds; use Duration.seconds(2)`);
+      '[test/restart] ContainerRecreateRequest "test-restart-c82a890f" (apps.kruise.io/v1alpha1) strategy.unreadyGracePeriod: "1.5 seconds" is not a whole number of seconds; use Duration.seconds(2)');
   });
 });
 

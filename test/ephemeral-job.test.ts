@@ -170,7 +170,7 @@ describe('EphemeralJob', () => {
 
     test('fails a time to live that is not whole seconds, naming the construct and the prop', () => {
       fails(chart => new EphemeralJob(chart, 'debug', { selector: web, containers: [debuggerProps], ttlAfterFinished: Duration.millis(500) }),
-        `[test/debug] EphemeralJob "test-debug-c81a43ae" (apps.kruise.io/v1alpha1) ttlAfterFinished: "0.5 seconds" is not a whole number of seconds; use Duration.seconds(1)`);
+        '[test/debug] EphemeralJob "test-debug-c81a43ae" (apps.kruise.io/v1alpha1) ttlAfterFinished: "0.5 seconds" is not a whole number of seconds; use Duration.seconds(1)');
     });
   });
 });

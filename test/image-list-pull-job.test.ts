@@ -159,7 +159,7 @@ describe('ImageListPullJob', () => {
 
     test('fails a time to live that is not whole seconds, naming the construct and the prop', () => {
       fails(chart => new ImageListPullJob(chart, 'warm', { images, completionPolicy: ImagePullJobCompletionPolicy.always({ ttlAfterFinished: Duration.millis(1500) }) }),
-        `[test/warm] ImageListPullJob "test-warm-c8dd58d5" (apps.kruise.io/v1beta1) completionPolicy.ttlAfterFinished: "1.5 seconds" is not a whole number of seconds; use Duration.seconds(2)`);
+        '[test/warm] ImageListPullJob "test-warm-c8dd58d5" (apps.kruise.io/v1beta1) completionPolicy.ttlAfterFinished: "1.5 seconds" is not a whole number of seconds; use Duration.seconds(2)');
     });
   });
 });

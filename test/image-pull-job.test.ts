@@ -182,7 +182,7 @@ describe('ImagePullJob', () => {
 
     test('fails a pull timeout that is not whole seconds, naming the construct and the prop', () => {
       fails(chart => new ImagePullJob(chart, 'pull', { image, pullTimeout: Duration.millis(1500) }),
-        `[test/pull] ImagePullJob "test-pull-c800d210" (apps.kruise.io/v1beta1) pullTimeout: "1.5 seconds" is not a whole number of seconds; use Duration.seconds(2)`);
+        '[test/pull] ImagePullJob "test-pull-c800d210" (apps.kruise.io/v1beta1) pullTimeout: "1.5 seconds" is not a whole number of seconds; use Duration.seconds(2)');
     });
   });
 });

@@ -313,7 +313,7 @@ describe('UnitedDeployment', () => {
         template: UnitedDeploymentTemplate.cloneSet({ containers: [{ image }] }),
         scheduleStrategy: UnitedDeploymentScheduleStrategy.adaptive({ rescheduleCritical: Duration.millis(2500) }),
         subsets: twoZones(),
-      }), `[test/web] UnitedDeployment "test-web-c8ba1bf5" (apps.kruise.io/v1alpha1) scheduleStrategy.rescheduleCritical: "2.5 seconds" is not a whole number of seconds; use Duration.seconds(3)`);
+      }), '[test/web] UnitedDeployment "test-web-c8ba1bf5" (apps.kruise.io/v1alpha1) scheduleStrategy.rescheduleCritical: "2.5 seconds" is not a whole number of seconds; use Duration.seconds(3)');
     });
   });
 

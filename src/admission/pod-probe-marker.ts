@@ -21,11 +21,11 @@
  * metadata rules upstream.
  */
 import { AdmissionModule, Manifest } from './types';
+import { advice } from '../validation/advice';
 import { labelsProblems, portNameProblems, qualifiedNameProblems } from '../validation/names';
 import { TemplateProblem } from '../validation/pod-template';
 import { fieldError } from '../validation/report';
 import { LabelSelectorJson, isEmptySelector, selectorProblems } from '../validation/selectors';
-import { advice } from '../validation/advice';
 
 type Json = Record<string, any>;
 
