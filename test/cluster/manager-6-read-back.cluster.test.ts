@@ -12,28 +12,17 @@ import { execFileSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { App, Chart, Include, Testing } from 'cdk8s';
+import { Include, Testing } from 'cdk8s';
 import { parse, stringify } from 'yaml';
 import { Kube, Manifest, describeObject } from './kube';
-import { Managers, runControlPlane, testNamespace } from './manager';
-import { Synth, fixtures, synthApp, versionedObject } from './sources';
-import { KruiseControlPlane, KruiseFeatureGate, KruiseInclude, KruiseValidation } from '../../src';
+import { Managers, judgingSynth, runControlPlane, testNamespace } from './manager';
+import { fixtures, versionedObject } from './sources';
+import { KruiseInclude, KruiseValidation } from '../../src';
 import { SERVER_SET_METADATA } from '../../src/admission/engine';
 import { admissionCases } from '../fixtures/admission';
 
 /** The namespace the objects are created in. */
 const NAMESPACE = 'read-back';
-
-/** The judge's control plane: the webhooks of every kind judge, none refuses a kind as a whole. */
-function controlPlane(): Synth {
-  return synthApp('KruiseControlPlane (ResourceDistributionGate and ImagePullJobGate on, EphemeralJobs validated)', (app: App) => {
-    new KruiseControlPlane(new Chart(app, 'kruise'), 'kruise', {
-      featureGates: { [KruiseFeatureGate.RESOURCE_DISTRIBUTION_GATE]: true, [KruiseFeatureGate.IMAGE_PULL_JOB_GATE]: true },
-      validateEphemeralJobs: true,
-    });
-    return app;
-  });
-}
 
 let kube: Kube;
 let managers: Managers;
@@ -41,7 +30,7 @@ const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'read-back-'));
 
 beforeAll(async () => {
   kube = new Kube();
-  ({ managers } = await runControlPlane(kube, controlPlane()));
+  ({ managers } = await runControlPlane(kube, judgingSynth()));
   await testNamespace(kube, NAMESPACE);
   // the pod the ContainerRecreateRequest fixture restarts a container of
   await kube.request('POST', `/api/v1/namespaces/${NAMESPACE}/pods`, {
