@@ -211,7 +211,7 @@ function expectation(e: ErrorObject): { problem: string; fix: string } {
     case 'maxLength': return { problem: `is longer than ${p.limit} characters`, fix: `use at most ${p.limit} characters` };
     case 'minItems': return { problem: `has fewer than ${p.limit} item${p.limit === 1 ? '' : 's'}`, fix: `list at least ${p.limit}` };
     case 'maxItems': return { problem: `has more than ${p.limit} items`, fix: `list at most ${p.limit}` };
-    case 'pattern': return { problem: `does not match the pattern ${JSON.stringify(p.pattern)}`, fix: 'use only the characters that pattern allows' };
+    case 'pattern': return { problem: `does not match the pattern "${p.pattern}"`, fix: 'use only the characters that pattern allows' };
     case 'x-kubernetes-embedded-resource': return { problem: 'is not a whole Kubernetes object', fix: 'give it an apiVersion and a kind' };
     case 'x-kubernetes-list-type': return { problem: e.message ?? 'repeats an item', fix: 'list each item once' };
     default: return { problem: e.message ?? `fails the schema keyword ${e.keyword}`, fix: 'see the CRD of this kind' };

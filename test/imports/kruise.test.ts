@@ -121,7 +121,7 @@ test('fails at synth when a patched field breaks the schema, naming path, field,
   const { chart, obj } = cloneSet();
   obj.addJsonPatch(JsonPatch.replace('/spec/selector', { matchLabels: { app: 'web' } }), JsonPatch.add('/spec/replicas', 'three'));
   expect(() => Testing.synth(chart)).toThrow(
-    '[test/web] CloneSet "web" (apps.kruise.io/v1alpha1) spec.replicas: "three" must be an integer',
+    '[test/web] CloneSet "web" (apps.kruise.io/v1alpha1) spec.replicas: "three" is not an integer; give an integer',
   );
 });
 
