@@ -66,6 +66,7 @@
  */
 import { broadcastJobSpecProblems, defaultBroadcastJobSpec } from './broadcast-job';
 import { imageListPullJobSpecProblems } from './image-list-pull-job';
+import { omitEmptySelectorFields } from './image-pull-job';
 import { AdmissionContext, AdmissionModule, Manifest } from './types';
 import { cloneJson } from '../validation/json';
 import { objectMetaProblems } from '../validation/names';
@@ -336,6 +337,7 @@ function defaults(manifest: Manifest, ctx: AdmissionContext): Manifest {
   if (isObject(ilpj)) {
     if (!isObject(ilpj.spec)) ilpj.spec = {};
     const is = ilpj.spec;
+    omitEmptySelectorFields(is);
     if (!isObject(is.completionPolicy)) is.completionPolicy = {};
     if (!is.completionPolicy.type) {
       is.completionPolicy.type = 'Always';
