@@ -11,6 +11,7 @@ import { ApiObjectMetadata, Size, SizeRoundingBehavior } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
+import { _objectLine } from './admission/engine';
 import { ContainerRecreateRequest, ContainerRecreateRequestOptions, _containerRecreateSpec } from './container-recreate-request';
 import { ImagePullJob, ImagePullJobOptions, ImagePullNodes } from './image-pull-job';
 import { PodProbeMarker, PodProbeMarkerProbe } from './pod-probe-marker';
@@ -19,7 +20,7 @@ import { Rollout, RolloutOptions } from './rollout';
 import { ImagePreDownload, Lifecycle, _imagePreDownloadAnnotations, _renderLifecycle, _withPath } from './strategies';
 import { _assertOwnKplus, _pathOf } from './validation/foreign-kplus';
 import { _gateSources } from './validation/gates';
-import { Warnings } from './validation/report';
+import { Warnings, fieldError } from './validation/report';
 import { WorkloadSpread, WorkloadSpreadOptions } from './workload-spread';
 
 /** Props every OpenKruise workload construct takes. */
@@ -107,7 +108,8 @@ export abstract class KruiseWorkload extends kplus.Workload {
         for (const src of _gateSources(this)) {
           for (const gate of [w.preDownloadGate, 'KruiseDaemon']) {
             if (!src.isEnabled(gate)) {
-              out.push(`image pre-download needs the OpenKruise feature gate ${gate}, which is off in the control plane at '${src.path}', so the annotations have no effect; ${src.howToEnable(gate)}`);
+              out.push(_objectLine(this.apiObject, fieldError('metadata.annotations', Object.keys(annotations),
+                `ask for image pre-download, which needs the OpenKruise feature gate ${gate}, off in the control plane at '${src.path}', so they have no effect`, src.howToEnable(gate))));
             }
           }
         }

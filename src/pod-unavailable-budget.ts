@@ -111,7 +111,7 @@ export class PodUnavailableBudget extends Construct {
     });
     _requireGates(this, 'PodUnavailableBudget', [], ['PodUnavailableBudgetDeleteGate', 'PodUnavailableBudgetUpdateGate']);
     this.node.addValidation({ validate: () => this.validateSelf().map(l => _objectLine(this.apiObject, l)) });
-    Warnings._addProducer(this, () => this.warnings());
+    Warnings._addProducer(this, () => this.warnings().map(l => _objectLine(this.apiObject, l)));
   }
 
   private target(): ResolvedTarget | undefined {

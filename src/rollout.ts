@@ -732,7 +732,7 @@ export class Rollout extends Construct {
       spec: Lazy.any({ produce: () => this._toKube() }),
     });
     this.node.addValidation({ validate: () => this.validateWiring().map(l => _objectLine(this.apiObject, l)) });
-    Warnings._addProducer(this, () => this.warnings());
+    Warnings._addProducer(this, () => this.warnings().map(l => _objectLine(this.apiObject, l)));
   }
 
   /** What the release will do that the manifests do not show: a blue-green CloneSet release that stalls. */

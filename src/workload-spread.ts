@@ -154,7 +154,7 @@ export class WorkloadSpread extends Construct {
     for (const s of props.subsets ?? []) this.addSubset(s);
     _requireGates(this, 'WorkloadSpread', ['WorkloadSpread']);
     this.node.addValidation({ validate: () => this.validateSelf().map(l => _objectLine(this.apiObject, l)) });
-    Warnings._addProducer(this, () => this.warnings());
+    Warnings._addProducer(this, () => this.warnings().map(l => _objectLine(this.apiObject, l)));
   }
 
   /** The subsets (a copy; use addSubset to add). */

@@ -296,7 +296,7 @@ describe('AdvancedStatefulSet warnings', () => {
       imagePreDownload: { parallelism: 1 },
     });
     expect(Warnings.of(chart)).toEqual([
-      '[test/db] image pre-download needs the OpenKruise feature gate PreDownloadImageForInPlaceUpdate, which is off in the control plane at \'test/kruise\', so the annotations have no effect; set featureGates.PreDownloadImageForInPlaceUpdate',
+      '[test/db] StatefulSet "test-db-c8b96b87" (apps.kruise.io/v1beta1) metadata.annotations: ["apps.kruise.io/image-predownload-parallelism"] ask for image pre-download, which needs the OpenKruise feature gate PreDownloadImageForInPlaceUpdate, off in the control plane at \'test/kruise\', so they have no effect; set featureGates.PreDownloadImageForInPlaceUpdate',
     ]);
   });
 });

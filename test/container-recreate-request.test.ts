@@ -59,8 +59,8 @@ describe('ContainerRecreateRequest', () => {
     new ContainerRecreateRequest(chart, 'restart', { podName: 'web-7xk2p', containers: ['web'], ttlAfterFinished: Duration.hours(1) });
     expect(synthCrr(chart).spec.ttlSecondsAfterFinished).toBe(3600);
     expect(Warnings.of(chart)).toEqual([
-      '[test/restart] ttlAfterFinished: OpenKruise deletes the finished request, and a GitOps tool that syncs this manifest then creates it again, '
-      + 'which restarts the containers again; leave ttlAfterFinished unset and remove the request from the source once it finished',
+      '[test/restart] ContainerRecreateRequest "test-restart-c82a890f" (apps.kruise.io/v1alpha1) ttlAfterFinished: "3600 seconds" makes OpenKruise delete the finished request, '
+      + 'and a GitOps tool that syncs this manifest then creates it again, which restarts the containers again; leave ttlAfterFinished unset and remove the request from the source once it finished',
     ]);
   });
 

@@ -376,7 +376,7 @@ describe('a blue-green release of a CloneSet that stalls', () => {
     const { web } = webApp(chart);
     web.rollout({ strategy: RolloutStrategy.blueGreen({ steps: [{ replicas: pct(50) }, { replicas: pct(100) }] }) });
     expect(Warnings.of(chart)).toEqual([
-      '[test/web/Rollout] the blue-green release of CloneSet "web" stops for good at step 2: with 2 of 4 pods already new, the CloneSet surges at most 2 new pods, '
+      '[test/web/Rollout] Rollout "web" (rollouts.kruise.io/v1beta1) the blue-green release of CloneSet "web" stops for good at step 2: with 2 of 4 pods already new, the CloneSet surges at most 2 new pods, '
       + 'not the 4 step 2 asks for, so the step never pauses and the release never completes; make the first step the largest (one step of 100% creates every new pod at once), '
       + 'or keep each later step within max(new pods so far, replicas - new pods so far)',
     ]);
