@@ -18,12 +18,16 @@ export function generatedFiles(): Map<string, string> {
   for (const k of ALL_KINDS) {
     files.set(`crds/${crdFileName(k)}`, header(k) + stringify(renderCrd(k), { lineWidth: 0 }));
   }
-  const index: Array<Record<string, string>> = [];
+  const index: Array<Record<string, string | boolean>> = [];
   for (const k of ALL_KINDS) {
     for (const v of k.versions) {
       const file = schemaFileName(k.group, v.name, k.kind);
       const validator = validatorFileName(k.group, v.name, k.kind);
-      index.push({ apiVersion: `${k.group}/${v.name}`, kind: k.kind, file, validator, l1Class: l1ClassName(k, v) });
+      // statusSubresource: the API server drops `status` of such objects on create, and so does admission at synth
+      index.push({
+        apiVersion: `${k.group}/${v.name}`, kind: k.kind, file, validator, l1Class: l1ClassName(k, v),
+        ...(v.statusSubresource ? { statusSubresource: true } : {}),
+      });
       const schema = validationSchema(k, v);
       files.set(`schemas/${file}`, JSON.stringify(schema, undefined, 2) + '\n');
       // the schema compiled by ajv at build time, so a synth compiles nothing

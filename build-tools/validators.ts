@@ -63,7 +63,7 @@ const listType: CodeKeywordDefinition = {
   type: 'array',
   schemaType: 'string',
   error: {
-    message: ({ schema, params }) => (schema === 'set' ? str`must not repeat an item: ${params.key}` : str`must not repeat a key: ${params.key}`),
+    message: ({ schema, params }) => (schema === 'set' ? str`repeats an item: ${params.key}` : str`repeats a key: ${params.key}`),
     params: ({ params }) => _`{key: ${params.key}}`,
   },
   code(cxt) {

@@ -311,7 +311,7 @@ export class AdvancedCronJob extends kplus.Resource {
 
   /** @internal */
   public _toKube(): kruise.AdvancedCronJobSpec {
-    return _withPath(this, 'AdvancedCronJob', () => ({
+    return _withPath(this, () => ({
       schedule: this.schedule,
       timeZone: this.timeZone,
       concurrencyPolicy: this.concurrencyPolicy as string as kruise.AdvancedCronJobSpecConcurrencyPolicy | undefined,

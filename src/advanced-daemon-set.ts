@@ -80,7 +80,7 @@ export class AdvancedDaemonSet extends KruiseWorkload {
     this.partitionedScaling = props.partitionedScaling;
     this.apiObject = new (_l1('DaemonSet').KubeDaemonSet)(this, 'Resource', {
       metadata: props.metadata,
-      spec: Lazy.any({ produce: () => _withPath(this, 'AdvancedDaemonSet', () => this._toKube()) }),
+      spec: Lazy.any({ produce: () => _withPath(this, () => this._toKube()) }),
     });
     this._wire({
       kind: 'Advanced DaemonSet',

@@ -226,7 +226,7 @@ export class AdvancedStatefulSet extends KruiseReplicatedWorkload {
     this.updateStrategy = props.updateStrategy;
     this.apiObject = new (_l1('StatefulSet').KubeStatefulSet)(this, 'Resource', {
       metadata: props.metadata,
-      spec: Lazy.any({ produce: () => _withPath(this, 'AdvancedStatefulSet', () => this._toKube()) }),
+      spec: Lazy.any({ produce: () => _withPath(this, () => this._toKube()) }),
     });
     this.ownService = props.service === undefined;
     // The governing Service shares the workload's name: pods are then

@@ -225,7 +225,7 @@ export class BroadcastJob extends kplus.Workload {
 
   /** @internal */
   public _toKube(): kruise.BroadcastJobSpec {
-    return _withPath(this, 'BroadcastJob', () => ({
+    return _withPath(this, () => ({
       parallelism: _intOrString(this.parallelism, _l1('BroadcastJob').BroadcastJobSpecParallelism),
       template: {
         metadata: this.podMetadata.toJson(),

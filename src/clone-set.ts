@@ -111,7 +111,7 @@ export class CloneSet extends KruiseReplicatedWorkload {
     this.podsToDelete = [...(props.podsToDelete ?? [])];
     this.apiObject = new (_l1('CloneSet').KubeCloneSet)(this, 'Resource', {
       metadata: props.metadata,
-      spec: Lazy.any({ produce: () => _withPath(this, 'CloneSet', () => this._toKube()) }),
+      spec: Lazy.any({ produce: () => _withPath(this, () => this._toKube()) }),
     });
     this._wire({ kind: 'CloneSet', preDownloadGate: 'PreDownloadImageForInPlaceUpdate' });
   }

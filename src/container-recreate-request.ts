@@ -19,8 +19,9 @@ import { Construct } from 'constructs';
 import { _l1 } from './_kruise-l1';
 import { _seconds, _withPath } from './strategies';
 import { _requireGates } from './validation/gates';
-import { Warnings } from './validation/report';
 import type * as kruise from '../imports/kruise';
+import { _objectLine } from './admission/engine';
+import { Warnings, fieldError } from './validation/report';
 
 /** What a ContainerRecreateRequest does when one container fails to restart. */
 export enum ContainerRecreateFailurePolicy {
@@ -164,9 +165,9 @@ export class ContainerRecreateRequest extends kplus.Resource {
     });
     _requireGates(this, 'ContainerRecreateRequest', ['KruiseDaemon']);
     if (props.ttlAfterFinished !== undefined) {
-      Warnings.add(this,
-        'ttlAfterFinished: OpenKruise deletes the finished request, and a GitOps tool that syncs this manifest then creates it again, '
-        + 'which restarts the containers again; leave ttlAfterFinished unset and remove the request from the source once it finished');
+      Warnings._addProducer(this, () => [_objectLine(this.apiObject, fieldError('ttlAfterFinished', `${props.ttlAfterFinished!.toMilliseconds({ integral: false }) / 1000} seconds`,
+        'makes OpenKruise delete the finished request, and a GitOps tool that syncs this manifest then creates it again, which restarts the containers again',
+        'leave ttlAfterFinished unset and remove the request from the source once it finished'))]);
     }
   }
 
@@ -177,7 +178,7 @@ export class ContainerRecreateRequest extends kplus.Resource {
 
   /** @internal */
   public _toKube(): kruise.ContainerRecreateRequestSpec {
-    return _withPath(this, 'ContainerRecreateRequest', () => _containerRecreateSpec({ ...this.props, containers: this._containers }));
+    return _withPath(this, () => _containerRecreateSpec({ ...this.props, containers: this._containers }));
   }
 }
 

@@ -20,6 +20,8 @@ import { Construct } from 'constructs';
 import { _l1 } from './_kruise-l1';
 import { _seconds, _withPath } from './strategies';
 import type * as kruise from '../imports/kruise';
+import { _objectLine } from './admission/engine';
+import { fieldError } from './validation/report';
 
 /** A volume of the target pods, mounted into an ephemeral container. */
 export interface EphemeralVolumeMount {
@@ -248,7 +250,7 @@ export class EphemeralJob extends kplus.Resource {
     for (const c of props.containers ?? []) this.addContainer(c);
     this.node.addValidation({
       validate: () => (this._containers.length === 0
-        ? [`EphemeralJob at '${this.node.path}' has no container to add; pass 'containers' or call addContainer()`] : []),
+        ? [_objectLine(this.apiObject, fieldError('spec.template.ephemeralContainers', [], 'is empty, so the EphemeralJob adds no container', "pass 'containers' or call addContainer()"))] : []),
     });
   }
 
@@ -269,7 +271,7 @@ export class EphemeralJob extends kplus.Resource {
   /** @internal */
   public _toKube(): kruise.EphemeralJobSpec {
     const p = this.props;
-    return _withPath(this, 'EphemeralJob', () => ({
+    return _withPath(this, () => ({
       selector: this.selector._toKube() as kruise.EphemeralJobSpecSelector,
       replicas: p.replicas,
       parallelism: p.parallelism,

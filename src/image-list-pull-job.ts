@@ -111,6 +111,6 @@ export class ImageListPullJob extends kplus.Resource {
 
   /** @internal */
   public _toKube(): kruise.ImageListPullJobSpec {
-    return _withPath(this, 'ImageListPullJob', () => _imageListPullJobSpec(this.options, this._images));
+    return _withPath(this, () => _imageListPullJobSpec(this.options, this._images));
   }
 }

@@ -346,7 +346,7 @@ export class ImagePullJob extends kplus.Resource {
 
   /** @internal */
   public _toKube(): kruise.ImagePullJobSpec {
-    return _withPath(this, 'ImagePullJob', () => ({
+    return _withPath(this, () => ({
       image: this.image,
       ..._pullJobSpec(this.options, this.nodes),
     }));

@@ -2,7 +2,7 @@ import * as fs from 'fs';
 import { ApiObject, JsonPatch, Yaml } from 'cdk8s';
 import { Construct } from 'constructs';
 import { _l1Class } from './_kruise-l1';
-import { _setOrigin, isKruiseObject } from './admission/engine';
+import { SERVER_SET_METADATA, _setOrigin, isKruiseObject } from './admission/engine';
 import { KruiseValidation } from './validation/register';
 
 /** Props of `KruiseInclude`. */
@@ -12,6 +12,19 @@ export interface KruiseIncludeProps {
    * several documents.
    */
   readonly url: string;
+
+  /**
+   * Keep what a cluster sets on an object, as `kubectl get -o yaml` prints
+   * it: `status` and the metadata `uid`, `resourceVersion`, `generation`,
+   * `creationTimestamp` and `managedFields`. By default they are left out of
+   * the output, so a manifest read back from a cluster can be applied again
+   * (the API server refuses to create an object with a resourceVersion).
+   * Admission ignores them either way: the API server drops `status` on
+   * create.
+   *
+   * @default false
+   */
+  readonly keepServerFields?: boolean;
 }
 
 /**
@@ -23,6 +36,10 @@ export interface KruiseIncludeProps {
  * written in code); its fields are kept exactly as in the file. Other
  * objects become plain `ApiObject`s. An object that would be refused fails
  * synth under its construct path, with the file and the document number.
+ *
+ * A manifest read back from a cluster (`kubectl get -o yaml`) can be
+ * included as it is: its `status` and the metadata the cluster set are left
+ * out of the output (`keepServerFields` keeps them).
  */
 export class KruiseInclude extends Construct {
   constructor(scope: Construct, id: string, props: KruiseIncludeProps) {
@@ -38,6 +55,7 @@ export class KruiseInclude extends Construct {
     } catch (e: any) {
       throw new Error(`KruiseInclude at '${this.node.path}': cannot read '${props.url}': ${e?.message ?? e}; give the path of a YAML or JSON manifest (or an http(s) URL)`);
     }
+    const keep = props.keepServerFields === true;
     let unnamed = 0;
     docs.forEach((obj, i) => {
       if (obj === null || obj === undefined) return;
@@ -53,6 +71,7 @@ export class KruiseInclude extends Construct {
       if (this.node.tryFindChild(objId)) {
         throw new Error(`KruiseInclude at '${this.node.path}': ${where} is a second ${obj.kind} "${name}"${obj.metadata?.namespace ? ` in namespace ${obj.metadata.namespace}` : ''}; each object may appear once`);
       }
+      if (!keep) obj = withoutServerFields(obj);
       const L1 = _l1Class(obj.apiVersion, obj.kind);
       let created: ApiObject;
       if (L1) {
@@ -63,7 +82,7 @@ export class KruiseInclude extends Construct {
       } else {
         created = new ApiObject(this, objId, obj);
       }
-      if (isKruiseObject(created)) _setOrigin(created, { source: props.url, document: i + 1 });
+      if (isKruiseObject(created)) _setOrigin(created, { source: props.url, document: i + 1, keepsServerFields: keep });
     });
   }
 
@@ -71,4 +90,13 @@ export class KruiseInclude extends Construct {
   public get apiObjects(): ApiObject[] {
     return this.node.children.filter((o): o is ApiObject => o instanceof ApiObject);
   }
+}
+
+/** `obj` without `status` and the metadata a cluster sets. */
+function withoutServerFields(obj: Record<string, any>): Record<string, any> {
+  const { status: _status, ...rest } = obj;
+  if (rest.metadata === null || typeof rest.metadata !== 'object') return rest;
+  const metadata = { ...rest.metadata };
+  for (const f of SERVER_SET_METADATA) delete metadata[f];
+  return { ...rest, metadata };
 }

@@ -11,6 +11,7 @@ import { ApiObjectMetadata, Size, SizeRoundingBehavior } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
+import { _objectLine } from './admission/engine';
 import type { ContainerRecreateRequest, ContainerRecreateRequestOptions } from './container-recreate-request';
 import type { ImagePullJob, ImagePullJobOptions } from './image-pull-job';
 import type { PodProbeMarker, PodProbeMarkerProbe } from './pod-probe-marker';
@@ -19,7 +20,7 @@ import type { Rollout, RolloutOptions } from './rollout';
 import { ImagePreDownload, Lifecycle, _imagePreDownloadAnnotations, _renderLifecycle, _withPath } from './strategies';
 import { _assertOwnKplus, _pathOf } from './validation/foreign-kplus';
 import { _gateSources } from './validation/gates';
-import { Warnings } from './validation/report';
+import { Warnings, fieldError } from './validation/report';
 import type { WorkloadSpread, WorkloadSpreadOptions } from './workload-spread';
 
 /*
@@ -108,7 +109,7 @@ export abstract class KruiseWorkload extends kplus.Workload {
    * @internal
    */
   protected _wire(w: _KruiseWorkloadWiring): void {
-    const annotations = _withPath(this, w.kind, () => _imagePreDownloadAnnotations(this.imagePreDownload));
+    const annotations = _withPath(this, () => _imagePreDownloadAnnotations(this.imagePreDownload), true) ?? {};
     for (const [k, v] of Object.entries(annotations)) this.apiObject.metadata.addAnnotation(k, v);
     if (this.isolate) this.connections.isolate();
 
@@ -121,7 +122,8 @@ export abstract class KruiseWorkload extends kplus.Workload {
         for (const src of _gateSources(this)) {
           for (const gate of [w.preDownloadGate, 'KruiseDaemon']) {
             if (!src.isEnabled(gate)) {
-              out.push(`image pre-download needs the OpenKruise feature gate ${gate}, which is off in the control plane at '${src.path}', so the annotations have no effect; ${src.howToEnable(gate)}`);
+              out.push(_objectLine(this.apiObject, fieldError('metadata.annotations', Object.keys(annotations),
+                `ask for image pre-download, which needs the OpenKruise feature gate ${gate}, off in the control plane at '${src.path}', so they have no effect`, src.howToEnable(gate))));
             }
           }
         }
@@ -201,7 +203,13 @@ export abstract class KruiseWorkload extends kplus.Workload {
     const containers = options.containers ?? this.containers.map(c => c.name);
     const problems = this._recreateProblems(containers);
     if (problems.length > 0) throw new Error(`recreateContainersCommand() at '${this.node.path}': ${problems.join('; ')}`);
-    const spec = _withPath(this, 'recreateContainersCommand()', () => crrModule()._containerRecreateSpec({ ...options, podName, containers }));
+    const crr = crrModule();
+    let spec: ReturnType<typeof crr._containerRecreateSpec>;
+    try {
+      spec = crr._containerRecreateSpec({ ...options, podName, containers });
+    } catch (e: any) {
+      throw new Error(`recreateContainersCommand() at '${this.node.path}': ${e?.message ?? e}`);
+    }
     const { name: _n, ...metadata } = { ...options.metadata, generateName: `${podName}-`, namespace: options.metadata?.namespace ?? this.metadata.namespace };
     const manifest = { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'ContainerRecreateRequest', metadata: JSON.parse(JSON.stringify(metadata)), spec: JSON.parse(JSON.stringify(spec)) };
     return `kubectl create -f - <<'EOF'\n${JSON.stringify(manifest, undefined, 2)}\nEOF`;

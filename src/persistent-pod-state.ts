@@ -17,7 +17,7 @@ import { ApiObject, ApiObjectMetadata, Lazy } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { _l1 } from './_kruise-l1';
-import { _admitted } from './admission/engine';
+import { _admitted, _objectLine } from './admission/engine';
 import { _appObjectsByKey, groupOf, namespaceOf, targetKey } from './fleet/objects';
 import { _renderForChecks } from './validation/render';
 import { fieldError } from './validation/report';
@@ -149,7 +149,7 @@ export class PersistentPodState extends kplus.Resource {
       metadata: { ...props.metadata, namespace },
       spec: Lazy.any({ produce: () => this._toKube() }),
     });
-    this.node.addValidation({ validate: () => this.validateSelf() });
+    this.node.addValidation({ validate: () => this.validateSelf().map(l => _objectLine(this.apiObject, l)) });
   }
 
   /** What the app says about this object: the target's namespace, and no other PersistentPodState for the same workload. */

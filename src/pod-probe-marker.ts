@@ -21,6 +21,8 @@ import { _l1 } from './_kruise-l1';
 import { _withPath } from './strategies';
 import { _requireGates } from './validation/gates';
 import type * as kruise from '../imports/kruise';
+import { _objectLine } from './admission/engine';
+import { fieldError } from './validation/report';
 
 /** Labels and annotations set on a pod for one probe result. */
 export interface ProbeMarks {
@@ -154,7 +156,7 @@ export class PodProbeMarker extends kplus.Resource {
     });
     _requireGates(this, 'PodProbeMarker', ['PodProbeMarkerGate', 'KruiseDaemon']);
     for (const p of props.probes ?? []) this.addProbe(p);
-    this.node.addValidation({ validate: () => this.validateProbes() });
+    this.node.addValidation({ validate: () => this.validateProbes().map(l => _objectLine(this.apiObject, l)) });
   }
 
   /** The probes (a copy; add with `addProbe()`). */
@@ -176,18 +178,20 @@ export class PodProbeMarker extends kplus.Resource {
   }
 
   private validateProbes(): string[] {
-    const where = `PodProbeMarker at '${this.node.path}'`;
-    if (this._probes.length === 0) return [`${where} has no probe; pass 'probes' or call addProbe()`];
-    if (!this.target) return [];
+    // no probe at all: the admission layer reports it
+    if (this._probes.length === 0 || !this.target) return [];
     const names = [...this.target.containers, ...this.target.initContainers].map(c => c.name);
-    return this._probes.filter(p => !this.containerOf(p.containerName)).map(p =>
-      `${where}: probe "${p.name}" runs in container "${p.containerName}", which the pods of '${this.target!.node.path}' do not have; `
-      + `use one of ${JSON.stringify(names)}`);
+    const out: string[] = [];
+    this._probes.forEach((p, i) => {
+      if (this.containerOf(p.containerName)) return;
+      out.push(fieldError(`spec.probes[${i}].containerName`, p.containerName, `(probe "${p.name}") is not a container of the pods of '${this.target!.node.path}'`, `use one of ${JSON.stringify(names)}`));
+    });
+    return out;
   }
 
   /** @internal */
   public _toKube(): kruise.PodProbeMarkerSpec {
-    return _withPath(this, 'PodProbeMarker', () => ({
+    return _withPath(this, () => ({
       selector: (this.target ? this.target._toLabelSelector() : this.selector!._toKube()) as kruise.PodProbeMarkerSpecSelector,
       probes: this._probes.map(p => {
         // a kplus probe renders against a container: the workload's, for its default port

@@ -3,7 +3,7 @@ import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { _l1 } from './_kruise-l1';
 import type * as kruise from '../imports/kruise';
-import { _admitted } from './admission/engine';
+import { _admitted, _objectLine } from './admission/engine';
 import { _appObjectsByKey, groupOf, mergeInPathOrder, namespaceOf, targetKey } from './fleet/objects';
 import { ResolvedTarget, resolveTarget, targetNamespace } from './fleet/targets';
 import { _assertOwnKplus } from './validation/foreign-kplus';
@@ -110,8 +110,8 @@ export class PodUnavailableBudget extends Construct {
       spec: Lazy.any({ produce: () => this._toKube() }),
     });
     _requireGates(this, 'PodUnavailableBudget', [], ['PodUnavailableBudgetDeleteGate', 'PodUnavailableBudgetUpdateGate']);
-    this.node.addValidation({ validate: () => this.validateSelf() });
-    Warnings._addProducer(this, () => this.warnings());
+    this.node.addValidation({ validate: () => this.validateSelf().map(l => _objectLine(this.apiObject, l)) });
+    Warnings._addProducer(this, () => this.warnings().map(l => _objectLine(this.apiObject, l)));
   }
 
   private target(): ResolvedTarget | undefined {

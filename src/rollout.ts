@@ -9,6 +9,7 @@ import * as kplus from 'cdk8s-plus-28';
 import { Construct, IConstruct } from 'constructs';
 import { _rolloutsL1 } from './_kruise-l1';
 import type * as rollouts from '../imports/rollouts';
+import { _objectLine } from './admission/engine';
 import { WORKLOAD_TYPE, apiGroupOf } from './admission/rollout';
 import type * as ReleasePlan from './plan/rollout-release';
 import { RolloutReleaseStyle } from './plan/types';
@@ -730,8 +731,8 @@ export class Rollout extends Construct {
       },
       spec: Lazy.any({ produce: () => this._toKube() }),
     });
-    this.node.addValidation({ validate: () => this.validateWiring() });
-    Warnings._addProducer(this, () => this.warnings());
+    this.node.addValidation({ validate: () => this.validateWiring().map(l => _objectLine(this.apiObject, l)) });
+    Warnings._addProducer(this, () => this.warnings().map(l => _objectLine(this.apiObject, l)));
   }
 
   /** What the release will do that the manifests do not show: a blue-green CloneSet release that stalls. */

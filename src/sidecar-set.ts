@@ -3,7 +3,7 @@ import * as kplus from 'cdk8s-plus-28';
 import { Construct, IConstruct } from 'constructs';
 import { _l1 } from './_kruise-l1';
 import type * as kruise from '../imports/kruise';
-import { _admitted } from './admission/engine';
+import { _admitted, _objectLine } from './admission/engine';
 import { InjectionPreview } from './fleet/preview';
 import { AppSidecarSet, appInjectionProblems, appSidecarSetOf, conflictCandidates, sidecarSetConflicts } from './fleet/sidecar-fleet';
 import { ImagePullJob, ImagePullJobOptions, ImagePullNodes } from './image-pull-job';
@@ -437,7 +437,7 @@ export class SidecarSet extends Construct {
     for (const s of props.imagePullSecrets ?? []) this.addImagePullSecret(s);
     for (const p of props.patchPodMetadata ?? []) this.addPodMetadataPatch(p);
 
-    this.node.addValidation({ validate: () => this.validateSelf() });
+    this.node.addValidation({ validate: () => this.validateSelf().map(l => _objectLine(this.apiObject, l)) });
     // Injection happens in the pod webhook: without it a SidecarSet is stored but never injected.
     _requireGates(this, 'SidecarSet', ['PodWebhook'], [], 'pods are created without its sidecars then');
   }
@@ -599,10 +599,7 @@ export class SidecarSet extends Construct {
   }
 
   private validateSelf(): string[] {
-    if (this._containers.length === 0 && this._initContainers.length === 0) {
-      return [fieldError('spec.containers', undefined, 'and spec.initContainers are both empty, so the SidecarSet has no sidecars', 'add one with addContainer() or addInitContainer()')];
-    }
-    // the object's own rules are the admission layer's; these need the construct or the App
+    // the object's own rules (a SidecarSet without sidecars, ...) are the admission layer's; these need the construct or the App
     if (!_admitted(this.apiObject)) return [];
     const errors: string[] = [];
     const me = appSidecarSetOf(this, this.apiObject);
@@ -612,7 +609,8 @@ export class SidecarSet extends Construct {
       if (!reportsConflictWith(me, other)) continue;
       const why = sidecarSetConflicts(me, other);
       if (why.length > 0) {
-        errors.push(`SidecarSet "${me.name}" conflicts with SidecarSet "${other.name}" at '${other.obj.owner.node.path}': their selectors and namespaces can match the same pods and ${why.join(', ')}; OpenKruise refuses the second one applied. Rename, or make the selectors or namespaceSelectors disjoint`);
+        errors.push(fieldError('spec', other.name, `is another SidecarSet (at '${other.obj.owner.node.path}') whose selectors and namespaces can match the same pods, and ${why.join(', ')}; OpenKruise refuses the second one applied`,
+          'rename, or make the selectors or namespaceSelectors disjoint'));
       }
     }
     errors.push(...(appInjectionProblems(this).get(me.name) ?? []));

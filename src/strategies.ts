@@ -9,6 +9,7 @@ import * as kplus from 'cdk8s-plus-28';
 import { IConstruct } from 'constructs';
 import { _l1 } from './_kruise-l1';
 import type * as kruise from '../imports/kruise';
+import { _collectRenderProblems, _reportRenderProblem } from './validation/render-problems';
 
 /** An int-or-string L1 class (every `fromNumber`/`fromString` pair of the generated bindings). */
 interface IntOrStringFactory<T> {
@@ -31,51 +32,52 @@ function describeDuration(d: Duration): string {
   return Number.isFinite(ms) ? `${ms / 1000} seconds` : `${ms} milliseconds`;
 }
 
-/** Marks the error of a `Duration` that cannot be rendered; `_withPath` adds the construct to it. */
+/** Marks the error of a `Duration` that cannot be rendered outside a construct's render. */
 const DURATION_PROBLEM = Symbol.for('cdk8s-kruise.duration-problem');
 
-function durationError(detail: string): Error {
-  const e = new Error(detail);
-  (e as any)[DURATION_PROBLEM] = detail;
-  return e;
-}
-
 /**
- * Render a `Duration` as whole seconds; `prop` names it in the error when it
- * is not a finite whole number of seconds.
+ * Render a `Duration` as whole seconds; `prop` names it when it is not a
+ * finite whole number of seconds. In a construct's render (`_withPath`) the
+ * problem is reported with the construct's other problems at synth and the
+ * field is left out; elsewhere it throws.
  * @internal
  */
 export function _seconds(d: Duration | undefined, prop: string): number | undefined {
   if (d === undefined) return undefined;
   const ms = d.toMilliseconds({ integral: false });
   const s = ms / 1000;
-  if (!Number.isFinite(s)) {
-    throw durationError(`'${prop}' (${describeDuration(d)}) is not a finite duration; use e.g. Duration.seconds(30)`);
-  }
-  if (!Number.isInteger(s)) {
-    const whole = Math.max(Math.round(s), s > 0 ? 1 : 0);
-    throw durationError(`'${prop}' (${describeDuration(d)}) must be whole seconds; use Duration.seconds(${whole})`);
-  }
-  return s;
+  if (Number.isFinite(s) && Number.isInteger(s)) return s;
+  const whole = Math.max(Math.round(s), s > 0 ? 1 : 0);
+  const problem = Number.isFinite(s)
+    ? { field: prop, value: describeDuration(d), problem: 'is not a whole number of seconds', fix: `use Duration.seconds(${whole})` }
+    : { field: prop, value: describeDuration(d), problem: 'is not a finite duration', fix: 'use e.g. Duration.seconds(30)' };
+  if (_reportRenderProblem(problem)) return undefined;
+  const e = new Error(`'${prop}' (${problem.value}) ${problem.problem}; ${problem.fix}`);
+  (e as any)[DURATION_PROBLEM] = true;
+  throw e;
 }
 
 /**
- * Run `render` (a construct's spec) so that a `Duration` that is not whole
- * seconds fails with the construct path: `CloneSet at 'app/web': 'minReady' (1.5 seconds) must be whole seconds; ...`.
+ * Run `render` (a construct's spec), collecting the problems of its
+ * Durations so that synth reports them under the construct with the App's
+ * other problems, instead of failing while the object serializes. A
+ * Duration cdk8s-plus converts in the pod template (terminationGracePeriod,
+ * probe and lifecycle timings) fails the whole render: it is reported the
+ * same way, and the object is left unjudged otherwise.
  * @internal
  */
-export function _withPath<T>(scope: IConstruct, kind: string, render: () => T): T {
-  try {
-    return render();
-  } catch (e: any) {
-    const detail = e?.[DURATION_PROBLEM];
-    if (typeof detail === 'string') throw new Error(`${kind} at '${scope.node.path}': ${detail}`);
-    // a Duration cdk8s-plus converts in the pod template (terminationGracePeriod, probe and lifecycle timings)
+export function _withPath<T>(scope: IConstruct, render: () => T, once = false): T {
+  return _collectRenderProblems(scope, render, e => {
     if (e instanceof Error && /^\S+ must be a whole number of \w+\.$|cannot be converted into a whole number of/.test(e.message)) {
-      throw new Error(`${kind} at '${scope.node.path}': a Duration of the pod template (terminationGracePeriod, a probe or a lifecycle hook): ${e.message} Use whole seconds, e.g. Duration.seconds(30)`);
+      return {
+        field: 'a Duration of the pod template (terminationGracePeriod, a probe or a lifecycle hook)',
+        value: e.message.replace(/\.$/, ''),
+        problem: 'is not a whole number of seconds',
+        fix: 'use whole seconds, e.g. Duration.seconds(30)',
+      };
     }
-    throw e;
-  }
+    return undefined;
+  }, once) as T;
 }
 
 // --- update priority and scatter ---------------------------------------------
@@ -335,7 +337,7 @@ export class CloneSetUpdateStrategy {
       paused: o.paused,
       priorityStrategy: o.priority?._toKube(),
       scatterStrategy: o.scatter && o.scatter.length > 0 ? o.scatter.map(s => ({ key: s.key, value: s.value })) : undefined,
-      inPlaceUpdateStrategy: this.gracePeriod ? { gracePeriodSeconds: _seconds(this.gracePeriod, 'updateStrategy gracePeriod') } : undefined,
+      inPlaceUpdateStrategy: this.gracePeriod ? { gracePeriodSeconds: _seconds(this.gracePeriod, 'updateStrategy.gracePeriod') } : undefined,
     };
   }
 }
@@ -450,8 +452,8 @@ export class AdvancedStatefulSetUpdateStrategy {
       podUpdatePolicy: o.podUpdatePolicy,
       paused: o.paused,
       unorderedUpdate: unordered ? { priorityStrategy: o.priority?._toKube() } : undefined,
-      minReadySeconds: _seconds(o.minReady, 'updateStrategy minReady'),
-      inPlaceUpdateStrategy: o.gracePeriod ? { gracePeriodSeconds: _seconds(o.gracePeriod, 'updateStrategy gracePeriod') } : undefined,
+      minReadySeconds: _seconds(o.minReady, 'updateStrategy.minReady'),
+      inPlaceUpdateStrategy: o.gracePeriod ? { gracePeriodSeconds: _seconds(o.gracePeriod, 'updateStrategy.gracePeriod') } : undefined,
     };
     const empty = Object.values(rollingUpdate).every(v => v === undefined);
     return { type: 'RollingUpdate', rollingUpdate: empty ? undefined : rollingUpdate };
@@ -608,7 +610,8 @@ export function _imagePreDownloadAnnotations(o: ImagePreDownload | undefined): R
   const out: Record<string, string> = {};
   if (!o) return out;
   if (o.parallelism !== undefined) out[IMAGE_PREDOWNLOAD_PARALLELISM] = String(o.parallelism);
-  if (o.timeout !== undefined) out[IMAGE_PREDOWNLOAD_TIMEOUT] = String(_seconds(o.timeout, 'imagePreDownload timeout'));
+  const timeout = _seconds(o.timeout, 'imagePreDownload.timeout');
+  if (timeout !== undefined) out[IMAGE_PREDOWNLOAD_TIMEOUT] = String(timeout);
   if (o.minUpdatedReadyPods !== undefined) out[IMAGE_PREDOWNLOAD_MIN_UPDATED_READY_PODS] = String(o.minUpdatedReadyPods.value);
   return out;
 }

@@ -464,7 +464,7 @@ export class UnitedDeployment extends kplus.Resource {
 
   /** @internal */
   public _toKube(): kruise.UnitedDeploymentSpec {
-    return _withPath(this, 'UnitedDeployment', () => ({
+    return _withPath(this, () => ({
       replicas: this.replicas,
       revisionHistoryLimit: this.revisionHistoryLimit,
       selector: this.workload._toLabelSelector(),

@@ -3,7 +3,7 @@ import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { _l1 } from './_kruise-l1';
 import type * as kruise from '../imports/kruise';
-import { _admitted } from './admission/engine';
+import { _admitted, _objectLine } from './admission/engine';
 import { _appObjectsByKey, groupOf, namespaceOf, targetKey } from './fleet/objects';
 import { resolveTarget, targetNamespace } from './fleet/targets';
 import { _seconds, _withPath } from './strategies';
@@ -89,7 +89,7 @@ export class WorkloadSpreadScheduleStrategy {
     if (!a) return this.spec;
     return {
       ...this.spec,
-      adaptive: { rescheduleCriticalSeconds: _seconds(a.rescheduleCritical, 'scheduleStrategy rescheduleCritical'), disableSimulationSchedule: a.disableSimulationSchedule },
+      adaptive: { rescheduleCriticalSeconds: _seconds(a.rescheduleCritical, 'scheduleStrategy.rescheduleCritical'), disableSimulationSchedule: a.disableSimulationSchedule },
     };
   }
 }
@@ -149,12 +149,12 @@ export class WorkloadSpread extends Construct {
     this.scheduleStrategy = props.scheduleStrategy;
     this.apiObject = new (_l1('WorkloadSpread').KubeWorkloadSpread)(this, 'Resource', {
       metadata: { ...props.metadata, namespace: props.metadata?.namespace ?? targetNamespace(props.target) },
-      spec: Lazy.any({ produce: () => _withPath(this, 'WorkloadSpread', () => this._toKube()) }),
+      spec: Lazy.any({ produce: () => _withPath(this, () => this._toKube()) }),
     });
     for (const s of props.subsets ?? []) this.addSubset(s);
     _requireGates(this, 'WorkloadSpread', ['WorkloadSpread']);
-    this.node.addValidation({ validate: () => this.validateSelf() });
-    Warnings._addProducer(this, () => this.warnings());
+    this.node.addValidation({ validate: () => this.validateSelf().map(l => _objectLine(this.apiObject, l)) });
+    Warnings._addProducer(this, () => this.warnings().map(l => _objectLine(this.apiObject, l)));
   }
 
   /** The subsets (a copy; use addSubset to add). */
@@ -193,10 +193,9 @@ export class WorkloadSpread extends Construct {
   }
 
   private validateSelf(): string[] {
-    if (this._subsets.length === 0) return [fieldError('spec.subsets', [], 'is empty, so the WorkloadSpread has no subsets', 'add at least one with addSubset()')];
-    const json = _renderForChecks(this.apiObject);
-    // the object's own rules are the admission layer's; these need the construct or the App
+    // the object's own rules (no subsets, ...) are the admission layer's; these need the construct or the App
     if (!_admitted(this.apiObject)) return [];
+    const json = _renderForChecks(this.apiObject);
     const errors: string[] = [];
     const t = resolveTarget(this.props.target, this.props.targetRef)!;
     if (t.namespace !== undefined && t.namespace !== namespaceOf(json)) {

@@ -205,41 +205,41 @@ describe('AdvancedCronJob', () => {
   describe('admission rules an AdvancedCronJob user can hit', () => {
     test('a schedule with a seconds field', () => {
       fails(chart => new AdvancedCronJob(chart, 'nightly', { schedule: '0 0 2 * * *', template: job }),
-        '[test/nightly] spec.schedule: "0 0 2 * * *" has 6 fields, not 5; give minute, hour, day-of-month, month and day-of-week (there is no seconds or year field)');
+        '[test/nightly] AdvancedCronJob "test-nightly-c82305a2" (apps.kruise.io/v1beta1) spec.schedule: "0 0 2 * * *" has 6 fields, not 5; give minute, hour, day-of-month, month and day-of-week (there is no seconds or year field)');
     });
 
     test('a TZ prefix next to timeZone', () => {
       fails(chart => new AdvancedCronJob(chart, 'nightly', { schedule: 'CRON_TZ=UTC 0 2 * * *', timeZone: 'Europe/Berlin', template: job }),
-        '[test/nightly] spec.schedule: "CRON_TZ=UTC 0 2 * * *" contains "TZ" while spec.timeZone is set; give the zone once: drop the TZ=/CRON_TZ= prefix or spec.timeZone');
+        '[test/nightly] AdvancedCronJob "test-nightly-c82305a2" (apps.kruise.io/v1beta1) spec.schedule: "CRON_TZ=UTC 0 2 * * *" contains "TZ" while spec.timeZone is set; give the zone once: drop the TZ=/CRON_TZ= prefix or spec.timeZone');
     });
 
     test('an unknown time zone', () => {
       fails(chart => new AdvancedCronJob(chart, 'nightly', { schedule: '@daily', timeZone: 'Mars/Olympus', template: job }),
-        '[test/nightly] spec.timeZone: "Mars/Olympus" is not a time zone of the tz database');
+        '[test/nightly] AdvancedCronJob "test-nightly-c82305a2" (apps.kruise.io/v1beta1) spec.timeZone: "Mars/Olympus" is not a time zone of the tz database');
     });
 
     test('a negative history limit', () => {
       fails(chart => new AdvancedCronJob(chart, 'nightly', { schedule: '@daily', successfulJobsHistoryLimit: -1, template: job }),
-        '[test/nightly] spec.successfulJobsHistoryLimit: -1 is negative; use 0 or more');
+        '[test/nightly] AdvancedCronJob "test-nightly-c82305a2" (apps.kruise.io/v1beta1) spec.successfulJobsHistoryLimit: -1 is negative; use 0 or more');
     });
 
     test('a job template restartPolicy Always', () => {
       fails(chart => new AdvancedCronJob(chart, 'nightly', {
         schedule: '@daily',
         template: AdvancedCronJobTemplate.job({ containers: [{ image }], restartPolicy: kplus.RestartPolicy.ALWAYS }),
-      }), '[test/nightly] spec.template.jobTemplate.spec.template.spec.restartPolicy: "Always" is not allowed for the pods of a Job, which run to completion; set restartPolicy to Never or OnFailure (it defaults to Always)');
+      }), '[test/nightly] AdvancedCronJob "test-nightly-c82305a2" (apps.kruise.io/v1beta1) spec.template.jobTemplate.spec.template.spec.restartPolicy: "Always" is not allowed for the pods of a Job, which run to completion; set restartPolicy to Never or OnFailure (it defaults to Always)');
     });
 
     test('a broadcastJob template restartPolicy Always', () => {
       fails(chart => new AdvancedCronJob(chart, 'nightly', {
         schedule: '@daily',
         template: AdvancedCronJobTemplate.broadcastJob({ containers: [{ image }], restartPolicy: kplus.RestartPolicy.ALWAYS }),
-      }), '[test/nightly] spec.template.broadcastJobTemplate.spec.template.spec.restartPolicy: "Always" is not allowed for the pods of a BroadcastJob, which run to completion');
+      }), '[test/nightly] AdvancedCronJob "test-nightly-c82305a2" (apps.kruise.io/v1beta1) spec.template.broadcastJobTemplate.spec.template.spec.restartPolicy: "Always" is not allowed for the pods of a BroadcastJob, which run to completion');
     });
 
     test('a template with no container', () => {
       fails(chart => new AdvancedCronJob(chart, 'nightly', { schedule: '@daily', template: AdvancedCronJobTemplate.job() }),
-        '[test/nightly] spec.template.jobTemplate.spec.template.spec.containers: [] must list at least one container');
+        '[test/nightly] AdvancedCronJob "test-nightly-c82305a2" (apps.kruise.io/v1beta1) spec.template.jobTemplate.spec.template.spec.containers: [] must list at least one container');
     });
 
     test('an imageListPullJob template with concurrencyPolicy Allow', () => {
@@ -247,7 +247,7 @@ describe('AdvancedCronJob', () => {
         schedule: '@daily',
         concurrencyPolicy: AdvancedCronJobConcurrencyPolicy.ALLOW,
         template: AdvancedCronJobTemplate.imageListPullJob({ images: ['nginx:1.27'] }),
-      }), '[test/prepull] spec.concurrencyPolicy: "Allow" is not allowed with an imageListPullJobTemplate; use Replace (the default here) or Forbid');
+      }), '[test/prepull] AdvancedCronJob "test-prepull-c858b712" (apps.kruise.io/v1beta1) spec.concurrencyPolicy: "Allow" is not allowed with an imageListPullJobTemplate; use Replace (the default here) or Forbid');
     });
 
     test('an imageListPullJob deadline over a day, and below the pull timeout', () => {
@@ -256,7 +256,7 @@ describe('AdvancedCronJob', () => {
         template: AdvancedCronJobTemplate.imageListPullJob({
           images: ['nginx:1.27'], completionPolicy: ImagePullJobCompletionPolicy.always({ activeDeadline: Duration.hours(25) }),
         }),
-      }), '[test/prepull] spec.template.imageListPullJobTemplate.spec.completionPolicy.activeDeadlineSeconds: 90000 is more than 86400 (one day); use at most 86400 seconds');
+      }), '[test/prepull] AdvancedCronJob "test-prepull-c858b712" (apps.kruise.io/v1beta1) spec.template.imageListPullJobTemplate.spec.completionPolicy.activeDeadlineSeconds: 90000 is more than 86400 (one day); use at most 86400 seconds');
       fails(chart => new AdvancedCronJob(chart, 'prepull', {
         schedule: '@daily',
         template: AdvancedCronJobTemplate.imageListPullJob({
@@ -269,11 +269,11 @@ describe('AdvancedCronJob', () => {
       fails(chart => new AdvancedCronJob(chart, 'prepull', {
         schedule: '@daily',
         template: AdvancedCronJobTemplate.imageListPullJob({ images: ['nginx:1.27'], completionPolicy: ImagePullJobCompletionPolicy.never() }),
-      }), '[test/prepull] spec.template.imageListPullJobTemplate.spec.completionPolicy.type: "Never" must be Always for the pull jobs of an AdvancedCronJob; use Always or leave it unset');
+      }), '[test/prepull] AdvancedCronJob "test-prepull-c858b712" (apps.kruise.io/v1beta1) spec.template.imageListPullJobTemplate.spec.completionPolicy.type: "Never" must be Always for the pull jobs of an AdvancedCronJob; use Always or leave it unset');
       fails(chart => new AdvancedCronJob(chart, 'prepull', {
         schedule: '@daily',
         template: AdvancedCronJobTemplate.imageListPullJob({ images: ['nginx:1.27'], completionPolicy: ImagePullJobCompletionPolicy.always({ ttlAfterFinished: Duration.hours(1) }) }),
-      }), '[test/prepull] spec.template.imageListPullJobTemplate.spec.completionPolicy.ttlSecondsAfterFinished: 3600 is not supported in an AdvancedCronJob');
+      }), '[test/prepull] AdvancedCronJob "test-prepull-c858b712" (apps.kruise.io/v1beta1) spec.template.imageListPullJobTemplate.spec.completionPolicy.ttlSecondsAfterFinished: 3600 is not supported in an AdvancedCronJob');
     });
 
     test('an imageListPullJob on the nodes of some pods', () => {
@@ -287,7 +287,7 @@ describe('AdvancedCronJob', () => {
 
     test('an imageListPullJob with no image', () => {
       fails(chart => new AdvancedCronJob(chart, 'prepull', { schedule: '@daily', template: AdvancedCronJobTemplate.imageListPullJob({ images: [] }) }),
-        '[test/prepull] spec.template.imageListPullJobTemplate.spec.images');
+        '[test/prepull] AdvancedCronJob "test-prepull-c858b712" (apps.kruise.io/v1beta1) spec.template.imageListPullJobTemplate.spec.images');
     });
   });
 
@@ -322,14 +322,14 @@ describe('AdvancedCronJob', () => {
 
     test('a starting deadline that is not whole seconds names the construct and the prop', () => {
       fails(chart => new AdvancedCronJob(chart, 'nightly', { schedule: '@daily', startingDeadline: Duration.millis(2500), template: job }),
-        "AdvancedCronJob at 'test/nightly': 'startingDeadline' (2.5 seconds) must be whole seconds; use Duration.seconds(3)");
+        '[test/nightly] AdvancedCronJob "test-nightly-c82305a2" (apps.kruise.io/v1beta1) startingDeadline: "2.5 seconds" is not a whole number of seconds; use Duration.seconds(3)');
     });
 
     test('a template deadline that is not whole seconds', () => {
       fails(chart => new AdvancedCronJob(chart, 'nightly', {
         schedule: '@daily',
         template: AdvancedCronJobTemplate.job({ containers: [{ image }], activeDeadline: Duration.millis(100) }),
-      }), "AdvancedCronJob at 'test/nightly': 'template.activeDeadline' (0.1 seconds) must be whole seconds; use Duration.seconds(1)");
+      }), '[test/nightly] AdvancedCronJob "test-nightly-c82305a2" (apps.kruise.io/v1beta1) template.activeDeadline: "0.1 seconds" is not a whole number of seconds; use Duration.seconds(1)');
     });
   });
 });

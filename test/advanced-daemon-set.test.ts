@@ -95,7 +95,7 @@ describe('AdvancedDaemonSet rules', () => {
   test('fails when maxUnavailable and maxSurge are both zero', () => {
     fails(chart => new AdvancedDaemonSet(chart, 'agent', {
       containers: [{ image }], updateStrategy: AdvancedDaemonSetUpdateStrategy.rollingUpdate({ maxUnavailable: kplus.PercentOrAbsolute.absolute(0) }),
-    }), '[test/agent] spec.updateStrategy.rollingUpdate.maxUnavailable: 0 cannot be 0 when maxSurge is 0');
+    }), '[test/agent] DaemonSet "test-agent-c88fbc15" (apps.kruise.io/v1beta1) spec.updateStrategy.rollingUpdate.maxUnavailable: 0 cannot be 0 when maxSurge is 0');
   });
 
   test('fails with percentages above 100% or fractional', () => {
@@ -105,8 +105,8 @@ describe('AdvancedDaemonSet rules', () => {
         maxSurge: kplus.PercentOrAbsolute.percent(150), partition: kplus.PercentOrAbsolute.percent(12.5),
       }),
     }),
-    '[test/agent] spec.updateStrategy.rollingUpdate.maxSurge: "150%" is more than 100%; use at most 100%',
-    '[test/agent] spec.updateStrategy.rollingUpdate.partition: "12.5%" is not a non-negative integer or whole percentage');
+    '[test/agent] DaemonSet "test-agent-c88fbc15" (apps.kruise.io/v1beta1) spec.updateStrategy.rollingUpdate.maxSurge: "150%" is more than 100%; use at most 100%',
+    '[test/agent] DaemonSet "test-agent-c88fbc15" (apps.kruise.io/v1beta1) spec.updateStrategy.rollingUpdate.partition: "12.5%" is not a non-negative integer or whole percentage');
   });
 
   test('fails with negative or over-100% partitions and budgets (rules 11, 17)', () => {
@@ -116,12 +116,12 @@ describe('AdvancedDaemonSet rules', () => {
         maxUnavailable: kplus.PercentOrAbsolute.percent(150), partition: kplus.PercentOrAbsolute.absolute(-1),
       }),
     }),
-    '[test/agent] spec.updateStrategy.rollingUpdate.maxUnavailable: "150%" is more than 100%; use at most 100%',
-    '[test/agent] spec.updateStrategy.rollingUpdate.partition: -1 is not a non-negative integer or whole percentage');
+    '[test/agent] DaemonSet "test-agent-c88fbc15" (apps.kruise.io/v1beta1) spec.updateStrategy.rollingUpdate.maxUnavailable: "150%" is more than 100%; use at most 100%',
+    '[test/agent] DaemonSet "test-agent-c88fbc15" (apps.kruise.io/v1beta1) spec.updateStrategy.rollingUpdate.partition: -1 is not a non-negative integer or whole percentage');
     fails(chart => new AdvancedDaemonSet(chart, 'agent', {
       containers: [{ image }],
       updateStrategy: AdvancedDaemonSetUpdateStrategy.inPlaceIfPossible({ partition: kplus.PercentOrAbsolute.percent(101) }),
-    }), '[test/agent] spec.updateStrategy.rollingUpdate.partition: "101%" is more than 100%; use at most 100%');
+    }), '[test/agent] DaemonSet "test-agent-c88fbc15" (apps.kruise.io/v1beta1) spec.updateStrategy.rollingUpdate.partition: "101%" is more than 100%; use at most 100%');
   });
 
   test('fails with an invalid name and an invalid pod template (rules 1, 5)', () => {
@@ -129,27 +129,27 @@ describe('AdvancedDaemonSet rules', () => {
       metadata: { name: 'Agent_1' },
       containers: [{ image, name: 'Main', portNumber: 70000 }],
     }),
-    '[test/agent] metadata.name: "Agent_1" must consist of lowercase letters, digits, \'-\' and \'.\'',
-    '[test/agent] spec.template.spec.containers[0].name: "Main" must consist of lowercase letters',
-    '[test/agent] spec.template.spec.containers[0].ports[0].containerPort: 70000 is not a valid port number');
+    '[test/agent] DaemonSet "Agent_1" (apps.kruise.io/v1beta1) metadata.name: "Agent_1" must consist of lowercase letters, digits, \'-\' and \'.\'',
+    '[test/agent] DaemonSet "Agent_1" (apps.kruise.io/v1beta1) spec.template.spec.containers[0].name: "Main" must consist of lowercase letters',
+    '[test/agent] DaemonSet "Agent_1" (apps.kruise.io/v1beta1) spec.template.spec.containers[0].ports[0].containerPort: 70000 is not a valid port number');
   });
 
   test('fails with a restart policy other than Always and an empty selector', () => {
     fails(chart => new AdvancedDaemonSet(chart, 'agent', { select: false, restartPolicy: kplus.RestartPolicy.NEVER, containers: [{ image }] }),
-      '[test/agent] spec.template.spec.restartPolicy: "Never" is not allowed for an Advanced DaemonSet',
-      '[test/agent] spec.selector: {} is empty and would select every pod of the namespace; an empty selector is not valid for an Advanced DaemonSet');
+      '[test/agent] DaemonSet "test-agent-c88fbc15" (apps.kruise.io/v1beta1) spec.template.spec.restartPolicy: "Never" is not allowed for an Advanced DaemonSet',
+      '[test/agent] DaemonSet "test-agent-c88fbc15" (apps.kruise.io/v1beta1) spec.selector: {} is empty and would select every pod of the namespace; an empty selector is not valid for an Advanced DaemonSet');
   });
 
   test('fails when the selector does not match the pod labels', () => {
     fails(chart => {
       const ds = new AdvancedDaemonSet(chart, 'agent', { containers: [{ image }] });
       ds.select(kplus.LabelSelector.of({ labels: { app: 'agent' } }));
-    }, '[test/agent] spec.template.metadata.labels: {"cdk8s.io/metadata.addr":"test-agent-c8bbe121"} do not match spec.selector');
+    }, '[test/agent] DaemonSet "test-agent-c88fbc15" (apps.kruise.io/v1beta1) spec.template.metadata.labels: {"cdk8s.io/metadata.addr":"test-agent-c8bbe121"} do not match spec.selector');
   });
 
   test('fails with an inPlaceUpdate lifecycle hook', () => {
     fails(chart => new AdvancedDaemonSet(chart, 'agent', { containers: [{ image }], lifecycle: { inPlaceUpdate: { labels: { 'example.com/x': 'y' } } } }),
-      '[test/agent] spec.lifecycle.inPlaceUpdate: {"labelsHandler":{"example.com/x":"y"}} is not supported for an Advanced DaemonSet; remove the inPlaceUpdate hook');
+      '[test/agent] DaemonSet "test-agent-c88fbc15" (apps.kruise.io/v1beta1) spec.lifecycle.inPlaceUpdate: {"labelsHandler":{"example.com/x":"y"}} is not supported for an Advanced DaemonSet; remove the inPlaceUpdate hook');
   });
 
   test('fails with burst replicas of 0 and a bad rollout node selector', () => {
@@ -158,8 +158,8 @@ describe('AdvancedDaemonSet rules', () => {
       burstReplicas: kplus.PercentOrAbsolute.absolute(0),
       updateStrategy: AdvancedDaemonSetUpdateStrategy.rollingUpdate({ nodeSelector: kplus.LabelSelector.of({ labels: { 'bad key': 'x' } }) }),
     }),
-    '[test/agent] spec.burstReplicas: 0 is not a positive integer or whole percentage (the controller would create no pods)',
-    '[test/agent] spec.updateStrategy.rollingUpdate.selector.matchLabels["bad key"]: "bad key" key name part must consist of');
+    '[test/agent] DaemonSet "test-agent-c88fbc15" (apps.kruise.io/v1beta1) spec.burstReplicas: 0 is not a positive integer or whole percentage (the controller would create no pods)',
+    '[test/agent] DaemonSet "test-agent-c88fbc15" (apps.kruise.io/v1beta1) spec.updateStrategy.rollingUpdate.selector.matchLabels["bad key"]: "bad key" key name part must consist of');
   });
 });
 
@@ -173,8 +173,8 @@ describe('AdvancedDaemonSet warnings', () => {
       imagePreDownload: { minUpdatedReadyPods: kplus.PercentOrAbsolute.absolute(1) },
     });
     expect(Warnings.of(chart)).toEqual([
-      '[test/agent] image pre-download needs the OpenKruise feature gate PreDownloadImageForDaemonSetUpdate, which is off in the control plane at \'test/kruise\', so the annotations have no effect; set featureGates.PreDownloadImageForDaemonSetUpdate',
-      '[test/agent] the image-predownload-min-updated-ready-pods annotation has no effect on an Advanced DaemonSet',
+      '[test/agent] DaemonSet "test-agent-c88fbc15" (apps.kruise.io/v1beta1) metadata.annotations: ["apps.kruise.io/image-predownload-min-updated-ready-pods"] ask for image pre-download, which needs the OpenKruise feature gate PreDownloadImageForDaemonSetUpdate, off in the control plane at \'test/kruise\', so they have no effect; set featureGates.PreDownloadImageForDaemonSetUpdate',
+      '[test/agent] DaemonSet "test-agent-c88fbc15" (apps.kruise.io/v1beta1) the image-predownload-min-updated-ready-pods annotation has no effect on an Advanced DaemonSet',
     ]);
   });
 });

@@ -188,7 +188,7 @@ describe('AdvancedStatefulSet', () => {
       kind: 'StatefulSet',
       metadata: { name: 'db' },
       spec: { selector: { matchLabels: { app: 'db' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'pg', image }] } } },
-    }), '[test/db] spec.template.metadata.labels: {"app":"web"} do not match spec.selector {"matchLabels":{"app":"db"}}');
+    }), '[test/db] StatefulSet "db" (apps.kruise.io/v1beta1) spec.template.metadata.labels: {"app":"web"} do not match spec.selector {"matchLabels":{"app":"db"}}');
   });
 });
 
@@ -199,8 +199,8 @@ describe('AdvancedStatefulSet rules', () => {
       updateStrategy: AdvancedStatefulSetUpdateStrategy.rollingUpdate({ maxUnavailable: kplus.PercentOrAbsolute.absolute(2) }),
       scaleStrategy: { maxUnavailable: kplus.PercentOrAbsolute.percent(50) },
     }),
-    '[test/db] spec.updateStrategy.rollingUpdate.maxUnavailable: 2 must be 1 with podManagementPolicy OrderedReady; use PodManagementPolicy.PARALLEL or drop maxUnavailable',
-    '[test/db] spec.scaleStrategy.maxUnavailable: "50%" must be 1 with podManagementPolicy OrderedReady');
+    '[test/db] StatefulSet "test-db-c8b96b87" (apps.kruise.io/v1beta1) spec.updateStrategy.rollingUpdate.maxUnavailable: 2 must be 1 with podManagementPolicy OrderedReady; use PodManagementPolicy.PARALLEL or drop maxUnavailable',
+    '[test/db] StatefulSet "test-db-c8b96b87" (apps.kruise.io/v1beta1) spec.scaleStrategy.maxUnavailable: "50%" must be 1 with podManagementPolicy OrderedReady');
   });
 
   test('fails with maxUnavailable 0 or a fractional percentage', () => {
@@ -210,8 +210,8 @@ describe('AdvancedStatefulSet rules', () => {
       updateStrategy: AdvancedStatefulSetUpdateStrategy.rollingUpdate({ maxUnavailable: kplus.PercentOrAbsolute.absolute(0) }),
       scaleStrategy: { maxUnavailable: kplus.PercentOrAbsolute.percent(12.5) },
     }),
-    '[test/db] spec.updateStrategy.rollingUpdate.maxUnavailable: 0 must allow at least one pod',
-    '[test/db] spec.scaleStrategy.maxUnavailable: "12.5%" is not a non-negative integer or a whole percentage');
+    '[test/db] StatefulSet "test-db-c8b96b87" (apps.kruise.io/v1beta1) spec.updateStrategy.rollingUpdate.maxUnavailable: 0 must allow at least one pod',
+    '[test/db] StatefulSet "test-db-c8b96b87" (apps.kruise.io/v1beta1) spec.scaleStrategy.maxUnavailable: "12.5%" is not a non-negative integer or a whole percentage');
   });
 
   test('fails with an unordered update under OrderedReady, a negative partition and minReady above 300s', () => {
@@ -219,15 +219,15 @@ describe('AdvancedStatefulSet rules', () => {
       containers: [{ image, portNumber: 1 }],
       updateStrategy: AdvancedStatefulSetUpdateStrategy.rollingUpdate({ unordered: true, partition: -1, minReady: Duration.minutes(6) }),
     }),
-    '[test/db] spec.updateStrategy.rollingUpdate.unorderedUpdate: {} is only allowed with podManagementPolicy Parallel, not OrderedReady',
-    '[test/db] spec.updateStrategy.rollingUpdate.partition: -1 must be 0 or more',
-    '[test/db] spec.updateStrategy.rollingUpdate.minReadySeconds: 360 is out of range; use 0 to 300 seconds');
+    '[test/db] StatefulSet "test-db-c8b96b87" (apps.kruise.io/v1beta1) spec.updateStrategy.rollingUpdate.unorderedUpdate: {} is only allowed with podManagementPolicy Parallel, not OrderedReady',
+    '[test/db] StatefulSet "test-db-c8b96b87" (apps.kruise.io/v1beta1) spec.updateStrategy.rollingUpdate.partition: -1 must be 0 or more',
+    '[test/db] StatefulSet "test-db-c8b96b87" (apps.kruise.io/v1beta1) spec.updateStrategy.rollingUpdate.minReadySeconds: 360 is out of range; use 0 to 300 seconds');
   });
 
   test('fails with negative replicas and an empty selector (rules 15-16)', () => {
     fails(chart => new AdvancedStatefulSet(chart, 'db', { replicas: -1, select: false, containers: [{ image, portNumber: 1 }] }),
-      '[test/db] spec.replicas: -1 must be 0 or more; use a non-negative number of replicas',
-      '[test/db] spec.selector: {} is empty and would select every pod of the namespace; an empty selector is not valid for an Advanced StatefulSet');
+      '[test/db] StatefulSet "test-db-c8b96b87" (apps.kruise.io/v1beta1) spec.replicas: -1 must be 0 or more; use a non-negative number of replicas',
+      '[test/db] StatefulSet "test-db-c8b96b87" (apps.kruise.io/v1beta1) spec.selector: {} is empty and would select every pod of the namespace; an empty selector is not valid for an Advanced StatefulSet');
   });
 
   test('fails with a 0% maxUnavailable under Parallel and a bad unordered priority (rules 4, 9, 13)', () => {
@@ -239,20 +239,20 @@ describe('AdvancedStatefulSet rules', () => {
         priority: UpdatePriority.weighted({ weight: 101, selector: kplus.LabelSelector.of({ labels: { tier: 'a' } }) }),
       }),
     }),
-    '[test/db] spec.scaleStrategy.maxUnavailable: "0%" must allow at least one pod; use 1 or more (or a positive percentage)',
-    '[test/db] spec.updateStrategy.rollingUpdate.unorderedUpdate.priorityStrategy.weightPriority[0].weight: 101 is out of range; use a weight between 0 and 100');
+    '[test/db] StatefulSet "test-db-c8b96b87" (apps.kruise.io/v1beta1) spec.scaleStrategy.maxUnavailable: "0%" must allow at least one pod; use 1 or more (or a positive percentage)',
+    '[test/db] StatefulSet "test-db-c8b96b87" (apps.kruise.io/v1beta1) spec.updateStrategy.rollingUpdate.unorderedUpdate.priorityStrategy.weightPriority[0].weight: 101 is out of range; use a weight between 0 and 100');
   });
 
   test('fails with names longer than 63 characters or with dots', () => {
     fails(chart => new AdvancedStatefulSet(chart, 'db', { metadata: { name: `db.${'x'.repeat(70)}` }, containers: [{ image, portNumber: 1 }] }),
-      `[test/db] metadata.name: "db.${'x'.repeat(70)}" is 73 characters long, more than 63; give the Advanced StatefulSet a name of at most 63 lowercase letters, digits and '-' (no dots)`,
+      `[test/db] StatefulSet "db.xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx" (apps.kruise.io/v1beta1) metadata.name: "db.${'x'.repeat(70)}" is 73 characters long, more than 63; give the Advanced StatefulSet a name of at most 63 lowercase letters, digits and '-' (no dots)`,
       'must consist of lowercase letters, digits and \'-\', starting and ending with a letter or digit');
   });
 
   test('fails with bad reserved ordinals', () => {
     fails(chart => new AdvancedStatefulSet(chart, 'db', { containers: [{ image, portNumber: 1 }], reserveOrdinals: [ReserveOrdinal.of(-1), ReserveOrdinal.range(5, 3)] }),
-      '[test/db] spec.reserveOrdinals[0]: -1 must be a non-negative ordinal',
-      '[test/db] spec.reserveOrdinals[1]: "5-3" starts after it ends');
+      '[test/db] StatefulSet "test-db-c8b96b87" (apps.kruise.io/v1beta1) spec.reserveOrdinals[0]: -1 must be a non-negative ordinal',
+      '[test/db] StatefulSet "test-db-c8b96b87" (apps.kruise.io/v1beta1) spec.reserveOrdinals[1]: "5-3" starts after it ends');
   });
 
   test('fails with the same pod-template checks as a CloneSet', () => {
@@ -260,15 +260,15 @@ describe('AdvancedStatefulSet rules', () => {
       restartPolicy: kplus.RestartPolicy.ON_FAILURE,
       containers: [{ image, portNumber: 1, name: 'bad_name' }],
     }),
-    '[test/db] spec.template.spec.restartPolicy: "OnFailure" is not allowed for an Advanced StatefulSet',
-    '[test/db] spec.template.spec.containers[0].name: "bad_name" must consist of lowercase letters');
+    '[test/db] StatefulSet "test-db-c8b96b87" (apps.kruise.io/v1beta1) spec.template.spec.restartPolicy: "OnFailure" is not allowed for an Advanced StatefulSet',
+    '[test/db] StatefulSet "test-db-c8b96b87" (apps.kruise.io/v1beta1) spec.template.spec.containers[0].name: "bad_name" must consist of lowercase letters');
   });
 
   test('fails with a partial PVC retention policy when the StatefulSetAutoDeletePVC gate is off', () => {
     fails(chart => {
       _registerGateSource(chart, { path: 'test/kruise', isEnabled: g => g !== 'StatefulSetAutoDeletePVC', howToEnable: g => `enable ${g}` });
       new AdvancedStatefulSet(chart, 'db', { containers: [{ image, portNumber: 1 }], pvcRetention: { whenScaled: PvcRetentionPolicy.DELETE } });
-    }, '[test/db] spec.persistentVolumeClaimRetentionPolicy.whenDeleted: (unset) is not supported; use Retain or Delete');
+    }, '[test/db] StatefulSet "test-db-c8b96b87" (apps.kruise.io/v1beta1) spec.persistentVolumeClaimRetentionPolicy.whenDeleted: (unset) is not supported; use Retain or Delete');
   });
 });
 
@@ -282,7 +282,7 @@ describe('AdvancedStatefulSet warnings', () => {
     });
     sts.addVolumeClaimTemplate('data', { storage: Size.gibibytes(1) });
     expect(Warnings.of(chart)).toEqual([
-      '[test/db] image pre-download is skipped unless the rolling update uses an in-place podUpdatePolicy',
+      '[test/db] StatefulSet "test-db-c8b96b87" (apps.kruise.io/v1beta1) image pre-download is skipped unless the rolling update uses an in-place podUpdatePolicy',
     ]);
   });
 
@@ -296,7 +296,7 @@ describe('AdvancedStatefulSet warnings', () => {
       imagePreDownload: { parallelism: 1 },
     });
     expect(Warnings.of(chart)).toEqual([
-      '[test/db] image pre-download needs the OpenKruise feature gate PreDownloadImageForInPlaceUpdate, which is off in the control plane at \'test/kruise\', so the annotations have no effect; set featureGates.PreDownloadImageForInPlaceUpdate',
+      '[test/db] StatefulSet "test-db-c8b96b87" (apps.kruise.io/v1beta1) metadata.annotations: ["apps.kruise.io/image-predownload-parallelism"] ask for image pre-download, which needs the OpenKruise feature gate PreDownloadImageForInPlaceUpdate, off in the control plane at \'test/kruise\', so they have no effect; set featureGates.PreDownloadImageForInPlaceUpdate',
     ]);
   });
 });

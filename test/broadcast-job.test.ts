@@ -111,30 +111,30 @@ describe('BroadcastJob', () => {
   describe('admission rules a BroadcastJob user can hit', () => {
     test('a pod restart policy of Always', () => {
       fails(chart => new BroadcastJob(chart, 'bj', { restartPolicy: kplus.RestartPolicy.ALWAYS, containers: [{ image }] }),
-        '[test/bj] spec.template.spec.restartPolicy: "Always" is not allowed for the pods of a BroadcastJob, which run to completion; set restartPolicy to Never or OnFailure (it defaults to Always)');
+        '[test/bj] BroadcastJob "test-bj-c86cf0f7" (apps.kruise.io/v1beta1) spec.template.spec.restartPolicy: "Always" is not allowed for the pods of a BroadcastJob, which run to completion; set restartPolicy to Never or OnFailure (it defaults to Always)');
     });
 
     test('a preset controller pod label', () => {
       fails(chart => new BroadcastJob(chart, 'bj', { podMetadata: { labels: { 'broadcastjob-name': 'x' } }, containers: [{ image }] }),
-        '[test/bj] spec.template.metadata.labels["broadcastjob-name"]: "x" is set by the BroadcastJob controller and may not be preset; remove the label from the pod template');
+        '[test/bj] BroadcastJob "test-bj-c86cf0f7" (apps.kruise.io/v1beta1) spec.template.metadata.labels["broadcastjob-name"]: "x" is set by the BroadcastJob controller and may not be preset; remove the label from the pod template');
     });
 
     test('a negative parallelism', () => {
       fails(chart => new BroadcastJob(chart, 'bj', { parallelism: kplus.PercentOrAbsolute.absolute(-1), containers: [{ image }] }),
-        '[test/bj] spec.parallelism: -1 is negative, so the job never runs a pod; use 0 or more (unset means no limit)');
+        '[test/bj] BroadcastJob "test-bj-c86cf0f7" (apps.kruise.io/v1beta1) spec.parallelism: -1 is negative, so the job never runs a pod; use 0 or more (unset means no limit)');
     });
 
     test('a parallelism that is not a whole number', () => {
       fails(chart => new BroadcastJob(chart, 'bj', { parallelism: kplus.PercentOrAbsolute.percent(12.5), containers: [{ image }] }),
-        '[test/bj] spec.parallelism: "12.5%" is neither an integer nor an integer percentage');
+        '[test/bj] BroadcastJob "test-bj-c86cf0f7" (apps.kruise.io/v1beta1) spec.parallelism: "12.5%" is neither an integer nor an integer percentage');
     });
 
     test('no container', () => {
-      fails(chart => new BroadcastJob(chart, 'bj'), '[test/bj] spec.template.spec.containers: [] must list at least one container; add a container');
+      fails(chart => new BroadcastJob(chart, 'bj'), '[test/bj] BroadcastJob "test-bj-c86cf0f7" (apps.kruise.io/v1beta1) spec.template.spec.containers: [] must list at least one container; add a container');
     });
 
     test('a name that is not a DNS-1123 label', () => {
-      fails(chart => new BroadcastJob(chart, 'bj', { metadata: { name: 'node.check' }, containers: [{ image }] }), '[test/bj] metadata.name: "node.check"');
+      fails(chart => new BroadcastJob(chart, 'bj', { metadata: { name: 'node.check' }, containers: [{ image }] }), '[test/bj] BroadcastJob "node.check" (apps.kruise.io/v1beta1) metadata.name: "node.check"');
     });
   });
 
@@ -143,14 +143,14 @@ describe('BroadcastJob', () => {
       fails(chart => new BroadcastJob(chart, 'bj', {
         containers: [{ image }],
         completionPolicy: BroadcastJobCompletionPolicy.always({ activeDeadline: Duration.millis(1500) }),
-      }), "BroadcastJob at 'test/bj': 'completionPolicy.activeDeadline' (1.5 seconds) must be whole seconds; use Duration.seconds(2)");
+      }), '[test/bj] BroadcastJob "test-bj-c86cf0f7" (apps.kruise.io/v1beta1) completionPolicy.activeDeadline: "1.5 seconds" is not a whole number of seconds; use Duration.seconds(2)');
     });
 
     test('a time to live that is not whole seconds', () => {
       fails(chart => new BroadcastJob(chart, 'bj', {
         containers: [{ image }],
         completionPolicy: BroadcastJobCompletionPolicy.always({ ttlAfterFinished: Duration.millis(500) }),
-      }), "BroadcastJob at 'test/bj': 'completionPolicy.ttlAfterFinished' (0.5 seconds) must be whole seconds; use Duration.seconds(1)");
+      }), '[test/bj] BroadcastJob "test-bj-c86cf0f7" (apps.kruise.io/v1beta1) completionPolicy.ttlAfterFinished: "0.5 seconds" is not a whole number of seconds; use Duration.seconds(1)');
     });
   });
 });

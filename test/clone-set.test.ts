@@ -209,28 +209,28 @@ describe('CloneSet rules', () => {
     fails(chart => {
       const cs = new CloneSet(chart, 'web', { containers: [{ image }] });
       cs.select(kplus.LabelSelector.of({ labels: { app: 'other' } }));
-    }, '[test/web] spec.template.metadata.labels: {"cdk8s.io/metadata.addr":"test-web-c8694308"} do not match spec.selector',
+    }, '[test/web] CloneSet "test-web-c8ba1bf5" (apps.kruise.io/v1alpha1) spec.template.metadata.labels: {"cdk8s.io/metadata.addr":"test-web-c8694308"} do not match spec.selector',
     'add the selected labels to the pod metadata');
   });
 
   test('fails with an empty selector', () => {
     fails(chart => new CloneSet(chart, 'web', { select: false, containers: [{ image }] }),
-      '[test/web] spec.selector: {} is empty and would select every pod of the namespace; an empty selector is not valid for a CloneSet');
+      '[test/web] CloneSet "test-web-c8ba1bf5" (apps.kruise.io/v1alpha1) spec.selector: {} is empty and would select every pod of the namespace; an empty selector is not valid for a CloneSet');
   });
 
   test('fails without containers', () => {
-    fails(chart => new CloneSet(chart, 'web'), '[test/web] spec.template.spec.containers: [] must list at least one container; add a container');
+    fails(chart => new CloneSet(chart, 'web'), '[test/web] CloneSet "test-web-c8ba1bf5" (apps.kruise.io/v1alpha1) spec.template.spec.containers: [] must list at least one container; add a container');
   });
 
   test('fails with a restart policy other than Always', () => {
     fails(chart => new CloneSet(chart, 'web', { restartPolicy: kplus.RestartPolicy.NEVER, containers: [{ image }] }),
-      '[test/web] spec.template.spec.restartPolicy: "Never" is not allowed for a CloneSet; use RestartPolicy.ALWAYS');
+      '[test/web] CloneSet "test-web-c8ba1bf5" (apps.kruise.io/v1alpha1) spec.template.spec.restartPolicy: "Never" is not allowed for a CloneSet; use RestartPolicy.ALWAYS');
   });
 
   test('fails with a negative replica count and partition', () => {
     fails(chart => new CloneSet(chart, 'web', {
       replicas: -1, containers: [{ image }], updateStrategy: CloneSetUpdateStrategy.recreate({ partition: kplus.PercentOrAbsolute.absolute(-2) }),
-    }), '[test/web] spec.replicas: -1 must be 0 or more', '[test/web] spec.updateStrategy.partition: -2 is negative');
+    }), '[test/web] CloneSet "test-web-c8ba1bf5" (apps.kruise.io/v1alpha1) spec.replicas: -1 must be 0 or more', '[test/web] CloneSet "test-web-c8ba1bf5" (apps.kruise.io/v1alpha1) spec.updateStrategy.partition: -2 is negative');
   });
 
   test('fails with fractional percentages the controller reads as 0', () => {
@@ -241,33 +241,33 @@ describe('CloneSet rules', () => {
       }),
       scaleStrategy: { maxUnavailable: kplus.PercentOrAbsolute.percent(0.5) },
     }),
-    '[test/web] spec.updateStrategy.maxUnavailable: "12.5%" is not a whole percentage; the webhook admits it but the CloneSet controller reads it as 0; use a whole percentage',
-    '[test/web] spec.updateStrategy.maxSurge: "2.5%" is not a whole percentage',
-    '[test/web] spec.scaleStrategy.maxUnavailable: "0.5%" is not an integer or a whole percentage');
+    '[test/web] CloneSet "test-web-c8ba1bf5" (apps.kruise.io/v1alpha1) spec.updateStrategy.maxUnavailable: "12.5%" is not a whole percentage; the webhook admits it but the CloneSet controller reads it as 0; use a whole percentage',
+    '[test/web] CloneSet "test-web-c8ba1bf5" (apps.kruise.io/v1alpha1) spec.updateStrategy.maxSurge: "2.5%" is not a whole percentage',
+    '[test/web] CloneSet "test-web-c8ba1bf5" (apps.kruise.io/v1alpha1) spec.scaleStrategy.maxUnavailable: "0.5%" is not an integer or a whole percentage');
   });
 
   test('fails with maxSurge on InPlaceOnly', () => {
     fails(chart => new CloneSet(chart, 'web', {
       containers: [{ image }], updateStrategy: CloneSetUpdateStrategy.inPlaceOnly({ maxSurge: kplus.PercentOrAbsolute.absolute(1) }),
-    }), '[test/web] spec.updateStrategy.maxSurge: 1 must be 0 with InPlaceOnly; remove maxSurge or use inPlaceIfPossible()');
+    }), '[test/web] CloneSet "test-web-c8ba1bf5" (apps.kruise.io/v1alpha1) spec.updateStrategy.maxSurge: 1 must be 0 with InPlaceOnly; remove maxSurge or use inPlaceIfPossible()');
   });
 
   test('fails when maxUnavailable and maxSurge are both zero', () => {
     fails(chart => new CloneSet(chart, 'web', {
       containers: [{ image }], updateStrategy: CloneSetUpdateStrategy.recreate({ maxUnavailable: kplus.PercentOrAbsolute.absolute(0) }),
-    }), '[test/web] spec.updateStrategy.maxUnavailable: 0 and maxSurge 0 are both below one pod');
+    }), '[test/web] CloneSet "test-web-c8ba1bf5" (apps.kruise.io/v1alpha1) spec.updateStrategy.maxUnavailable: 0 and maxSurge 0 are both below one pod');
   });
 
   test('fails when the progress deadline is not above minReady', () => {
     fails(chart => new CloneSet(chart, 'web', { containers: [{ image }], minReady: Duration.seconds(30), progressDeadline: Duration.seconds(30) }),
-      '[test/web] spec.progressDeadlineSeconds: 30 must be greater than minReadySeconds (30); raise progressDeadline above minReady');
+      '[test/web] CloneSet "test-web-c8ba1bf5" (apps.kruise.io/v1alpha1) spec.progressDeadlineSeconds: 30 must be greater than minReadySeconds (30); raise progressDeadline above minReady');
   });
 
   test('fails with duplicate podsToDelete', () => {
     fails(chart => {
       const cs = new CloneSet(chart, 'web', { containers: [{ image }], podsToDelete: ['p1'] });
       cs.deletePods('p1', 'p2');
-    }, '[test/web] spec.scaleStrategy.podsToDelete: ["p1"] are listed more than once; list each pod once');
+    }, '[test/web] CloneSet "test-web-c8ba1bf5" (apps.kruise.io/v1alpha1) spec.scaleStrategy.podsToDelete: ["p1"] are listed more than once; list each pod once');
   });
 
   test('fails with bad priority and scatter terms', () => {
@@ -278,15 +278,15 @@ describe('CloneSet rules', () => {
         scatter: [{ key: '', value: 'x' }, { key: 'zone', value: 'a' }, { key: 'zone', value: 'a' }],
       }),
     }),
-    '[test/web] spec.updateStrategy.priorityStrategy.weightPriority[0].weight: 101 is out of range; use a weight between 0 and 100',
-    '[test/web] spec.updateStrategy.priorityStrategy.weightPriority[1].matchSelector: {} is empty',
-    '[test/web] spec.updateStrategy.scatterStrategy[0].key: "" is empty',
-    '[test/web] spec.updateStrategy.scatterStrategy[2]: {"key":"zone","value":"a"} repeats another scatter term');
+    '[test/web] CloneSet "test-web-c8ba1bf5" (apps.kruise.io/v1alpha1) spec.updateStrategy.priorityStrategy.weightPriority[0].weight: 101 is out of range; use a weight between 0 and 100',
+    '[test/web] CloneSet "test-web-c8ba1bf5" (apps.kruise.io/v1alpha1) spec.updateStrategy.priorityStrategy.weightPriority[1].matchSelector: {} is empty',
+    '[test/web] CloneSet "test-web-c8ba1bf5" (apps.kruise.io/v1alpha1) spec.updateStrategy.scatterStrategy[0].key: "" is empty',
+    '[test/web] CloneSet "test-web-c8ba1bf5" (apps.kruise.io/v1alpha1) spec.updateStrategy.scatterStrategy[2]: {"key":"zone","value":"a"} repeats another scatter term');
   });
 
   test('fails with an empty ordered priority key', () => {
     fails(chart => new CloneSet(chart, 'web', { containers: [{ image }], updateStrategy: CloneSetUpdateStrategy.recreate({ priority: UpdatePriority.ordered('') }) }),
-      '[test/web] spec.updateStrategy.priorityStrategy.orderPriority[0].orderedKey: "" is empty');
+      '[test/web] CloneSet "test-web-c8ba1bf5" (apps.kruise.io/v1alpha1) spec.updateStrategy.priorityStrategy.orderPriority[0].orderedKey: "" is empty');
   });
 
   test('fails with invalid lifecycle hooks', () => {
@@ -294,9 +294,9 @@ describe('CloneSet rules', () => {
       containers: [{ image }],
       lifecycle: { preDelete: { labels: { 'bad key!': 'x' } }, inPlaceUpdate: { finalizers: ['a/b/c'] }, preNormal: {} },
     }),
-    '[test/web] spec.lifecycle.preDelete.labelsHandler["bad key!"]: "bad key!" key name part must consist of',
-    '[test/web] spec.lifecycle.inPlaceUpdate.finalizersHandler[0]: "a/b/c" must be a name with at most one',
-    '[test/web] spec.lifecycle.preNormal: {} has neither labels, finalizers nor markPodNotReady, so it does nothing');
+    '[test/web] CloneSet "test-web-c8ba1bf5" (apps.kruise.io/v1alpha1) spec.lifecycle.preDelete.labelsHandler["bad key!"]: "bad key!" key name part must consist of',
+    '[test/web] CloneSet "test-web-c8ba1bf5" (apps.kruise.io/v1alpha1) spec.lifecycle.inPlaceUpdate.finalizersHandler[0]: "a/b/c" must be a name with at most one',
+    '[test/web] CloneSet "test-web-c8ba1bf5" (apps.kruise.io/v1alpha1) spec.lifecycle.preNormal: {} has neither labels, finalizers nor markPodNotReady, so it does nothing');
   });
 
   test('fails with bad volume claim templates', () => {
@@ -305,8 +305,8 @@ describe('CloneSet rules', () => {
       cs.addVolumeClaimTemplate('Data', { storage: Size.gibibytes(1) });
       cs.addVolumeClaimTemplate('cache', { storage: Size.gibibytes(1) });
     },
-    '[test/web] spec.volumeClaimTemplates[0].metadata.name: "Data" must consist of lowercase letters',
-    '[test/web] spec.volumeClaimTemplates[1].metadata.name: "cache" is also the name of a pod template volume');
+    '[test/web] CloneSet "test-web-c8ba1bf5" (apps.kruise.io/v1alpha1) spec.volumeClaimTemplates[0].metadata.name: "Data" must consist of lowercase letters',
+    '[test/web] CloneSet "test-web-c8ba1bf5" (apps.kruise.io/v1alpha1) spec.volumeClaimTemplates[1].metadata.name: "cache" is also the name of a pod template volume');
   });
 
   test('fails with an invalid name and an invalid pod template', () => {
@@ -314,26 +314,26 @@ describe('CloneSet rules', () => {
       metadata: { name: 'Web' },
       containers: [{ image, name: 'Main', envVariables: { '1BAD': kplus.EnvValue.fromValue('x') }, portNumber: 70000 }],
     }),
-    '[test/web] metadata.name: "Web" must consist of lowercase letters, digits, \'-\' and \'.\'',
-    '[test/web] spec.template.spec.containers[0].name: "Main" must consist of lowercase letters',
-    '[test/web] spec.template.spec.containers[0].env[0].name: "1BAD" must consist of letters, digits',
-    '[test/web] spec.template.spec.containers[0].ports[0].containerPort: 70000 is not a valid port number');
+    '[test/web] CloneSet "Web" (apps.kruise.io/v1alpha1) metadata.name: "Web" must consist of lowercase letters, digits, \'-\' and \'.\'',
+    '[test/web] CloneSet "Web" (apps.kruise.io/v1alpha1) spec.template.spec.containers[0].name: "Main" must consist of lowercase letters',
+    '[test/web] CloneSet "Web" (apps.kruise.io/v1alpha1) spec.template.spec.containers[0].env[0].name: "1BAD" must consist of letters, digits',
+    '[test/web] CloneSet "Web" (apps.kruise.io/v1alpha1) spec.template.spec.containers[0].ports[0].containerPort: 70000 is not a valid port number');
   });
 
   test('fails with an invalid namespace, label and annotation key (rule 1)', () => {
     fails(chart => new CloneSet(chart, 'web', {
       metadata: { namespace: 'Shop', labels: { 'bad key': 'x' }, annotations: { 'a/b/c': 'x' } }, containers: [{ image }],
     }),
-    '[test/web] metadata.namespace: "Shop" must consist of lowercase letters',
-    '[test/web] metadata.labels["bad key"]: "bad key" key name part must consist of',
-    '[test/web] metadata.annotations["a/b/c"]: "a/b/c" key must be a name with at most one \'/\'');
+    '[test/web] CloneSet "test-web-c8ba1bf5" (apps.kruise.io/v1alpha1) metadata.namespace: "Shop" must consist of lowercase letters',
+    '[test/web] CloneSet "test-web-c8ba1bf5" (apps.kruise.io/v1alpha1) metadata.labels["bad key"]: "bad key" key name part must consist of',
+    '[test/web] CloneSet "test-web-c8ba1bf5" (apps.kruise.io/v1alpha1) metadata.annotations["a/b/c"]: "a/b/c" key must be a name with at most one \'/\'');
   });
 
   test('fails with an invalid selector (rule 4)', () => {
     fails(chart => {
       const cs = new CloneSet(chart, 'web', { containers: [{ image }] });
       cs.select(kplus.LabelSelector.of({ expressions: [kplus.LabelExpression.in('bad key', ['x'])] }));
-    }, '[test/web] spec.selector.matchExpressions[0].key: "bad key" name part must consist of', 'fix the selector');
+    }, '[test/web] CloneSet "test-web-c8ba1bf5" (apps.kruise.io/v1alpha1) spec.selector.matchExpressions[0].key: "bad key" name part must consist of', 'fix the selector');
   });
 
   test('fails with a positive percent maxSurge on InPlaceOnly and an invalid priority selector (rules 14, 17)', () => {
@@ -345,13 +345,13 @@ describe('CloneSet rules', () => {
         priority: UpdatePriority.weighted({ weight: 10, selector: kplus.LabelSelector.of({ labels: { 'bad key': 'x' } }) }),
       }),
     }),
-    '[test/web] spec.updateStrategy.maxSurge: "10%" must be 0 with InPlaceOnly; remove maxSurge or use inPlaceIfPossible()',
-    '[test/web] spec.updateStrategy.priorityStrategy.weightPriority[0].matchSelector.matchLabels["bad key"]: "bad key" key name part must consist of');
+    '[test/web] CloneSet "test-web-c8ba1bf5" (apps.kruise.io/v1alpha1) spec.updateStrategy.maxSurge: "10%" must be 0 with InPlaceOnly; remove maxSurge or use inPlaceIfPossible()',
+    '[test/web] CloneSet "test-web-c8ba1bf5" (apps.kruise.io/v1alpha1) spec.updateStrategy.priorityStrategy.weightPriority[0].matchSelector.matchLabels["bad key"]: "bad key" key name part must consist of');
   });
 
   test('fails with an image pre-download parallelism below 0', () => {
     fails(chart => new CloneSet(chart, 'web', { containers: [{ image }], imagePreDownload: { parallelism: -1 } }),
-      '[test/web] metadata.annotations["apps.kruise.io/image-predownload-parallelism"]: "-1" is not a non-negative integer');
+      '[test/web] CloneSet "test-web-c8ba1bf5" (apps.kruise.io/v1alpha1) metadata.annotations["apps.kruise.io/image-predownload-parallelism"]: "-1" is not a non-negative integer');
   });
 });
 
@@ -360,7 +360,7 @@ describe('CloneSet warnings', () => {
     const chart = Testing.chart();
     new CloneSet(chart, 'web', { replicas: 10, containers: [{ image }], updateStrategy: CloneSetUpdateStrategy.inPlaceIfPossible({ partition: kplus.PercentOrAbsolute.percent(99) }) });
     expect(Warnings.of(chart)).toEqual([
-      '[test/web] spec.updateStrategy.partition "99%" is rounded up: with 10 replicas it keeps 9 pod(s) at the old revision and updates 1; below 100% at least one pod is always updated',
+      '[test/web] CloneSet "test-web-c8ba1bf5" (apps.kruise.io/v1alpha1) spec.updateStrategy.partition "99%" is rounded up: with 10 replicas it keeps 9 pod(s) at the old revision and updates 1; below 100% at least one pod is always updated',
     ]);
   });
 
@@ -383,7 +383,7 @@ describe('CloneSet warnings', () => {
     const chart = Testing.chart();
     new CloneSet(chart, 'web', { containers: [{ image }], updateStrategy: CloneSetUpdateStrategy.inPlaceIfPossible({ maxSurge: kplus.PercentOrAbsolute.absolute(1) }) });
     expect(Warnings.of(chart)).toEqual([
-      '[test/web] spec.updateStrategy.maxSurge 1 with InPlaceIfPossible still creates surge pods during every update, even when all pods could be updated in place; drop maxSurge for a pure in-place rollout',
+      '[test/web] CloneSet "test-web-c8ba1bf5" (apps.kruise.io/v1alpha1) spec.updateStrategy.maxSurge 1 with InPlaceIfPossible still creates surge pods during every update, even when all pods could be updated in place; drop maxSurge for a pure in-place rollout',
     ]);
   });
 
@@ -397,16 +397,16 @@ describe('CloneSet warnings', () => {
     cs.addVolumeClaimTemplate('data', { storage: Size.gibibytes(1) });
     cs.deletePods('web-x');
     expect(Warnings.of(chart)).toEqual([
-      '[test/web] spec.scaleStrategy.podsToDelete: OpenKruise only accepts names of pods this CloneSet already owns, so the first apply of a new CloneSet with podsToDelete is refused; add them once the CloneSet runs',
-      '[test/web] image pre-download is skipped with the ReCreate update strategy; it only serves in-place updates',
-      '[test/web] spec.lifecycle.preNormal.markPodNotReady has no effect: OpenKruise honours markPodNotReady on the preDelete and inPlaceUpdate hooks only',
+      '[test/web] CloneSet "test-web-c8ba1bf5" (apps.kruise.io/v1alpha1) spec.scaleStrategy.podsToDelete: OpenKruise only accepts names of pods this CloneSet already owns, so the first apply of a new CloneSet with podsToDelete is refused; add them once the CloneSet runs',
+      '[test/web] CloneSet "test-web-c8ba1bf5" (apps.kruise.io/v1alpha1) image pre-download is skipped with the ReCreate update strategy; it only serves in-place updates',
+      '[test/web] CloneSet "test-web-c8ba1bf5" (apps.kruise.io/v1alpha1) spec.lifecycle.preNormal.markPodNotReady has no effect: OpenKruise honours markPodNotReady on the preDelete and inPlaceUpdate hooks only',
     ]);
   });
 
   test('pre-download is skipped for 3 replicas or fewer', () => {
     const chart = Testing.chart();
     new CloneSet(chart, 'web', { replicas: 3, containers: [{ image }], imagePreDownload: { parallelism: 2 }, updateStrategy: CloneSetUpdateStrategy.inPlaceOnly() });
-    expect(Warnings.of(chart)).toEqual(['[test/web] image pre-download is skipped for 3 replica(s); OpenKruise only pre-downloads for more than 3']);
+    expect(Warnings.of(chart)).toEqual(['[test/web] CloneSet "test-web-c8ba1bf5" (apps.kruise.io/v1alpha1) image pre-download is skipped for 3 replica(s); OpenKruise only pre-downloads for more than 3']);
   });
 });
 

@@ -59,8 +59,8 @@ describe('ContainerRecreateRequest', () => {
     new ContainerRecreateRequest(chart, 'restart', { podName: 'web-7xk2p', containers: ['web'], ttlAfterFinished: Duration.hours(1) });
     expect(synthCrr(chart).spec.ttlSecondsAfterFinished).toBe(3600);
     expect(Warnings.of(chart)).toEqual([
-      '[test/restart] ttlAfterFinished: OpenKruise deletes the finished request, and a GitOps tool that syncs this manifest then creates it again, '
-      + 'which restarts the containers again; leave ttlAfterFinished unset and remove the request from the source once it finished',
+      '[test/restart] ContainerRecreateRequest "test-restart-c82a890f" (apps.kruise.io/v1alpha1) ttlAfterFinished: "3600 seconds" makes OpenKruise delete the finished request, '
+      + 'and a GitOps tool that syncs this manifest then creates it again, which restarts the containers again; leave ttlAfterFinished unset and remove the request from the source once it finished',
     ]);
   });
 
@@ -79,30 +79,30 @@ describe('ContainerRecreateRequest', () => {
   describe('admission rules, through the construct', () => {
     test('rule 5: a pod name (and one that can name a pod)', () => {
       fails(chart => new ContainerRecreateRequest(chart, 'restart', { podName: '', containers: ['web'] }),
-        '[test/restart] spec.podName: "" is required; name the pod whose containers to recreate (in the same namespace)');
+        '[test/restart] ContainerRecreateRequest "test-restart-c82a890f" (apps.kruise.io/v1alpha1) spec.podName: "" is required; name the pod whose containers to recreate (in the same namespace)');
       fails(chart => new ContainerRecreateRequest(chart, 'restart', { podName: 'Web_7xk2p', containers: ['web'] }),
-        '[test/restart] spec.podName: "Web_7xk2p" must consist of lowercase letters');
+        '[test/restart] ContainerRecreateRequest "test-restart-c82a890f" (apps.kruise.io/v1alpha1) spec.podName: "Web_7xk2p" must consist of lowercase letters');
     });
 
     test('rule 6: at least one container', () => {
       fails(chart => new ContainerRecreateRequest(chart, 'restart', { podName: 'web-7xk2p', containers: [] }),
-        '[test/restart] spec.containers: [] is empty; list the containers to recreate by name');
+        '[test/restart] ContainerRecreateRequest "test-restart-c82a890f" (apps.kruise.io/v1alpha1) spec.containers: [] is empty; list the containers to recreate by name');
     });
 
     test('rule 7: a deadline of at least 3 seconds', () => {
       fails(chart => new ContainerRecreateRequest(chart, 'restart', { podName: 'web-7xk2p', containers: ['web'], activeDeadline: Duration.seconds(2) }),
-        '[test/restart] spec.activeDeadlineSeconds: 2 is less than 3; give the recreation at least 3 seconds, or remove the deadline');
+        '[test/restart] ContainerRecreateRequest "test-restart-c82a890f" (apps.kruise.io/v1alpha1) spec.activeDeadlineSeconds: 2 is less than 3; give the recreation at least 3 seconds, or remove the deadline');
     });
 
     test('rule 14: each container once', () => {
       fails(chart => new ContainerRecreateRequest(chart, 'restart', { podName: 'web-7xk2p', containers: ['web', 'web'] }),
-        '[test/restart] spec.containers[1].name: "web" is also listed as containers[0]; list every container once');
+        '[test/restart] ContainerRecreateRequest "test-restart-c82a890f" (apps.kruise.io/v1alpha1) spec.containers[1].name: "web" is also listed as containers[0]; list every container once');
     });
   });
 
   test('fails a grace period that is not whole seconds, naming the construct and the prop', () => {
     fails(chart => new ContainerRecreateRequest(chart, 'restart', { podName: 'web-7xk2p', containers: ['web'], strategy: { unreadyGracePeriod: Duration.millis(1500) } }),
-      "ContainerRecreateRequest at 'test/restart': 'strategy.unreadyGracePeriod' (1.5 seconds) must be whole seconds; use Duration.seconds(2)");
+      '[test/restart] ContainerRecreateRequest "test-restart-c82a890f" (apps.kruise.io/v1alpha1) strategy.unreadyGracePeriod: "1.5 seconds" is not a whole number of seconds; use Duration.seconds(2)');
   });
 });
 
@@ -166,6 +166,6 @@ describe('recreateContainers() and recreateContainersCommand() on a workload', (
   test('the command names the construct when a Duration is not whole seconds', () => {
     const chart = Testing.chart();
     expect(() => workload(chart).recreateContainersCommand('web-7xk2p', { activeDeadline: Duration.millis(3500) })).toThrow(
-      "recreateContainersCommand() at 'test/web': 'activeDeadline' (3.5 seconds) must be whole seconds; use Duration.seconds(4)");
+      "recreateContainersCommand() at 'test/web': 'activeDeadline' (3.5 seconds) is not a whole number of seconds; use Duration.seconds(4)");
   });
 });

@@ -114,29 +114,29 @@ describe('EphemeralJob', () => {
   describe('admission rules, through the construct', () => {
     test('rule 2: container names are DNS-1123 labels', () => {
       fails(chart => new EphemeralJob(chart, 'debug', { selector: web, containers: [{ ...debuggerProps, name: 'Debug_1' }] }),
-        '[test/debug] spec.template.ephemeralContainers[0].name: "Debug_1" must consist of lowercase letters, digits and \'-\', starting and ending with a letter or digit; '
+        '[test/debug] EphemeralJob "test-debug-c81a43ae" (apps.kruise.io/v1alpha1) spec.template.ephemeralContainers[0].name: "Debug_1" must consist of lowercase letters, digits and \'-\', starting and ending with a letter or digit; '
         + 'rename the ephemeral container, e.g. debugger');
     });
 
     test('rule 3: container names are unique', () => {
       fails(chart => new EphemeralJob(chart, 'debug', { selector: web, containers: [debuggerProps, { ...debuggerProps, image: 'alpine:3.20' }] }),
-        '[test/debug] spec.template.ephemeralContainers[1].name: "debugger" is also the name of ephemeralContainers[0]; give every ephemeral container its own name');
+        '[test/debug] EphemeralJob "test-debug-c81a43ae" (apps.kruise.io/v1alpha1) spec.template.ephemeralContainers[1].name: "debugger" is also the name of ephemeralContainers[0]; give every ephemeral container its own name');
     });
 
     test('rule 4: an image, without surrounding whitespace', () => {
       fails(chart => new EphemeralJob(chart, 'debug', { selector: web, containers: [{ name: 'a', image: '' }, { name: 'b', image: ' busybox:1.36' }] }),
-        '[test/debug] spec.template.ephemeralContainers[0].image: "" is required; give the image to run, e.g. busybox:1.36',
-        '[test/debug] spec.template.ephemeralContainers[1].image: " busybox:1.36" has leading or trailing whitespace; remove the spaces around the image name');
+        '[test/debug] EphemeralJob "test-debug-c81a43ae" (apps.kruise.io/v1alpha1) spec.template.ephemeralContainers[0].image: "" is required; give the image to run, e.g. busybox:1.36',
+        '[test/debug] EphemeralJob "test-debug-c81a43ae" (apps.kruise.io/v1alpha1) spec.template.ephemeralContainers[1].image: " busybox:1.36" has leading or trailing whitespace; remove the spaces around the image name');
     });
 
     test('rule 7: environment variable names', () => {
       fails(chart => new EphemeralJob(chart, 'debug', { selector: web, containers: [{ ...debuggerProps, envVariables: { '1TARGET': kplus.EnvValue.fromValue('x') } }] }),
-        '[test/debug] spec.template.ephemeralContainers[0].env[0].name: "1TARGET" must consist of letters, digits, \'_\', \'-\' or \'.\', and must not start with a digit');
+        '[test/debug] EphemeralJob "test-debug-c81a43ae" (apps.kruise.io/v1alpha1) spec.template.ephemeralContainers[0].env[0].name: "1TARGET" must consist of letters, digits, \'_\', \'-\' or \'.\', and must not start with a digit');
     });
 
     test('rule 8: the security context (privileged with the cdk8s-plus default allowPrivilegeEscalation false)', () => {
       fails(chart => new EphemeralJob(chart, 'debug', { selector: web, containers: [{ ...debuggerProps, securityContext: { privileged: true } }] }),
-        '[test/debug] spec.template.ephemeralContainers[0].securityContext.allowPrivilegeEscalation: false cannot be false when privileged is true; drop one of the two settings');
+        '[test/debug] EphemeralJob "test-debug-c81a43ae" (apps.kruise.io/v1alpha1) spec.template.ephemeralContainers[0].securityContext.allowPrivilegeEscalation: false cannot be false when privileged is true; drop one of the two settings');
     });
 
     test('rules 9 and 11 hold for what a JSON patch adds', () => {
@@ -147,8 +147,8 @@ describe('EphemeralJob', () => {
           JsonPatch.add('/spec/template/ephemeralContainers/0/volumeMounts/0/subPath', 'logs'),
         );
       },
-      '[test/debug] spec.template.ephemeralContainers[0].ports: [{"containerPort":8080}] is not allowed in an ephemeral container; remove ports',
-      '[test/debug] spec.template.ephemeralContainers[0].volumeMounts[0].subPath: "logs" is not allowed in an ephemeral container; mount the whole volume: remove subPath');
+      '[test/debug] EphemeralJob "test-debug-c81a43ae" (apps.kruise.io/v1alpha1) spec.template.ephemeralContainers[0].ports: [{"containerPort":8080}] is not allowed in an ephemeral container; remove ports',
+      '[test/debug] EphemeralJob "test-debug-c81a43ae" (apps.kruise.io/v1alpha1) spec.template.ephemeralContainers[0].volumeMounts[0].subPath: "logs" is not allowed in an ephemeral container; mount the whole volume: remove subPath');
     });
   });
 
@@ -165,12 +165,12 @@ describe('EphemeralJob', () => {
 
     test('fails a job without a container', () => {
       fails(chart => new EphemeralJob(chart, 'debug', { selector: web }),
-        "[test/debug] EphemeralJob at 'test/debug' has no container to add; pass 'containers' or call addContainer()");
+        "[test/debug] EphemeralJob \"test-debug-c81a43ae\" (apps.kruise.io/v1alpha1) spec.template.ephemeralContainers: [] is empty, so the EphemeralJob adds no container; pass 'containers' or call addContainer()");
     });
 
     test('fails a time to live that is not whole seconds, naming the construct and the prop', () => {
       fails(chart => new EphemeralJob(chart, 'debug', { selector: web, containers: [debuggerProps], ttlAfterFinished: Duration.millis(500) }),
-        "EphemeralJob at 'test/debug': 'ttlAfterFinished' (0.5 seconds) must be whole seconds; use Duration.seconds(1)");
+        '[test/debug] EphemeralJob "test-debug-c81a43ae" (apps.kruise.io/v1alpha1) ttlAfterFinished: "0.5 seconds" is not a whole number of seconds; use Duration.seconds(1)');
     });
   });
 });

@@ -111,41 +111,41 @@ describe('ImageListPullJob', () => {
     test('rule 2: the node label selector is valid', () => {
       fails(chart => new ImageListPullJob(chart, 'warm', {
         images, nodes: ImagePullNodes.labeled(kplus.LabelSelector.of({ expressions: [kplus.LabelExpression.in('pool', [])] })),
-      }), '[test/warm] spec.selector.matchExpressions[0].values: [] must list at least one value for operator In; fix the node selector');
+      }), '[test/warm] ImageListPullJob "test-warm-c8dd58d5" (apps.kruise.io/v1beta1) spec.selector.matchExpressions[0].values: [] must list at least one value for operator In; fix the node selector');
     });
 
     test('rule 3: every node listed once', () => {
       fails(chart => new ImageListPullJob(chart, 'warm', { images, nodes: ImagePullNodes.named('n1', 'n2', 'n1') }),
-        '[test/warm] spec.selector.names[2]: "n1" is listed twice; list every node once');
+        '[test/warm] ImageListPullJob "test-warm-c8dd58d5" (apps.kruise.io/v1beta1) spec.selector.names[2]: "n1" is listed twice; list every node once');
     });
 
     test('rule 4: the pod selector is valid', () => {
       fails(chart => new ImageListPullJob(chart, 'warm', {
         images, nodes: ImagePullNodes.ofPods(kplus.LabelSelector.of({ labels: { 'bad key': 'x' } })),
-      }), '[test/warm] spec.podSelector.matchLabels');
+      }), '[test/warm] ImageListPullJob "test-warm-c8dd58d5" (apps.kruise.io/v1beta1) spec.podSelector.matchLabels');
     });
 
     test('rules 5 to 7: at least one image, each once, at most 255', () => {
-      fails(chart => new ImageListPullJob(chart, 'warm', { images: [] }), '[test/warm] spec.images: [] is empty; list at least one image to pull, e.g. ["nginx:1.25"]');
+      fails(chart => new ImageListPullJob(chart, 'warm', { images: [] }), '[test/warm] ImageListPullJob "test-warm-c8dd58d5" (apps.kruise.io/v1beta1) spec.images: [] is empty; list at least one image to pull, e.g. ["nginx:1.25"]');
       fails(chart => new ImageListPullJob(chart, 'warm', { images: ['nginx:1.27', 'redis:7.4', 'nginx:1.27'] }),
-        '[test/warm] spec.images[2]: "nginx:1.27" repeats images[0]; list every image once');
+        '[test/warm] ImageListPullJob "test-warm-c8dd58d5" (apps.kruise.io/v1beta1) spec.images[2]: "nginx:1.27" repeats images[0]; list every image once');
       fails(chart => new ImageListPullJob(chart, 'warm', { images: Array.from({ length: 256 }, (_, i) => `app-${i}:v1`) }),
-        '[test/warm] spec.images: "256 images" are more than the 255 one job may pull; split the list over several ImageListPullJobs');
+        '[test/warm] ImageListPullJob "test-warm-c8dd58d5" (apps.kruise.io/v1beta1) spec.images: "256 images" are more than the 255 one job may pull; split the list over several ImageListPullJobs');
     });
 
     test('rule 8: every image a valid reference', () => {
       fails(chart => new ImageListPullJob(chart, 'warm', { images: ['nginx:1.27', 'Redis:7'] }),
-        '[test/warm] spec.images[1]: "Redis:7" has uppercase letters in its repository name, which must be lowercase');
+        '[test/warm] ImageListPullJob "test-warm-c8dd58d5" (apps.kruise.io/v1beta1) spec.images[1]: "Redis:7" has uppercase letters in its repository name, which must be lowercase');
     });
 
     test('stricter: a deadline under the pull timeout (the ImagePullJob of each image would be refused)', () => {
       fails(chart => new ImageListPullJob(chart, 'warm', { images, completionPolicy: ImagePullJobCompletionPolicy.always({ activeDeadline: Duration.minutes(5) }) }),
-        '[test/warm] spec.completionPolicy.activeDeadlineSeconds: 300 is less than pullPolicy.timeoutSeconds (600), so the job can time out before one pull does');
+        '[test/warm] ImageListPullJob "test-warm-c8dd58d5" (apps.kruise.io/v1beta1) spec.completionPolicy.activeDeadlineSeconds: 300 is less than pullPolicy.timeoutSeconds (600), so the job can time out before one pull does');
     });
 
     test('stricter: pull secrets that no Secret can be named', () => {
       fails(chart => new ImageListPullJob(chart, 'warm', { images, pullSecrets: [kplus.Secret.fromSecretName(chart, 's', 'Registry_Creds')] }),
-        '[test/warm] spec.pullSecrets[0]: "Registry_Creds"');
+        '[test/warm] ImageListPullJob "test-warm-c8dd58d5" (apps.kruise.io/v1beta1) spec.pullSecrets[0]: "Registry_Creds"');
     });
   });
 
@@ -159,7 +159,7 @@ describe('ImageListPullJob', () => {
 
     test('fails a time to live that is not whole seconds, naming the construct and the prop', () => {
       fails(chart => new ImageListPullJob(chart, 'warm', { images, completionPolicy: ImagePullJobCompletionPolicy.always({ ttlAfterFinished: Duration.millis(1500) }) }),
-        "ImageListPullJob at 'test/warm': 'completionPolicy.ttlAfterFinished' (1.5 seconds) must be whole seconds; use Duration.seconds(2)");
+        '[test/warm] ImageListPullJob "test-warm-c8dd58d5" (apps.kruise.io/v1beta1) completionPolicy.ttlAfterFinished: "1.5 seconds" is not a whole number of seconds; use Duration.seconds(2)');
     });
   });
 });

@@ -123,17 +123,17 @@ describe('ImagePullJob', () => {
   describe('admission rules an ImagePullJob user can hit', () => {
     test('an image that is not a valid reference', () => {
       fails(chart => new ImagePullJob(chart, 'pull', { image: 'Registry.example.com/Web:1' }),
-        '[test/pull] spec.image: "Registry.example.com/Web:1" has uppercase letters in its repository name, which must be lowercase');
+        '[test/pull] ImagePullJob "test-pull-c800d210" (apps.kruise.io/v1beta1) spec.image: "Registry.example.com/Web:1" has uppercase letters in its repository name, which must be lowercase');
     });
 
     test('an empty image', () => {
-      fails(chart => new ImagePullJob(chart, 'pull', { image: '' }), '[test/pull] spec.image: "" is required; name the image to pull on the nodes, e.g. nginx:1.25');
+      fails(chart => new ImagePullJob(chart, 'pull', { image: '' }), '[test/pull] ImagePullJob "test-pull-c800d210" (apps.kruise.io/v1beta1) spec.image: "" is required; name the image to pull on the nodes, e.g. nginx:1.25');
     });
 
     test('an active deadline shorter than the pull timeout', () => {
       fails(chart => new ImagePullJob(chart, 'pull', {
         image, completionPolicy: ImagePullJobCompletionPolicy.always({ activeDeadline: Duration.minutes(5) }),
-      }), '[test/pull] spec.completionPolicy.activeDeadlineSeconds: 300 is less than pullPolicy.timeoutSeconds (600), so the job can time out before one pull does; '
+      }), '[test/pull] ImagePullJob "test-pull-c800d210" (apps.kruise.io/v1beta1) spec.completionPolicy.activeDeadlineSeconds: 300 is less than pullPolicy.timeoutSeconds (600), so the job can time out before one pull does; '
         + 'use at least 600 seconds, or lower pullPolicy.timeoutSeconds');
     });
 
@@ -147,17 +147,17 @@ describe('ImagePullJob', () => {
 
     test('a negative parallelism', () => {
       fails(chart => new ImagePullJob(chart, 'pull', { image, parallelism: -1 }),
-        '[test/pull] spec.parallelism: -1 is negative; use 0 or more nodes pulling at the same time');
+        '[test/pull] ImagePullJob "test-pull-c800d210" (apps.kruise.io/v1beta1) spec.parallelism: -1 is negative; use 0 or more nodes pulling at the same time');
     });
 
     test('a node listed twice', () => {
       fails(chart => new ImagePullJob(chart, 'pull', { image, nodes: ImagePullNodes.named('n1', 'n1') }),
-        '[test/pull] spec.selector.names[1]: "n1" is listed twice; list every node once');
+        '[test/pull] ImagePullJob "test-pull-c800d210" (apps.kruise.io/v1beta1) spec.selector.names[1]: "n1" is listed twice; list every node once');
     });
 
     test('a pull secret whose name no Secret can have', () => {
       fails(chart => new ImagePullJob(chart, 'pull', { image, pullSecrets: [kplus.Secret.fromSecretName(chart, 's', 'Registry_Creds')] }),
-        '[test/pull] spec.pullSecrets[0]: "Registry_Creds"');
+        '[test/pull] ImagePullJob "test-pull-c800d210" (apps.kruise.io/v1beta1) spec.pullSecrets[0]: "Registry_Creds"');
     });
   });
 
@@ -182,7 +182,7 @@ describe('ImagePullJob', () => {
 
     test('fails a pull timeout that is not whole seconds, naming the construct and the prop', () => {
       fails(chart => new ImagePullJob(chart, 'pull', { image, pullTimeout: Duration.millis(1500) }),
-        "ImagePullJob at 'test/pull': 'pullTimeout' (1.5 seconds) must be whole seconds; use Duration.seconds(2)");
+        '[test/pull] ImagePullJob "test-pull-c800d210" (apps.kruise.io/v1beta1) pullTimeout: "1.5 seconds" is not a whole number of seconds; use Duration.seconds(2)');
     });
   });
 });

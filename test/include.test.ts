@@ -44,7 +44,7 @@ test('an object the cluster would refuse fails synth with its construct path, fi
   new KruiseInclude(chart, 'legacy', { url: file });
   expect(() => Testing.synth(chart)).toThrow([
     'Validation failed with the following errors:',
-    `  [test/legacy/shop-cloneset-legacy] (${file}, document 2) spec.updateStrategy.type: "OnDelete" is not supported by the CloneSet webhook; use one of ReCreate, InPlaceIfPossible, InPlaceOnly (CloneSetUpdateStrategy.recreate/inPlaceIfPossible/inPlaceOnly)`,
+    `  [test/legacy/shop-cloneset-legacy] CloneSet "shop" (apps.kruise.io/v1alpha1; ${file}, document 2) spec.updateStrategy.type: "OnDelete" is not supported by the CloneSet webhook; use one of ReCreate, InPlaceIfPossible, InPlaceOnly`,
   ].join('\n'));
 });
 
@@ -53,7 +53,7 @@ test('schema errors of included objects name the object, file and document', () 
   const chart = Testing.chart();
   new KruiseInclude(chart, 'legacy', { url: file });
   expect(() => Testing.synth(chart)).toThrow(
-    `[test/legacy/shop-cloneset-legacy] (${file}, document 1) CloneSet "shop" (apps.kruise.io/v1alpha1) spec.replicas: "two" must be an integer`,
+    `[test/legacy/shop-cloneset-legacy] CloneSet "shop" (apps.kruise.io/v1alpha1; ${file}, document 1) spec.replicas: "two" is not an integer; give an integer`,
   );
 });
 
@@ -63,7 +63,7 @@ test('a Kruise kind at a version no L1 class has is still judged (and refused)',
   const inc = new KruiseInclude(chart, 'legacy', { url: file });
   expect(inc.apiObjects[0].constructor).toBe(ApiObject);
   expect(() => Testing.synth(chart)).toThrow(
-    `[test/legacy/shop-cloneset-legacy] (${file}, document 1) CloneSet "shop" (apps.kruise.io/v1beta1) apiVersion: "apps.kruise.io/v1beta1" CloneSet is served as apps.kruise.io/v1alpha1`,
+    `[test/legacy/shop-cloneset-legacy] CloneSet "shop" (apps.kruise.io/v1beta1; ${file}, document 1) apiVersion: "apps.kruise.io/v1beta1" is not a version CloneSet is served as; use apps.kruise.io/v1alpha1`,
   );
 });
 

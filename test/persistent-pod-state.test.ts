@@ -61,18 +61,18 @@ describe('PersistentPodState', () => {
   describe('admission rules, through the construct', () => {
     test('rule 1: the targetRef names a workload', () => {
       fails(chart => new PersistentPodState(chart, 'state', { targetRef: { apiVersion: 'apps/v1', kind: 'StatefulSet', name: '' }, requiredTopology: ['kubernetes.io/hostname'] }),
-        '[test/state] spec.targetRef.name: "" is required; give the name of the target StatefulSet');
+        '[test/state] PersistentPodState "test-state-c8f1d157" (apps.kruise.io/v1alpha1) spec.targetRef.name: "" is required; give the name of the target StatefulSet');
     });
 
     test('rule 2: the target is a StatefulSet', () => {
       fails(chart => new PersistentPodState(chart, 'state', { targetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' }, requiredTopology: ['kubernetes.io/hostname'] }),
-        '[test/state] spec.targetRef: {"apiVersion":"apps/v1","kind":"Deployment"} is not a StatefulSet; OpenKruise refuses any other target unless the kruise-configuration '
+        '[test/state] PersistentPodState "test-state-c8f1d157" (apps.kruise.io/v1alpha1) spec.targetRef: {"apiVersion":"apps/v1","kind":"Deployment"} is not a StatefulSet; OpenKruise refuses any other target unless the kruise-configuration '
         + 'ConfigMap lists it in PPS_Watch_Custom_Workload_WhiteList; target an Advanced StatefulSet (apps.kruise.io) or a StatefulSet (apps)');
     });
 
     test('rule 3: a required or preferred topology', () => {
       fails(chart => db(chart).persistPodState({ annotations: ['cni.example.com/ip'] }),
-        '[test/db/PodState] spec.requiredPersistentTopology: (unset) and spec.preferredPersistentTopology are both unset, so no pod state is kept; '
+        '[test/db/PodState] PersistentPodState "test-db-podstate-c8059967" (apps.kruise.io/v1alpha1) spec.requiredPersistentTopology: (unset) and spec.preferredPersistentTopology are both unset, so no pod state is kept; '
         + 'name the node labels to keep, e.g. requiredPersistentTopology.nodeTopologyKeys: ["kubernetes.io/hostname"]');
     });
 
@@ -84,7 +84,7 @@ describe('PersistentPodState', () => {
           metadata: { name: 'second' },
           spec: { targetRef: { apiVersion: 'apps.kruise.io/v1beta1', kind: 'StatefulSet', name: 'db' }, requiredPersistentTopology: { nodeTopologyKeys: ['rack'] } },
         });
-      }, '[test/db/PodState] spec.targetRef: {"apiVersion":"apps.kruise.io/v1beta1","kind":"StatefulSet","name":"db"} is also the target of PersistentPodState '
+      }, '[test/db/PodState] PersistentPodState "test-db-podstate-c8059967" (apps.kruise.io/v1alpha1) spec.targetRef: {"apiVersion":"apps.kruise.io/v1beta1","kind":"StatefulSet","name":"db"} is also the target of PersistentPodState '
         + '"second" at \'test/second\', which OpenKruise refuses; keep one PersistentPodState per workload');
     });
 
@@ -93,7 +93,7 @@ describe('PersistentPodState', () => {
         const w = db(chart);
         w.persistPodState({ requiredTopology: ['kubernetes.io/hostname'] });
         new PersistentPodState(chart, 'zz', { target: w, requiredTopology: ['rack'] });
-      }, '[test/zz] spec.targetRef: {"apiVersion":"apps.kruise.io/v1beta1","kind":"StatefulSet","name":"db"} is also the target of PersistentPodState '
+      }, '[test/zz] PersistentPodState "test-zz-c80ba67b" (apps.kruise.io/v1alpha1) spec.targetRef: {"apiVersion":"apps.kruise.io/v1beta1","kind":"StatefulSet","name":"db"} is also the target of PersistentPodState '
         + '"test-db-podstate-c8059967" at \'test/db/PodState\'');
       expect(error).not.toContain('[test/db/PodState]');
     });
@@ -117,7 +117,7 @@ describe('PersistentPodState', () => {
 
     test('fails a namespace other than the target\'s', () => {
       fails(chart => new PersistentPodState(chart, 'state', { metadata: { namespace: 'ops' }, target: db(chart, 'data'), requiredTopology: ['kubernetes.io/hostname'] }),
-        '[test/state] metadata.namespace: "ops" differs from the namespace of the target StatefulSet "db" (data); create the PersistentPodState in the target\'s namespace');
+        '[test/state] PersistentPodState "test-state-c8f1d157" (apps.kruise.io/v1alpha1) metadata.namespace: "ops" differs from the namespace of the target StatefulSet "db" (data); create the PersistentPodState in the target\'s namespace');
     });
   });
 });

@@ -109,7 +109,7 @@ describe('PodProbeMarker', () => {
 
     test('fails a probe in a container the workload does not have', () => {
       fails(chart => new CloneSet(chart, 'web', { containers: [{ name: 'web', image: 'nginx:1.27' }] }).addProbeMarker(primary),
-        '[test/web/ProbeMarker] PodProbeMarker at \'test/web/ProbeMarker\': probe "primary" runs in container "db", which the pods of \'test/web\' do not have; use one of ["web"]');
+        '[test/web/ProbeMarker] PodProbeMarker "test-web-probemarker-c8fa1d42" (apps.kruise.io/v1alpha1) spec.probes[0].containerName: "db" (probe "primary") is not a container of the pods of \'test/web\'; use one of ["web"]');
     });
 
     test('the pod selector is read at synth', () => {
@@ -153,52 +153,52 @@ describe('PodProbeMarker', () => {
 
     test('rules 2 and 3: the selector is valid and not empty', () => {
       fails(chart => marker(chart, {}, kplus.LabelSelector.of({})),
-        '[test/probe] spec.selector: {} is empty and would select every pod of the namespace; add matchLabels or matchExpressions');
+        '[test/probe] PodProbeMarker "test-probe-c81f83df" (apps.kruise.io/v1alpha1) spec.selector: {} is empty and would select every pod of the namespace; add matchLabels or matchExpressions');
       fails(chart => marker(chart, {}, kplus.LabelSelector.of({ expressions: [kplus.LabelExpression.in('app', [])] })),
-        '[test/probe] spec.selector.matchExpressions[0].values: [] must list at least one value for operator In; fix the selector');
+        '[test/probe] PodProbeMarker "test-probe-c81f83df" (apps.kruise.io/v1alpha1) spec.selector.matchExpressions[0].values: [] must list at least one value for operator In; fix the selector');
     });
 
     test('rule 4: at least one probe', () => {
       fails(chart => new PodProbeMarker(chart, 'probe', { selector: db }),
-        "[test/probe] PodProbeMarker at 'test/probe' has no probe; pass 'probes' or call addProbe()",
-        '[test/probe] spec.probes: [] is empty; add at least one probe');
+        "[test/probe] PodProbeMarker \"test-probe-c81f83df\" (apps.kruise.io/v1alpha1) spec.probes: [] is empty, so the PodProbeMarker probes nothing; pass 'probes' or call addProbe()",
+        '[test/probe] PodProbeMarker "test-probe-c81f83df" (apps.kruise.io/v1alpha1) spec.probes: [] is empty, so the PodProbeMarker probes nothing; pass \'probes\' or call addProbe()');
     });
 
     test('rules 5, 7 and 8: probe names without \'#\', not a reserved condition type, unique', () => {
       fails(chart => new PodProbeMarker(chart, 'probe', { selector: db, probes: [{ ...primary, name: 'a#b' }, { ...primary, name: 'Ready' }, primary, primary] }),
-        '[test/probe] spec.probes[0].name: "a#b" contains \'#\'; name the probe without \'#\'',
-        '[test/probe] spec.probes[1].name: "Ready" is a pod condition type that Kubernetes or OpenKruise owns; choose another probe name',
-        '[test/probe] spec.probes[3].name: "primary" is also the name of probes[2]; give every probe its own name');
+        '[test/probe] PodProbeMarker "test-probe-c81f83df" (apps.kruise.io/v1alpha1) spec.probes[0].name: "a#b" contains \'#\'; name the probe without \'#\'',
+        '[test/probe] PodProbeMarker "test-probe-c81f83df" (apps.kruise.io/v1alpha1) spec.probes[1].name: "Ready" is a pod condition type that Kubernetes or OpenKruise owns; choose another probe name',
+        '[test/probe] PodProbeMarker "test-probe-c81f83df" (apps.kruise.io/v1alpha1) spec.probes[3].name: "primary" is also the name of probes[2]; give every probe its own name');
     });
 
     test('rule 6: a container name', () => {
-      fails(chart => marker(chart, { containerName: '' }), '[test/probe] spec.probes[0].containerName: "" is required; name the container to probe');
+      fails(chart => marker(chart, { containerName: '' }), '[test/probe] PodProbeMarker "test-probe-c81f83df" (apps.kruise.io/v1alpha1) spec.probes[0].containerName: "" is required; name the container to probe');
     });
 
     test('rule 10: an exec command', () => {
-      fails(chart => marker(chart, { probe: kplus.Probe.fromCommand([]) }), '[test/probe] spec.probes[0].probe.exec.command: [] is empty; give the command to run in the container');
+      fails(chart => marker(chart, { probe: kplus.Probe.fromCommand([]) }), '[test/probe] PodProbeMarker "test-probe-c81f83df" (apps.kruise.io/v1alpha1) spec.probes[0].probe.exec.command: [] is empty; give the command to run in the container');
     });
 
     test('rule 11: an HTTP probe has a path and no host', () => {
       fails(chart => marker(chart, { probe: kplus.Probe.fromHttpGet('', { host: 'example.com' }) }),
-        '[test/probe] spec.probes[0].probe.httpGet.path: "" is required (nothing defaults it here); give the path to request, e.g. /healthz',
-        '[test/probe] spec.probes[0].probe.httpGet.host: "example.com" is not supported: the probe always targets the pod; remove host');
+        '[test/probe] PodProbeMarker "test-probe-c81f83df" (apps.kruise.io/v1alpha1) spec.probes[0].probe.httpGet.path: "" is required (nothing defaults it here); give the path to request, e.g. /healthz',
+        '[test/probe] PodProbeMarker "test-probe-c81f83df" (apps.kruise.io/v1alpha1) spec.probes[0].probe.httpGet.host: "example.com" is not supported: the probe always targets the pod; remove host');
     });
 
     test('rules 12 and 13: a TCP probe has no host and a port in range', () => {
       fails(chart => marker(chart, { probe: kplus.Probe.fromTcpSocket({ host: 'example.com', port: 70000 }) }),
-        '[test/probe] spec.probes[0].probe.tcpSocket.host: "example.com" is not supported: the probe always targets the pod; remove host',
-        '[test/probe] spec.probes[0].probe.tcpSocket.port: 70000 is not a port number between 1 and 65535');
+        '[test/probe] PodProbeMarker "test-probe-c81f83df" (apps.kruise.io/v1alpha1) spec.probes[0].probe.tcpSocket.host: "example.com" is not supported: the probe always targets the pod; remove host',
+        '[test/probe] PodProbeMarker "test-probe-c81f83df" (apps.kruise.io/v1alpha1) spec.probes[0].probe.tcpSocket.port: 70000 is not a port number between 1 and 65535');
     });
 
     test('rule 14: no negative numbers', () => {
       fails(chart => marker(chart, { probe: kplus.Probe.fromCommand(['true'], { failureThreshold: -1 }) }),
-        '[test/probe] spec.probes[0].probe.failureThreshold: -1 is negative; use 0 or more');
+        '[test/probe] PodProbeMarker "test-probe-c81f83df" (apps.kruise.io/v1alpha1) spec.probes[0].probe.failureThreshold: -1 is negative; use 0 or more');
     });
 
     test('rule 15: a condition type or marks', () => {
       fails(chart => marker(chart, { whenSucceeded: undefined }),
-        '[test/probe] spec.probes[0]: "primary" has neither a podConditionType nor a markerPolicy, so its result is not recorded; set podConditionType, markerPolicy or both');
+        '[test/probe] PodProbeMarker "test-probe-c81f83df" (apps.kruise.io/v1alpha1) spec.probes[0]: "primary" has neither a podConditionType nor a markerPolicy, so its result is not recorded; set podConditionType, markerPolicy or both');
     });
 
     test('rule 16: condition types are qualified names, each used once', () => {
@@ -206,14 +206,14 @@ describe('PodProbeMarker', () => {
         selector: db,
         probes: [{ ...primary, podConditionType: 'bad type' }, { ...primary, name: 'b', podConditionType: 'example.com/x' }, { ...primary, name: 'c', podConditionType: 'example.com/x' }],
       }),
-      '[test/probe] spec.probes[0].podConditionType: "bad type" name part must consist of letters',
-      '[test/probe] spec.probes[2].podConditionType: "example.com/x" is also the podConditionType of probes[1]; give every probe its own condition type');
+      '[test/probe] PodProbeMarker "test-probe-c81f83df" (apps.kruise.io/v1alpha1) spec.probes[0].podConditionType: "bad type" name part must consist of letters',
+      '[test/probe] PodProbeMarker "test-probe-c81f83df" (apps.kruise.io/v1alpha1) spec.probes[2].podConditionType: "example.com/x" is also the podConditionType of probes[1]; give every probe its own condition type');
     });
 
     test('rule 18: marks have labels or annotations, valid as pod metadata', () => {
       fails(chart => marker(chart, { whenSucceeded: { labels: { 'bad key': 'x' } }, whenFailed: { annotations: { 'bad key': 'y' } } }),
-        '[test/probe] spec.probes[0].markerPolicy[0].labels["bad key"]: "bad key"',
-        '[test/probe] spec.probes[0].markerPolicy[1].annotations["bad key"]: "bad key" key name part must consist of letters');
+        '[test/probe] PodProbeMarker "test-probe-c81f83df" (apps.kruise.io/v1alpha1) spec.probes[0].markerPolicy[0].labels["bad key"]: "bad key"',
+        '[test/probe] PodProbeMarker "test-probe-c81f83df" (apps.kruise.io/v1alpha1) spec.probes[0].markerPolicy[1].annotations["bad key"]: "bad key" key name part must consist of letters');
     });
   });
 

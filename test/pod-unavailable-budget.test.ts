@@ -49,20 +49,20 @@ test('renders a selector with minAvailable, and a raw targetRef', () => {
 test('fails with neither maxUnavailable nor minAvailable, or both (rule 7)', () => {
   const chart = Testing.chart();
   new PodUnavailableBudget(chart, 'none', { selector: sel({ app: 'web' }) });
-  expect(() => Testing.synth(chart)).toThrow('[test/none] spec.maxUnavailable: (unset) and spec.minAvailable are both unset; set exactly one of maxUnavailable or minAvailable');
+  expect(() => Testing.synth(chart)).toThrow('[test/none] PodUnavailableBudget "test-none-c85ca4cd" (policy.kruise.io/v1alpha1) spec.maxUnavailable: (unset) and spec.minAvailable are both unset; set exactly one of maxUnavailable or minAvailable');
   const c2 = Testing.chart();
   new PodUnavailableBudget(c2, 'both', { selector: sel({ app: 'web' }), maxUnavailable: kplus.PercentOrAbsolute.absolute(1), minAvailable: kplus.PercentOrAbsolute.absolute(1) });
-  expect(() => Testing.synth(c2)).toThrow('[test/both] spec.minAvailable: 1 is set together with spec.maxUnavailable');
+  expect(() => Testing.synth(c2)).toThrow('[test/both] PodUnavailableBudget "test-both-c8465b14" (policy.kruise.io/v1alpha1) spec.minAvailable: 1 is set together with spec.maxUnavailable');
 });
 
 test('fails with neither selector nor target, or both, or an empty selector (rules 4, 6)', () => {
   const chart = Testing.chart();
   new PodUnavailableBudget(chart, 'none', { maxUnavailable: kplus.PercentOrAbsolute.absolute(1) });
-  expect(() => Testing.synth(chart)).toThrow('[test/none] spec: {"maxUnavailable":1} has neither a selector nor a targetRef; set target, targetRef or selector');
+  expect(() => Testing.synth(chart)).toThrow('[test/none] PodUnavailableBudget "test-none-c85ca4cd" (policy.kruise.io/v1alpha1) spec: {"maxUnavailable":1} has neither a selector nor a targetRef; set target, targetRef or selector');
   const c2 = Testing.chart();
   new PodUnavailableBudget(c2, 'both', { selector: kplus.LabelSelector.of({}), target: deployment(c2), maxUnavailable: kplus.PercentOrAbsolute.absolute(1) });
   const err = () => Testing.synth(c2);
-  expect(err).toThrow('[test/both] spec.selector: {} is set together with spec.targetRef; use either a target or a selector');
+  expect(err).toThrow('[test/both] PodUnavailableBudget "test-both-c8465b14" (policy.kruise.io/v1alpha1) spec.selector: {} is set together with spec.targetRef; use either a target or a selector');
   expect(err).toThrow('spec.selector: {} is empty and would select every pod of the namespace');
 });
 
@@ -91,9 +91,9 @@ test('fails when two budgets of the app target the same workload or have loosely
   new PodUnavailableBudget(chart, 'e', { selector: sel({ app: 'x', tier: 'db' }), maxUnavailable: kplus.PercentOrAbsolute.absolute(1) });
   let message = '';
   try { Testing.synth(chart); } catch (e) { message = String(e); }
-  expect(message).toContain('[test/a] spec.targetRef: {"apiVersion":"apps/v1","kind":"Deployment","name":"web"} is also the target of PodUnavailableBudget "test-b-');
+  expect(message).toContain('[test/a] PodUnavailableBudget "test-a-c8988b32" (policy.kruise.io/v1alpha1) spec.targetRef: {"apiVersion":"apps/v1","kind":"Deployment","name":"web"} is also the target of PodUnavailableBudget "test-b-');
   expect(message).toContain("at 'test/b', which OpenKruise refuses; keep one budget per workload");
-  expect(message).toContain('[test/c] spec.selector: {"matchLabels":{"app":"x"}} overlaps the selector of PodUnavailableBudget');
+  expect(message).toContain('[test/c] PodUnavailableBudget "test-c-c8ee0f6d" (policy.kruise.io/v1alpha1) spec.selector: {"matchLabels":{"app":"x"}} overlaps the selector of PodUnavailableBudget');
   expect(message).not.toContain('[test/e]');
   expect(message.match(/is also the target/g)).toHaveLength(1);
 });
@@ -103,14 +103,14 @@ test('fails when the budget is not in the target\'s namespace', () => {
   const shop = new Chart(app, 'shop', { namespace: 'shop' });
   const web = deployment(shop);
   new PodUnavailableBudget(shop, 'pub', { metadata: { namespace: 'other' }, target: web, maxUnavailable: kplus.PercentOrAbsolute.absolute(1) });
-  expect(() => app.synth()).toThrow('[shop/pub] metadata.namespace: "other" differs from the namespace of the target Deployment "web" (shop), so the budget protects nothing');
+  expect(() => app.synth()).toThrow('[shop/pub] PodUnavailableBudget "shop-pub-c8f3b549" (policy.kruise.io/v1alpha1) metadata.namespace: "other" differs from the namespace of the target Deployment "web" (shop), so the budget protects nothing');
 });
 
 test('warns when the target is a kind upstream cannot protect', () => {
   const chart = Testing.chart();
   const job = new kplus.Job(chart, 'job', { metadata: { name: 'job' }, containers: [{ image: 'busybox:1.36' }] });
   new PodUnavailableBudget(chart, 'pub', { target: job, maxUnavailable: kplus.PercentOrAbsolute.absolute(1) });
-  expect(Warnings.of(chart)).toEqual(['[test/pub] spec.targetRef is a Job (batch/v1), which has no scale subresource OpenKruise can read, so the budget protects no pod; use a selector on its pod labels instead']);
+  expect(Warnings.of(chart)).toEqual(['[test/pub] PodUnavailableBudget "test-pub-c84f1553" (policy.kruise.io/v1alpha1) spec.targetRef is a Job (batch/v1), which has no scale subresource OpenKruise can read, so the budget protects no pod; use a selector on its pod labels instead']);
 });
 
 test('fails when both PUB feature gates are off in the app\'s control plane', () => {
@@ -129,8 +129,8 @@ test('fails on an invalid selector and a fractional percentage (rules 6, 8)', ()
   const chart = Testing.chart();
   new PodUnavailableBudget(chart, 'p', { selector: sel({ 'bad key': 'x' }), maxUnavailable: kplus.PercentOrAbsolute.percent(12.5) });
   const err = () => Testing.synth(chart);
-  expect(err).toThrow('[test/p] spec.selector.matchLabels["bad key"]: "bad key" key name part must consist of');
-  expect(err).toThrow('[test/p] spec.maxUnavailable: "12.5%" is not a non-negative integer or an integer percentage; use PercentOrAbsolute.absolute(n) or PercentOrAbsolute.percent(n) with n >= 0');
+  expect(err).toThrow('[test/p] PodUnavailableBudget "test-p-c89faae5" (policy.kruise.io/v1alpha1) spec.selector.matchLabels["bad key"]: "bad key" key name part must consist of');
+  expect(err).toThrow('[test/p] PodUnavailableBudget "test-p-c89faae5" (policy.kruise.io/v1alpha1) spec.maxUnavailable: "12.5%" is not a non-negative integer or an integer percentage; use PercentOrAbsolute.absolute(n) or PercentOrAbsolute.percent(n) with n >= 0');
 });
 
 test('protect() on an Advanced StatefulSet targets it with minAvailable', () => {

@@ -44,10 +44,10 @@ test('fails on a kind OpenKruise does not distribute, bad names and data keys (r
   const raw = new ApiObject(chart, 'raw', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'ok' }, data: { 'bad key': 'x' } } as any);
   new ResourceDistribution(chart, 'keys', { metadata: { name: 'keys' }, resource: DistributedResource.fromApiObject(raw), allNamespaces: true });
   const err = () => Testing.synth(chart);
-  expect(err).toThrow('[test/rd] metadata.name: "RD" must consist of lowercase letters');
-  expect(err).toThrow('[test/rd] spec.resource: "v1/ServiceAccount" is not a kind OpenKruise distributes; distribute a v1 Secret or ConfigMap');
-  expect(err).toThrow('[test/rd] spec.resource.metadata.name: "Bad_Name" must consist of lowercase letters');
-  expect(err).toThrow('[test/keys] spec.resource.data["bad key"]: "bad key" is not a valid data key');
+  expect(err).toThrow('[test/rd] ResourceDistribution "RD" (apps.kruise.io/v1alpha1) metadata.name: "RD" must consist of lowercase letters');
+  expect(err).toThrow('[test/rd] ResourceDistribution "RD" (apps.kruise.io/v1alpha1) spec.resource: "v1/ServiceAccount" is not a kind OpenKruise distributes; distribute a v1 Secret or ConfigMap');
+  expect(err).toThrow('[test/rd] ResourceDistribution "RD" (apps.kruise.io/v1alpha1) spec.resource.metadata.name: "Bad_Name" must consist of lowercase letters');
+  expect(err).toThrow('[test/keys] ResourceDistribution "keys" (apps.kruise.io/v1alpha1) spec.resource.data["bad key"]: "bad key" is not a valid data key');
 });
 
 test('fails on an empty resource or one without kind (rules 3-4)', () => {
@@ -58,8 +58,8 @@ test('fails on an empty resource or one without kind (rules 3-4)', () => {
   new ResourceDistribution(chart, 'b', { metadata: { name: 'b' }, resource: DistributedResource.fromConfigMap(cm2), allNamespaces: true }).apiObject.addJsonPatch(JsonPatch.remove('/spec/resource/kind'));
   // the schema refuses both before any rule (as the API server does); the rules are tested directly
   const err = () => Testing.synth(chart);
-  expect(err).toThrow('[test/a] ResourceDistribution "a" (apps.kruise.io/v1alpha1) spec.resource: {} must be a whole Kubernetes object with apiVersion and kind');
-  expect(err).toThrow('[test/b] ResourceDistribution "b" (apps.kruise.io/v1alpha1) spec.resource: {"apiVersion":"v1","immutable":false,"metadata":{"name":"d"}} must be a whole Kubernetes object with apiVersion and kind');
+  expect(err).toThrow('[test/a] ResourceDistribution "a" (apps.kruise.io/v1alpha1) spec.resource: {} is not a whole Kubernetes object; give it an apiVersion and a kind');
+  expect(err).toThrow('[test/b] ResourceDistribution "b" (apps.kruise.io/v1alpha1) spec.resource: {"apiVersion":"v1","immutable":false,"metadata":{"name":"d"}} is not a whole Kubernetes object; give it an apiVersion and a kind');
   expect(resourceDistributionErrors({ metadata: { name: 'a' }, spec: { resource: {}, targets: { allNamespaces: true } } }))
     .toEqual(['spec.resource: {} is empty; give a Secret or ConfigMap']);
   expect(resourceDistributionErrors({ metadata: { name: 'b' }, spec: { resource: { apiVersion: 'v1' }, targets: { allNamespaces: true } } }))
@@ -73,11 +73,11 @@ test('fails on bad namespace names, a namespace both included and excluded, a ba
   new ResourceDistribution(chart, 'b', { metadata: { name: 'b' }, resource: cm('c2'), namespaceLabelSelector: kplus.LabelSelector.of({ labels: { 'bad key': 'x' } }) });
   new ResourceDistribution(chart, 'c', { metadata: { name: 'c' }, resource: cm('c3') });
   const err = () => Testing.synth(chart);
-  expect(err).toThrow('[test/a] spec.targets.includedNamespaces.list[0].name: "Shop" must consist of lowercase letters');
-  expect(err).toThrow('[test/a] spec.targets.excludedNamespaces.list[1].name: "" must consist of lowercase letters');
-  expect(err).toThrow('[test/a] spec.targets.excludedNamespaces: "web" is also an included namespace; list the namespace in one list only');
-  expect(err).toThrow('[test/b] spec.targets.namespaceLabelSelector.matchLabels["bad key"]: "bad key" key name part must consist');
-  expect(err).toThrow('[test/c] spec.targets: {} selects no namespace; set allNamespaces, includedNamespaces or namespaceLabelSelector');
+  expect(err).toThrow('[test/a] ResourceDistribution "a" (apps.kruise.io/v1alpha1) spec.targets.includedNamespaces.list[0].name: "Shop" must consist of lowercase letters');
+  expect(err).toThrow('[test/a] ResourceDistribution "a" (apps.kruise.io/v1alpha1) spec.targets.excludedNamespaces.list[1].name: "" must consist of lowercase letters');
+  expect(err).toThrow('[test/a] ResourceDistribution "a" (apps.kruise.io/v1alpha1) spec.targets.excludedNamespaces: "web" is also an included namespace; list the namespace in one list only');
+  expect(err).toThrow('[test/b] ResourceDistribution "b" (apps.kruise.io/v1alpha1) spec.targets.namespaceLabelSelector.matchLabels["bad key"]: "bad key" key name part must consist');
+  expect(err).toThrow('[test/c] ResourceDistribution "c" (apps.kruise.io/v1alpha1) spec.targets: {} selects no namespace; set allNamespaces, includedNamespaces or namespaceLabelSelector');
 });
 
 test('fails when ResourceDistributionGate is off in the app\'s control plane (rule 1)', () => {

@@ -233,7 +233,7 @@ describe('Rollout failures', () => {
     fails(chart => {
       const web = new CloneSet(chart, 'web', { containers: [{ image, portNumber: 80 }] });
       web.rollout({ strategy: RolloutStrategy.canary({ steps: threeSteps(), trafficRouting: RolloutTrafficRouting.ingress({ ingressName: 'web' }) }) });
-    }, '[test/web/Rollout] spec.strategy.canary.trafficRoutings[0].service: (unset) is not given and the workload exposes no Service; call exposeViaService() on the workload first, or pass \'service\' or \'serviceName\' to the traffic routing');
+    }, '[test/web/Rollout] Rollout "test-web-c8ba1bf5" (rollouts.kruise.io/v1beta1) spec.strategy.canary.trafficRoutings[0].service: (unset) is not given and the workload exposes no Service; call exposeViaService() on the workload first, or pass \'service\' or \'serviceName\' to the traffic routing');
   });
 
   test('fails when the workload exposes two Services and none is named', () => {
@@ -242,7 +242,7 @@ describe('Rollout failures', () => {
       web.exposeViaService({ name: 'web' });
       web.exposeViaService({ name: 'web-internal' });
       web.rollout({ strategy: RolloutStrategy.canary({ steps: threeSteps(), trafficRouting: RolloutTrafficRouting.ingress({ ingressName: 'web' }) }) });
-    }, '[test/web/Rollout] spec.strategy.canary.trafficRoutings[0].service: (unset) is not given and the workload exposes 2 Services (\'test/web/webService\', \'test/web/web-internalService\'), so the stable one is unclear; pass \'service\' to the traffic routing');
+    }, '[test/web/Rollout] Rollout "test-web-c8ba1bf5" (rollouts.kruise.io/v1beta1) spec.strategy.canary.trafficRoutings[0].service: (unset) is not given and the workload exposes 2 Services (\'test/web/webService\', \'test/web/web-internalService\'), so the stable one is unclear; pass \'service\' to the traffic routing');
   });
 
   test('fails when the Service does not select the workload\'s pods, or the Ingress routes elsewhere', () => {
@@ -254,14 +254,14 @@ describe('Rollout failures', () => {
       const trafficRouting = RolloutTrafficRouting.ingress({ ingress, service: other });
       web.rollout({ strategy: RolloutStrategy.canary({ steps: threeSteps(), trafficRouting }) });
     },
-    '[test/web/Rollout] spec.strategy.canary.trafficRoutings[0].service: "other" selects {"app":"other"}, which the pods of CloneSet "web" (labels {"app":"web","cdk8s.io/metadata.addr":"test-web-c8694308"}) do not carry, so no traffic reaches the workload; route through a Service that selects the workload\'s pods (e.g. the one exposeViaService() makes)');
+    '[test/web/Rollout] Rollout "web" (rollouts.kruise.io/v1beta1) spec.strategy.canary.trafficRoutings[0].service: "other" selects {"app":"other"}, which the pods of CloneSet "web" (labels {"app":"web","cdk8s.io/metadata.addr":"test-web-c8694308"}) do not carry, so no traffic reaches the workload; route through a Service that selects the workload\'s pods (e.g. the one exposeViaService() makes)');
     fails(chart => {
       const { web } = webApp(chart);
       const ingress = new kplus.Ingress(chart, 'elsewhere', { metadata: { name: 'elsewhere', namespace: 'shop' } });
       web.rollout({ strategy: RolloutStrategy.canary({ steps: threeSteps(), trafficRouting: RolloutTrafficRouting.ingress({ ingress }) }) });
       ingress.addDefaultBackend(kplus.IngressBackend.fromResource(web as any));
     },
-    '[test/web/Rollout] spec.strategy.canary.trafficRoutings[0].ingress.name: "elsewhere" routes to no Service, not to the stable Service "web", so the canary Ingress the controller copies from it would not reach the workload; add a rule to the Ingress whose backend is the Service "web" (kplus.IngressBackend.fromService(service))');
+    '[test/web/Rollout] Rollout "web" (rollouts.kruise.io/v1beta1) spec.strategy.canary.trafficRoutings[0].ingress.name: "elsewhere" routes to no Service, not to the stable Service "web", so the canary Ingress the controller copies from it would not reach the workload; add a rule to the Ingress whose backend is the Service "web" (kplus.IngressBackend.fromService(service))');
   });
 
   test('fails when the Service or Ingress is in another namespace', () => {
@@ -270,14 +270,14 @@ describe('Rollout failures', () => {
       const ingress = new kplus.Ingress(chart, 'edge', { metadata: { name: 'edge', namespace: 'edge' } });
       ingress.addRule('/', kplus.IngressBackend.fromService(service));
       web.rollout({ strategy: RolloutStrategy.canary({ steps: threeSteps(), trafficRouting: RolloutTrafficRouting.ingress({ ingress }) }) });
-    }, '[test/web/Rollout] spec.strategy.canary.trafficRoutings[0].ingress.name: "edge" is the Ingress at \'test/edge\' in namespace edge, not in the Rollout\'s namespace shop; route through an Ingress of the workload\'s namespace');
+    }, '[test/web/Rollout] Rollout "web" (rollouts.kruise.io/v1beta1) spec.strategy.canary.trafficRoutings[0].ingress.name: "edge" is the Ingress at \'test/edge\' in namespace edge, not in the Rollout\'s namespace shop; route through an Ingress of the workload\'s namespace');
   });
 
   test('fails when the Rollout is not in the workload\'s namespace (an App-wide rule)', () => {
     fails(chart => {
       const { web, ingress } = webApp(chart);
       web.rollout({ metadata: { namespace: 'other' }, strategy: RolloutStrategy.canary({ steps: threeSteps(), trafficRouting: RolloutTrafficRouting.ingress({ ingress }) }) });
-    }, '[test/web/Rollout] metadata.namespace: "other" differs from the namespace of CloneSet "web" at \'test/web\' (shop), and a Rollout only releases a workload of its own namespace; create the Rollout in the workload\'s namespace');
+    }, '[test/web/Rollout] Rollout "web" (rollouts.kruise.io/v1beta1) metadata.namespace: "other" differs from the namespace of CloneSet "web" at \'test/web\' (shop), and a Rollout only releases a workload of its own namespace; create the Rollout in the workload\'s namespace');
   });
 
   test('fails on a CloneSet whose own partition or pause would fight the release', () => {
@@ -285,7 +285,7 @@ describe('Rollout failures', () => {
       const { web, ingress } = webApp(chart, { updateStrategy: CloneSetUpdateStrategy.inPlaceIfPossible({ partition: pct(50), paused: true }) });
       web.rollout({ strategy: RolloutStrategy.canary({ steps: threeSteps(), trafficRouting: RolloutTrafficRouting.ingress({ ingress }) }) });
     },
-    '[test/web/Rollout] spec.workloadRef: {"apiVersion":"apps.kruise.io/v1alpha1","kind":"CloneSet","name":"web"} is CloneSet "web" at \'test/web\', whose spec.updateStrategy.partition ("50%") the release drives: a re-apply during a release (GitOps sync, kubectl apply) resets the value the controller lowers batch by batch and releases every remaining pod at once; remove spec.updateStrategy.partition from the CloneSet (the Rollout\'s steps decide how many pods are updated)',
+    '[test/web/Rollout] Rollout "web" (rollouts.kruise.io/v1beta1) spec.workloadRef: {"apiVersion":"apps.kruise.io/v1alpha1","kind":"CloneSet","name":"web"} is CloneSet "web" at \'test/web\', whose spec.updateStrategy.partition ("50%") the release drives: a re-apply during a release (GitOps sync, kubectl apply) resets the value the controller lowers batch by batch and releases every remaining pod at once; remove spec.updateStrategy.partition from the CloneSet (the Rollout\'s steps decide how many pods are updated)',
     'whose spec.updateStrategy.paused (true) the release drives');
   });
 
@@ -300,14 +300,14 @@ describe('Rollout failures', () => {
     fails(chart => {
       const db = new AdvancedStatefulSet(chart, 'db', { metadata: { name: 'db' }, containers: [{ image: 'postgres:16' }] });
       db.rollout({ strategy: RolloutStrategy.blueGreen({ steps: [{ replicas: pct(100) }] }) });
-    }, '[test/db/Rollout] spec.workloadRef: {"apiVersion":"apps.kruise.io/v1beta1","kind":"StatefulSet","name":"db"} is an Advanced StatefulSet, which a blue-green release cannot update (only Deployments and CloneSets); use a canary strategy for this workload');
+    }, '[test/db/Rollout] Rollout "db" (rollouts.kruise.io/v1beta1) spec.workloadRef: {"apiVersion":"apps.kruise.io/v1beta1","kind":"StatefulSet","name":"db"} is an Advanced StatefulSet, which a blue-green release cannot update (only Deployments and CloneSets); use a canary strategy for this workload');
     fails(chart => {
       const ds = new kplus.DaemonSet(chart, 'agent', { metadata: { name: 'agent' }, containers: [{ image }] });
       Rollout.of(ds, { strategy: RolloutStrategy.canary({ steps: [{ replicas: pct(10) }] }) });
-    }, '[test/agent/Rollout] spec.workloadRef: {"apiVersion":"apps/v1","kind":"DaemonSet","name":"agent"} is a native DaemonSet, which Kruise Rollouts cannot release; use an Advanced DaemonSet (apps.kruise.io DaemonSet) instead');
+    }, '[test/agent/Rollout] Rollout "agent" (rollouts.kruise.io/v1beta1) spec.workloadRef: {"apiVersion":"apps/v1","kind":"DaemonSet","name":"agent"} is a native DaemonSet, which Kruise Rollouts cannot release; use an Advanced DaemonSet (apps.kruise.io DaemonSet) instead');
     fails(chart => {
       new Rollout(chart, 'rs', { workloadRef: { apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'web-7d9f' }, strategy: RolloutStrategy.canary({ steps: [{ replicas: abs(1) }] }) });
-    }, '[test/rs] spec.workloadRef: {"apiVersion":"apps/v1","kind":"ReplicaSet","name":"web-7d9f"} is a ReplicaSet, which the webhook admits but no Kruise Rollouts controller releases; target the Deployment that owns the ReplicaSet');
+    }, '[test/rs] Rollout (rollouts.kruise.io/v1beta1) spec.workloadRef: {"apiVersion":"apps/v1","kind":"ReplicaSet","name":"web-7d9f"} is a ReplicaSet, which the webhook admits but no Kruise Rollouts controller releases; target the Deployment that owns the ReplicaSet');
   });
 
   test('fails on step values the webhook refuses', () => {
@@ -320,9 +320,9 @@ describe('Rollout failures', () => {
         }),
       });
     },
-    '[test/web/Rollout] spec.strategy.canary.steps[0].replicas: "60%" is more than the 50% of the replicas a step that routes traffic may update in place',
-    '[test/web/Rollout] spec.strategy.canary.steps[0].traffic: "12.5%" is not a whole percentage; use e.g. "20%"',
-    '[test/web/Rollout] spec.strategy.canary.steps[1].replicas: 0 is less than 1 pod');
+    '[test/web/Rollout] Rollout "web" (rollouts.kruise.io/v1beta1) spec.strategy.canary.steps[0].replicas: "60%" is more than the 50% of the replicas a step that routes traffic may update in place',
+    '[test/web/Rollout] Rollout "web" (rollouts.kruise.io/v1beta1) spec.strategy.canary.steps[0].traffic: "12.5%" is not a whole percentage; use e.g. "20%"',
+    '[test/web/Rollout] Rollout "web" (rollouts.kruise.io/v1beta1) spec.strategy.canary.steps[1].replicas: 0 is less than 1 pod');
   });
 
   test('rollout() twice, workload and workloadRef together, neither', () => {
@@ -341,7 +341,7 @@ describe('Rollout failures', () => {
       const { web, ingress } = webApp(chart);
       web.rollout({ strategy: RolloutStrategy.canary({ steps: threeSteps(), trafficRouting: RolloutTrafficRouting.ingress({ ingress }) }) });
       new Rollout(chart, 'second', { metadata: { name: 'web-2', namespace: 'shop' }, workloadRef: { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', name: 'web' }, strategy: RolloutStrategy.canary({ steps: [{ replicas: abs(1) }] }) });
-    }, '[test/web/Rollout] spec.workloadRef: {"apiVersion":"apps.kruise.io/v1alpha1","kind":"CloneSet","name":"web"} is also released by Rollout "web-2" at \'test/second\', and a workload can have one Rollout only; keep one Rollout per workload (merge their steps)');
+    }, '[test/web/Rollout] Rollout "web" (rollouts.kruise.io/v1beta1) spec.workloadRef: {"apiVersion":"apps.kruise.io/v1alpha1","kind":"CloneSet","name":"web"} is also released by Rollout "web-2" at \'test/second\', and a workload can have one Rollout only; keep one Rollout per workload (merge their steps)');
   });
 
   test('durations, providers and ids are checked where they are given', () => {
@@ -365,7 +365,7 @@ describe('Rollout failures', () => {
     web.rollout({ strategy: RolloutStrategy.canary({ steps: [{ replicas: abs(1), traffic: 10 }, { replicas: pct(100) }] }) });
     Testing.synth(chart);
     expect(Warnings.of(chart)).toEqual([
-      '[test/web/Rollout] spec.strategy.canary.steps set traffic or matches but nothing routes traffic (no trafficRoutings), so only the pods change; add a traffic routing (an Ingress, a Gateway API HTTPRoute or customNetworkRefs) or drop traffic and matches',
+      '[test/web/Rollout] Rollout "web" (rollouts.kruise.io/v1beta1) spec.strategy.canary.steps set traffic or matches but nothing routes traffic (no trafficRoutings), so only the pods change; add a traffic routing (an Ingress, a Gateway API HTTPRoute or customNetworkRefs) or drop traffic and matches',
     ]);
   });
 });
@@ -376,7 +376,7 @@ describe('a blue-green release of a CloneSet that stalls', () => {
     const { web } = webApp(chart);
     web.rollout({ strategy: RolloutStrategy.blueGreen({ steps: [{ replicas: pct(50) }, { replicas: pct(100) }] }) });
     expect(Warnings.of(chart)).toEqual([
-      '[test/web/Rollout] the blue-green release of CloneSet "web" stops for good at step 2: with 2 of 4 pods already new, the CloneSet surges at most 2 new pods, '
+      '[test/web/Rollout] Rollout "web" (rollouts.kruise.io/v1beta1) the blue-green release of CloneSet "web" stops for good at step 2: with 2 of 4 pods already new, the CloneSet surges at most 2 new pods, '
       + 'not the 4 step 2 asks for, so the step never pauses and the release never completes; make the first step the largest (one step of 100% creates every new pod at once), '
       + 'or keep each later step within max(new pods so far, replicas - new pods so far)',
     ]);

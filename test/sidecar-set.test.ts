@@ -178,7 +178,7 @@ describe('SidecarSet rules (webhook-rules §4)', () => {
     minimal(chart).apiObject.addJsonPatch(JsonPatch.add('/spec/volumes', [{ name: 'scratch' }]));
     expect(() => Testing.synth(chart)).toThrow([
       'Validation failed with the following errors:',
-      '  [test/log] spec.volumes[0]: {"name":"scratch"} must specify a volume type (OpenKruise does not default it to emptyDir for a SidecarSet); give the volume a source, e.g. emptyDir: {} or a configMap',
+      '  [test/log] SidecarSet "log" (apps.kruise.io/v1beta1) spec.volumes[0]: {"name":"scratch"} must specify a volume type (OpenKruise does not default it to emptyDir for a SidecarSet); give the volume a source, e.g. emptyDir: {} or a configMap',
     ].join('\n'));
   });
 
@@ -189,7 +189,7 @@ describe('SidecarSet rules (webhook-rules §4)', () => {
     ss.apiObject.addJsonPatch(JsonPatch.add('/spec/containers/0/volumeMounts', [{ name: 'data', mountPath: '/dev/xvda' }]));
     ss.apiObject.addJsonPatch(JsonPatch.add('/spec/containers/0/volumeDevices', [{ name: 'disk', devicePath: '/dev/xvda' }]));
     expect(() => Testing.synth(chart)).toThrow(
-      '[test/log] spec.containers[0].volumeDevices[0].devicePath: "/dev/xvda" is also a volumeMount path of this container; use a device path no volume is mounted at',
+      '[test/log] SidecarSet "log" (apps.kruise.io/v1beta1) spec.containers[0].volumeDevices[0].devicePath: "/dev/xvda" is also a volumeMount path of this container; use a device path no volume is mounted at',
     );
   });
 
@@ -212,49 +212,49 @@ describe('SidecarSet rules (webhook-rules §4)', () => {
   test('fails with no sidecars (rule 15)', () => {
     const chart = Testing.chart();
     new SidecarSet(chart, 'empty', { selector: sel({ a: 'b' }) });
-    expect(() => Testing.synth(chart)).toThrow('[test/empty] spec.containers: (unset) and spec.initContainers are both empty, so the SidecarSet has no sidecars; add one with addContainer() or addInitContainer()');
+    expect(() => Testing.synth(chart)).toThrow('[test/empty] SidecarSet "test-empty-c859461e" (apps.kruise.io/v1beta1) spec.containers: (unset) and spec.initContainers are both empty, so the SidecarSet has no sidecars; add one with addContainer() or addInitContainer()');
   });
 
   test('fails on an invalid name (rule 1)', () => {
     const chart = Testing.chart();
     minimal(chart, 'x', { metadata: { name: 'Logging.v1' } });
-    expect(() => Testing.synth(chart)).toThrow('[test/x] metadata.name: "Logging.v1" is not a valid SidecarSet name; use at most 63 lowercase letters');
+    expect(() => Testing.synth(chart)).toThrow('[test/x] SidecarSet "Logging.v1" (apps.kruise.io/v1beta1) metadata.name: "Logging.v1" is not a valid SidecarSet name; use at most 63 lowercase letters');
   });
 
   test('fails on a native-sidecar init container under RollingUpdate, the default (rule 2)', () => {
     const chart = Testing.chart();
     minimal(chart, 'n', { initContainers: [{ name: 'agent', image: 'a:1', restartPolicy: kplus.ContainerRestartPolicy.ALWAYS }] });
-    expect(() => Testing.synth(chart)).toThrow('[test/n] spec.initContainers[0].restartPolicy: "Always" makes "agent" a native sidecar, which OpenKruise cannot upgrade in place while spec.updateStrategy.type is RollingUpdate (the default); use SidecarSetUpdateStrategy.notUpdate()');
+    expect(() => Testing.synth(chart)).toThrow('[test/n] SidecarSet "n" (apps.kruise.io/v1beta1) spec.initContainers[0].restartPolicy: "Always" makes "agent" a native sidecar, which OpenKruise cannot upgrade in place while spec.updateStrategy.type is RollingUpdate (the default); use SidecarSetUpdateStrategy.notUpdate()');
   });
 
   test('fails on an empty or malformed selector (rules 3-5)', () => {
     const chart = Testing.chart();
     minimal(chart, 'e', { selector: kplus.LabelSelector.of({}) });
-    expect(() => Testing.synth(chart)).toThrow('[test/e] spec.selector: {} is empty and would select everything, which OpenKruise refuses; add matchLabels or matchExpressions to the pod selector');
+    expect(() => Testing.synth(chart)).toThrow('[test/e] SidecarSet "e" (apps.kruise.io/v1beta1) spec.selector: {} is empty and would select everything, which OpenKruise refuses; add matchLabels or matchExpressions to the pod selector');
     const c2 = Testing.chart();
     minimal(c2, 'm', { namespaceSelector: sel({ 'bad key!': 'x' }) });
-    expect(() => Testing.synth(c2)).toThrow('[test/m] spec.namespaceSelector.matchLabels["bad key!"]: "bad key!" key name part must consist of');
+    expect(() => Testing.synth(c2)).toThrow('[test/m] SidecarSet "m" (apps.kruise.io/v1beta1) spec.namespaceSelector.matchLabels["bad key!"]: "bad key!" key name part must consist of');
     const c3 = Testing.chart();
     minimal(c3).apiObject.addJsonPatch(JsonPatch.remove('/spec/selector'));
-    expect(() => Testing.synth(c3)).toThrow('[test/log] spec.selector: (unset) is required; set a pod selector');
+    expect(() => Testing.synth(c3)).toThrow('[test/log] SidecarSet "log" (apps.kruise.io/v1beta1) spec.selector: (unset) is required; set a pod selector');
   });
 
   test('fails on a revision with neither name nor version (rule 6); a bad policy stops at the schema, as in the API server', () => {
     const chart = Testing.chart();
     minimal(chart).apiObject.addJsonPatch(JsonPatch.add('/spec/injectionStrategy', { revision: { policy: 'Always' } }));
-    expect(() => Testing.synth(chart)).toThrow('[test/log] spec.injectionStrategy.revision: {"policy":"Always"} names neither a revisionName nor a customVersion');
+    expect(() => Testing.synth(chart)).toThrow('[test/log] SidecarSet "log" (apps.kruise.io/v1beta1) spec.injectionStrategy.revision: {"policy":"Always"} names neither a revisionName nor a customVersion');
     const c2 = Testing.chart();
     minimal(c2).apiObject.addJsonPatch(JsonPatch.add('/spec/injectionStrategy', { revision: { customVersion: 'v1', policy: 'Sometimes' } }));
     expect(() => Testing.synth(c2)).toThrow([
       'Validation failed with the following errors:',
-      '  [test/log] SidecarSet "log" (apps.kruise.io/v1beta1) spec.injectionStrategy.revision.policy: "Sometimes" must be one of: "Always", "Partial"',
+      '  [test/log] SidecarSet "log" (apps.kruise.io/v1beta1) spec.injectionStrategy.revision.policy: "Sometimes" is not an allowed value; use one of "Always", "Partial"',
     ].join('\n'));
   });
 
   test('fails on a partition combined with an update selector (rule 9)', () => {
     const chart = Testing.chart();
     minimal(chart, 'p', { updateStrategy: SidecarSetUpdateStrategy.rollingUpdate({ partition: kplus.PercentOrAbsolute.percent(50), selector: sel({ canary: 'true' }) }) });
-    expect(() => Testing.synth(chart)).toThrow('[test/p] spec.updateStrategy.partition: "50%" is combined with spec.updateStrategy.selector, which OpenKruise refuses; use either a partition or an update selector');
+    expect(() => Testing.synth(chart)).toThrow('[test/p] SidecarSet "p" (apps.kruise.io/v1beta1) spec.updateStrategy.partition: "50%" is combined with spec.updateStrategy.selector, which OpenKruise refuses; use either a partition or an update selector');
   });
 
   test('fails on an empty update selector, bad partition/maxUnavailable, priority and scatter (rules 10-14)', () => {
@@ -322,7 +322,7 @@ describe('SidecarSet rules (webhook-rules §4)', () => {
         JsonPatch.add('/spec/containers/0/transferEnv/-', { sourceContainerNameFrom: {}, envName: 'W' }),
       );
     const err = () => Testing.synth(chart);
-    expect(err).toThrow('[test/t] spec.containers[0].transferEnv[0].sourceContainerNameFrom.fieldRef.fieldPath: "metadata.name" is not a pod label or annotation reference (OpenKruise refuses metadata.name and every other path)');
+    expect(err).toThrow('[test/t] SidecarSet "t" (apps.kruise.io/v1beta1) spec.containers[0].transferEnv[0].sourceContainerNameFrom.fieldRef.fieldPath: "metadata.name" is not a pod label or annotation reference (OpenKruise refuses metadata.name and every other path)');
     expect(err).toThrow("spec.containers[0].transferEnv[1].sourceContainerNameFrom.fieldRef.fieldPath: \"metadata.labels['bad key']\" has a key that name part must consist of");
     expect(err).toThrow('spec.containers[0].transferEnv[2].sourceContainerNameFrom.fieldRef.apiVersion: "v2" is not supported; use v1');
     expect(err).toThrow('spec.containers[0].transferEnv[3].sourceContainerNameFrom: {} has no fieldRef');
@@ -339,7 +339,7 @@ describe('SidecarSet rules (webhook-rules §4)', () => {
         JsonPatch.add('/spec/volumes', [{ name: 'Vol', emptyDir: {} }, { name: 'Vol', emptyDir: {} }]),
       );
     const err = () => Testing.synth(chart);
-    expect(err).toThrow('[test/v] spec.containers[0].volumeMounts[0].name: "app-logs" is not a volume of this SidecarSet (the pod\'s own volumes are not visible to the SidecarSet webhook); declare the volume in the SidecarSet, or enable shareVolumes');
+    expect(err).toThrow('[test/v] SidecarSet "v" (apps.kruise.io/v1beta1) spec.containers[0].volumeMounts[0].name: "app-logs" is not a volume of this SidecarSet (the pod\'s own volumes are not visible to the SidecarSet webhook); declare the volume in the SidecarSet, or enable shareVolumes');
     expect(err).toThrow('spec.containers[0].volumeMounts[1].mountPath: "/logs" is mounted twice in this container');
     expect(err).toThrow('spec.containers[1].name: "a" is used by another sidecar of this SidecarSet; rename the container');
     expect(err).toThrow('spec.containers[1].image: " b:1" has leading or trailing whitespace');
@@ -361,18 +361,18 @@ describe('SidecarSet rules (webhook-rules §4)', () => {
     const chart = Testing.chart();
     minimal(chart, 'l', { metadata: { name: 'l', labels: { 'bad key!': 'x', 'team': 'a b' }, annotations: { 'bad/key/x': '1' } } });
     const err = () => Testing.synth(chart);
-    expect(err).toThrow('[test/l] metadata.labels["bad key!"]: "bad key!" key name part must consist of');
-    expect(err).toThrow('[test/l] metadata.labels["team"]: "team" value "a b" must be empty or consist of');
-    expect(err).toThrow('[test/l] metadata.annotations["bad/key/x"]: "bad/key/x" key must be a name with at most one \'/\'');
+    expect(err).toThrow('[test/l] SidecarSet "l" (apps.kruise.io/v1beta1) metadata.labels["bad key!"]: "bad key!" key name part must consist of');
+    expect(err).toThrow('[test/l] SidecarSet "l" (apps.kruise.io/v1beta1) metadata.labels["team"]: "team" value "a b" must be empty or consist of');
+    expect(err).toThrow('[test/l] SidecarSet "l" (apps.kruise.io/v1beta1) metadata.annotations["bad/key/x"]: "bad/key/x" key must be a name with at most one \'/\'');
     const json = { apiVersion: 'apps.kruise.io/v1beta1', kind: 'SidecarSet', metadata: { name: 'ok', namespace: 'shop' }, spec: { selector: { matchLabels: { a: 'b' } }, containers: [{ name: 'c', image: 'c:1' }] } };
-    expect(sidecarSetErrors(json)).toEqual(['metadata.namespace: "shop" is set, but SidecarSet is cluster-scoped; leave the namespace out (use the namespace or namespaceSelector prop to choose namespaces)']);
+    expect(sidecarSetErrors(json)).toEqual(['metadata.namespace: "shop" is set, but SidecarSet is cluster-scoped; remove metadata.namespace (spec.namespaceSelector chooses the namespaces of the pods)']);
   });
 
   test('fails on resourcesPolicy combined with resources on a regular sidecar (rule 17)', () => {
     const chart = Testing.chart();
     minimal(chart, 'r', { containers: [{ name: 'agent', image: 'a:1', resources: { memory: { request: Size.mebibytes(64) } } }] })
       .apiObject.addJsonPatch(JsonPatch.add('/spec/containers/0/resourcesPolicy', { targetContainersMode: 'sum', resourcesExpr: { limits: { cpu: 'cpu*50%' } } }));
-    expect(() => Testing.synth(chart)).toThrow('[test/r] spec.containers[0].resourcesPolicy: {"targetContainersMode":"sum","resourcesExpr":{"limits":{"cpu":"cpu*50%"}}} is combined with resources on the same container; use either resources or resourcesPolicy');
+    expect(() => Testing.synth(chart)).toThrow('[test/r] SidecarSet "r" (apps.kruise.io/v1beta1) spec.containers[0].resourcesPolicy: {"targetContainersMode":"sum","resourcesExpr":{"limits":{"cpu":"cpu*50%"}}} is combined with resources on the same container; use either resources or resourcesPolicy');
   });
 
   test('fails on the upstream container checks of the sidecars as one pod: probes on plain init containers, pull policy, requests above limits, devices (rule 23)', () => {
@@ -390,10 +390,10 @@ describe('SidecarSet rules (webhook-rules §4)', () => {
       JsonPatch.add('/spec/volumes', [{ name: 'cache', emptyDir: {} }]),
     );
     const err = () => Testing.synth(chart);
-    expect(err).toThrow('[test/p] spec.initContainers[0].startupProbe: {"failureThreshold":3,"tcpSocket":{"port":8080},"timeoutSeconds":1,"periodSeconds":10,"successThreshold":1} is not allowed on an init container; remove it, or make the init container a sidecar (restartPolicy Always)');
-    expect(err).toThrow('[test/p] spec.containers[0].imagePullPolicy: "Sometimes" is not supported; use one of Always, IfNotPresent, Never');
-    expect(err).toThrow('[test/p] spec.containers[0].resources.requests["cpu"]: "500m" is greater than the limit "100m"; request at most the limit');
-    expect(err).toThrow('[test/p] spec.containers[0].volumeDevices[0].name: "cache" names no persistentVolumeClaim volume of the pod');
+    expect(err).toThrow('[test/p] SidecarSet "p" (apps.kruise.io/v1beta1) spec.initContainers[0].startupProbe: {"failureThreshold":3,"tcpSocket":{"port":8080},"timeoutSeconds":1,"periodSeconds":10,"successThreshold":1} is not allowed on an init container; remove it, or make the init container a sidecar (restartPolicy Always)');
+    expect(err).toThrow('[test/p] SidecarSet "p" (apps.kruise.io/v1beta1) spec.containers[0].imagePullPolicy: "Sometimes" is not supported; use one of Always, IfNotPresent, Never');
+    expect(err).toThrow('[test/p] SidecarSet "p" (apps.kruise.io/v1beta1) spec.containers[0].resources.requests["cpu"]: "500m" is greater than the limit "100m"; request at most the limit');
+    expect(err).toThrow('[test/p] SidecarSet "p" (apps.kruise.io/v1beta1) spec.containers[0].volumeDevices[0].name: "cache" names no persistentVolumeClaim volume of the pod');
   });
 
   test('a volume mount of an undeclared volume is reported once, with the SidecarSet message (rule 23)', () => {
@@ -430,17 +430,17 @@ describe('SidecarSet warnings', () => {
       updateStrategy: SidecarSetUpdateStrategy.notUpdate(),
     });
     const w = Warnings.of(chart);
-    expect(w).toContain('[test/w] spec.patchPodMetadata is refused unless the ConfigMap kruise-system/kruise-configuration has a SidecarSet_PatchPodMetadata_WhiteList rule allowing its annotation keys (or the feature gate SidecarSetPatchPodMetadataDefaultsAllowed is on); add the whitelist to your control plane');
-    expect(w).toContain('[test/w] selects namespace kube-system, but the OpenKruise pod webhook (Helm chart) never sees pods there, so nothing is injected; run the sidecar another way in kube-system');
-    expect(w).toContain('[test/w] spec.updateStrategy is NotUpdate: changes to this SidecarSet reach only pods created from now on');
-    expect(w).toContain('[test/w] spec.injectionStrategy.paused is true: new pods get none of these sidecars');
+    expect(w).toContain('[test/w] SidecarSet "w" (apps.kruise.io/v1beta1) spec.patchPodMetadata is refused unless the ConfigMap kruise-system/kruise-configuration has a SidecarSet_PatchPodMetadata_WhiteList rule allowing its annotation keys (or the feature gate SidecarSetPatchPodMetadataDefaultsAllowed is on); add the whitelist to your control plane');
+    expect(w).toContain('[test/w] SidecarSet "w" (apps.kruise.io/v1beta1) selects namespace kube-system, but the OpenKruise pod webhook (Helm chart) never sees pods there, so nothing is injected; run the sidecar another way in kube-system');
+    expect(w).toContain('[test/w] SidecarSet "w" (apps.kruise.io/v1beta1) spec.updateStrategy is NotUpdate: changes to this SidecarSet reach only pods created from now on');
+    expect(w).toContain('[test/w] SidecarSet "w" (apps.kruise.io/v1beta1) spec.injectionStrategy.paused is true: new pods get none of these sidecars');
   });
 
   test('warns on a namespace selector naming kube-public', () => {
     const chart = Testing.chart();
     minimal(chart, 'p', { namespace: 'kube-public' });
     expect(Warnings.of(chart)).toEqual([
-      '[test/p] selects namespace kube-public, which Kubernetes keeps for publicly readable cluster data rather than workloads; a fleet-wide sidecar there is almost always unintended: select your application namespaces instead',
+      '[test/p] SidecarSet "p" (apps.kruise.io/v1beta1) selects namespace kube-public, which Kubernetes keeps for publicly readable cluster data rather than workloads; a fleet-wide sidecar there is almost always unintended: select your application namespaces instead',
     ]);
   });
 
@@ -467,7 +467,7 @@ describe('app-wide SidecarSet conflicts (rule 29)', () => {
     const b = new Chart(app, 'platform-b');
     minimal(a, 'log', { containers: [{ name: 'agent', image: 'a:1' }] });
     minimal(b, 'metrics', { selector: kplus.LabelSelector.of({ expressions: [kplus.LabelExpression.in('logging', ['on', 'yes'])] }), containers: [{ name: 'agent', image: 'b:1' }] });
-    expect(() => app.synth()).toThrow("[platform-a/log] SidecarSet \"log\" conflicts with SidecarSet \"metrics\" at 'platform-b/metrics': their selectors and namespaces can match the same pods and both inject the container \"agent\"; OpenKruise refuses the second one applied. Rename, or make the selectors or namespaceSelectors disjoint");
+    expect(() => app.synth()).toThrow("[platform-a/log] SidecarSet \"log\" (apps.kruise.io/v1beta1) spec: \"metrics\" is another SidecarSet (at 'platform-b/metrics') whose selectors and namespaces can match the same pods, and both inject the container \"agent\"; OpenKruise refuses the second one applied; rename, or make the selectors or namespaceSelectors disjoint");
   });
 
   test('the conflict is reported once per pair', () => {
@@ -476,7 +476,7 @@ describe('app-wide SidecarSet conflicts (rule 29)', () => {
     minimal(chart, 'two', { containers: [{ name: 'agent', image: 'b:1' }] });
     let message = '';
     try { Testing.synth(chart); } catch (e) { message = String(e); }
-    expect(message.match(/conflicts with/g)).toHaveLength(1);
+    expect(message.match(/is another SidecarSet/g)).toHaveLength(1);
   });
 
   test('fails on init containers, differing volumes and Overwrite annotation patches; also against an L1 SidecarSet', () => {
@@ -493,7 +493,7 @@ describe('app-wide SidecarSet conflicts (rule 29)', () => {
         patchPodMetadata: [{ annotations: { 'x.io/a': '2' }, patchPolicy: 'MergePatchJson' }],
       },
     });
-    expect(() => Testing.synth(chart)).toThrow("[test/one] SidecarSet \"one\" conflicts with SidecarSet \"raw\" at 'test/raw': their selectors and namespaces can match the same pods and both inject the init container \"prep\", both declare the volume \"shared\" with different definitions, both patch the pod annotation \"x.io/a\" (Overwrite vs MergePatchJson)");
+    expect(() => Testing.synth(chart)).toThrow("[test/one] SidecarSet \"one\" (apps.kruise.io/v1beta1) spec: \"raw\" is another SidecarSet (at 'test/raw') whose selectors and namespaces can match the same pods, and both inject the init container \"prep\", both declare the volume \"shared\" with different definitions, both patch the pod annotation \"x.io/a\" (Overwrite vs MergePatchJson)");
   });
 
   test('disjoint selectors or namespaces, identical volumes and two MergePatchJson patches do not conflict', () => {
@@ -603,7 +603,7 @@ describe('injection preview', () => {
     minimal(platform, 'log', { containers: [{ name: 'web', image: 'fluent-bit:3.1' }] });
     const shop = new Chart(app, 'shop');
     new kplus.Deployment(shop, 'web', { metadata: { name: 'web' }, podMetadata: { labels: { logging: 'on' } }, containers: [{ name: 'web', image: 'nginx:1.27' }] });
-    expect(() => app.synth()).toThrow("[platform/log] injecting into Deployment \"web\" at 'shop/web': sidecar container \"web\" has the name of an app container, which OpenKruise silently replaces with the sidecar; rename one of them");
+    expect(() => app.synth()).toThrow("[platform/log] SidecarSet \"log\" (apps.kruise.io/v1beta1) injecting into Deployment \"web\" at 'shop/web': sidecar container \"web\" has the name of an app container, which OpenKruise silently replaces with the sidecar; rename one of them");
   });
 
   test('fails synth on volume and port collisions with the app', () => {
@@ -618,7 +618,7 @@ describe('injection preview', () => {
       containers: [{ name: 'web', image: 'nginx:1.27', portNumber: 8080, ports: [{ number: 9001, name: 'http' }], volumeMounts: [{ path: '/d', volume: kplus.Volume.fromEmptyDir(shop, 'data', 'data') }] }],
     });
     const err = () => app.synth();
-    expect(err).toThrow("[platform/log] injecting into Deployment \"web\" at 'shop/web': sidecar volume \"data\" has the name of a different app volume; OpenKruise keeps the app's volume, so the sidecar mounts the wrong data; rename one of them");
+    expect(err).toThrow("[platform/log] SidecarSet \"log\" (apps.kruise.io/v1beta1) injecting into Deployment \"web\" at 'shop/web': sidecar volume \"data\" has the name of a different app volume; OpenKruise keeps the app's volume, so the sidecar mounts the wrong data; rename one of them");
     expect(err).toThrow('containers "agent" and "web" both listen on port 8080/TCP in the same pod; change one port');
     expect(err).toThrow('containers "agent" and "web" both name a port "http", so a Service targetPort "http" is ambiguous; rename one port');
   });
@@ -686,6 +686,6 @@ describe('app-wide checks meet a workload whose pod template does not decode', (
       metadata: { name: 'c' },
       spec: { selector: { matchLabels: { logging: 'on' } }, template: { metadata: { labels: { logging: 'on' } }, spec: { containers: [{ name: 'web', image: 'nginx:1.27' }], volumes: { data: {} } } } },
     });
-    expect(() => Testing.synth(chart)).toThrow('[test/c] spec.template.spec.volumes: {"data":{}} is not a list, so the API server cannot decode the pod; give a list (or leave it out)');
+    expect(() => Testing.synth(chart)).toThrow('[test/c] CloneSet "c" (apps.kruise.io/v1alpha1) spec.template.spec.volumes: {"data":{}} is not a list, so the API server cannot decode the pod; give a list (or leave it out)');
   });
 });

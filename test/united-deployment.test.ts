@@ -313,7 +313,7 @@ describe('UnitedDeployment', () => {
         template: UnitedDeploymentTemplate.cloneSet({ containers: [{ image }] }),
         scheduleStrategy: UnitedDeploymentScheduleStrategy.adaptive({ rescheduleCritical: Duration.millis(2500) }),
         subsets: twoZones(),
-      }), "UnitedDeployment at 'test/web': 'scheduleStrategy.rescheduleCritical' (2.5 seconds) must be whole seconds; use Duration.seconds(3)");
+      }), '[test/web] UnitedDeployment "test-web-c8ba1bf5" (apps.kruise.io/v1alpha1) scheduleStrategy.rescheduleCritical: "2.5 seconds" is not a whole number of seconds; use Duration.seconds(3)');
     });
   });
 
@@ -323,25 +323,25 @@ describe('UnitedDeployment', () => {
 
     test('rule 1: the name is a DNS subdomain', () => {
       fails(chart => new UnitedDeployment(chart, 'web', { metadata: { name: 'Web' }, replicas: 2, template: cloneSet(), subsets: twoZones() }),
-        '[test/web] metadata.name: "Web" must consist of lowercase letters, digits, \'-\' and \'.\', starting and ending with a letter or digit; '
+        '[test/web] UnitedDeployment "Web" (apps.kruise.io/v1alpha1) metadata.name: "Web" must consist of lowercase letters, digits, \'-\' and \'.\', starting and ending with a letter or digit; '
         + 'give the UnitedDeployment a DNS subdomain name (lowercase letters, digits, \'-\' and \'.\')');
     });
 
     test('rule 2: replicas not negative', () => {
       fails(chart => new UnitedDeployment(chart, 'web', { replicas: -1, template: cloneSet(), subsets: twoZones() }),
-        '[test/web] spec.replicas: -1 is negative; use 0 or more replicas');
+        '[test/web] UnitedDeployment "test-web-c8ba1bf5" (apps.kruise.io/v1alpha1) spec.replicas: -1 is negative; use 0 or more replicas');
     });
 
     test('rule 3: the selector is not empty (a template workload with `select: false` and nothing selected)', () => {
       fails(chart => new UnitedDeployment(chart, 'web', { replicas: 2, template: cloneSet({ select: false }), subsets: twoZones() }),
-        '[test/web] spec.selector: {} is empty and would select every pod of the namespace; add matchLabels or matchExpressions');
+        '[test/web] UnitedDeployment "test-web-c8ba1bf5" (apps.kruise.io/v1alpha1) spec.selector: {} is empty and would select every pod of the namespace; add matchLabels or matchExpressions');
     });
 
     test('rule 3: the selector is valid', () => {
       fails(chart => {
         const ud = new UnitedDeployment(chart, 'web', { replicas: 2, template: cloneSet(), subsets: twoZones() });
         ud.workload.select(kplus.LabelSelector.of({ expressions: [kplus.LabelExpression.in('tier', [])] }));
-      }, '[test/web] spec.selector.matchExpressions[0].values: [] must list at least one value for operator In; fix the selector');
+      }, '[test/web] UnitedDeployment "test-web-c8ba1bf5" (apps.kruise.io/v1alpha1) spec.selector.matchExpressions[0].values: [] must list at least one value for operator In; fix the selector');
     });
 
     test('stricter: the selector has matchLabels (the controller adds the subset label to them)', () => {
@@ -352,7 +352,7 @@ describe('UnitedDeployment', () => {
           subsets: twoZones(),
         });
         ud.workload.select(kplus.LabelSelector.of({ expressions: [kplus.LabelExpression.in('app', ['web'])] }));
-      }, '[test/web] spec.selector.matchLabels: (unset) is empty: the UnitedDeployment controller adds the subset label to matchLabels and fails on a selector without any, '
+      }, '[test/web] UnitedDeployment "test-web-c8ba1bf5" (apps.kruise.io/v1alpha1) spec.selector.matchLabels: (unset) is empty: the UnitedDeployment controller adds the subset label to matchLabels and fails on a selector without any, '
         + 'so no subset workload is created; select the pods by at least one label in matchLabels');
     });
 
@@ -362,7 +362,7 @@ describe('UnitedDeployment', () => {
         template: UnitedDeploymentTemplate.advancedStatefulSet({ containers: [{ image }] }),
         scheduleStrategy: UnitedDeploymentScheduleStrategy.adaptive({ reserveUnschedulablePods: true }),
         subsets: twoZones(),
-      }), '[test/db] spec.topology.scheduleStrategy.adaptive.reserveUnschedulablePods: true only works with stateless subsets (CloneSet or Deployment), '
+      }), '[test/db] UnitedDeployment "test-db-c8b96b87" (apps.kruise.io/v1alpha1) spec.topology.scheduleStrategy.adaptive.reserveUnschedulablePods: true only works with stateless subsets (CloneSet or Deployment), '
         + 'not with a advancedStatefulSetTemplate; turn it off, or use a cloneSetTemplate or deploymentTemplate');
     });
 
@@ -370,14 +370,14 @@ describe('UnitedDeployment', () => {
       fails(chart => {
         const ud = new UnitedDeployment(chart, 'web', { replicas: 2, template: cloneSet(), subsets: twoZones() });
         ApiObject.of(ud).addJsonPatch(JsonPatch.add('/spec/template/deploymentTemplate', { spec: {} }));
-      }, '[test/web] spec.template: ["cloneSetTemplate","deploymentTemplate"] has more than one subset workload template; keep exactly one of cloneSetTemplate, deploymentTemplate');
+      }, '[test/web] UnitedDeployment "test-web-c8ba1bf5" (apps.kruise.io/v1alpha1) spec.template: ["cloneSetTemplate","deploymentTemplate"] has more than one subset workload template; keep exactly one of cloneSetTemplate, deploymentTemplate');
     });
 
     test('rules 6 and 10: the selector matches the pod labels of a Deployment template', () => {
       fails(chart => {
         const ud = new UnitedDeployment(chart, 'api', { replicas: 2, template: UnitedDeploymentTemplate.deployment({ containers: [{ image }] }), subsets: twoZones() });
         ud.workload.select(kplus.LabelSelector.of({ labels: { tier: 'api' } }));
-      }, '[test/api] spec.template.deploymentTemplate.spec.template.metadata.labels: {"cdk8s.io/metadata.addr":"test-api-WorkloadTemplate-c85f5904"} '
+      }, '[test/api] UnitedDeployment "test-api-c855049c" (apps.kruise.io/v1alpha1) spec.template.deploymentTemplate.spec.template.metadata.labels: {"cdk8s.io/metadata.addr":"test-api-WorkloadTemplate-c85f5904"} '
         + 'do not match spec.selector {"matchLabels":{"cdk8s.io/metadata.addr":"test-api-WorkloadTemplate-c85f5904","tier":"api"}}; add the selected labels to the pod template metadata');
     });
 
@@ -393,7 +393,7 @@ describe('UnitedDeployment', () => {
           containers: [{ image }], updateStrategy: AdvancedStatefulSetUpdateStrategy.rollingUpdate({ partition: 1 }),
         }),
         subsets: twoZones(),
-      }), '[test/db] spec.template.advancedStatefulSetTemplate.spec.updateStrategy.rollingUpdate.partition: 1 is not used: the UnitedDeployment sets the partition of each subset; '
+      }), '[test/db] UnitedDeployment "test-db-c8b96b87" (apps.kruise.io/v1alpha1) spec.template.advancedStatefulSetTemplate.spec.updateStrategy.rollingUpdate.partition: 1 is not used: the UnitedDeployment sets the partition of each subset; '
         + 'remove it; use spec.updateStrategy.manualUpdate.partitions');
     });
 
@@ -404,7 +404,7 @@ describe('UnitedDeployment', () => {
           containers: [{ image }], strategy: kplus.StatefulSetUpdateStrategy.rollingUpdate({ partition: 2 }),
         }),
         subsets: twoZones(),
-      }), '[test/db] spec.template.statefulSetTemplate.spec.updateStrategy.rollingUpdate.partition: 2 is not used: the UnitedDeployment sets the partition of each subset');
+      }), '[test/db] UnitedDeployment "test-db-c8b96b87" (apps.kruise.io/v1alpha1) spec.template.statefulSetTemplate.spec.updateStrategy.rollingUpdate.partition: 2 is not used: the UnitedDeployment sets the partition of each subset');
     });
 
     test('stricter: no partition in a CloneSet template (the controller overwrites it)', () => {
@@ -412,7 +412,7 @@ describe('UnitedDeployment', () => {
         replicas: 2,
         template: cloneSet({ updateStrategy: CloneSetUpdateStrategy.inPlaceIfPossible({ partition: abs(1) }) }),
         subsets: twoZones(),
-      }), '[test/web] spec.template.cloneSetTemplate.spec.updateStrategy.partition: 1 is not used: the UnitedDeployment sets the partition of each subset CloneSet; '
+      }), '[test/web] UnitedDeployment "test-web-c8ba1bf5" (apps.kruise.io/v1alpha1) spec.template.cloneSetTemplate.spec.updateStrategy.partition: 1 is not used: the UnitedDeployment sets the partition of each subset CloneSet; '
         + 'remove it; use spec.updateStrategy.manualUpdate.partitions');
     });
 
@@ -421,7 +421,7 @@ describe('UnitedDeployment', () => {
         replicas: 2,
         template: UnitedDeploymentTemplate.statefulSet({ containers: [{ image }], podMetadata: { annotations: { 'bad key': 'x' } } }),
         subsets: twoZones(),
-      }), '[test/db] spec.template.statefulSetTemplate.spec.template.metadata.annotations["bad key"]: "bad key" key name part must consist of letters');
+      }), '[test/db] UnitedDeployment "test-db-c8b96b87" (apps.kruise.io/v1alpha1) spec.template.statefulSetTemplate.spec.template.metadata.annotations["bad key"]: "bad key" key name part must consist of letters');
     });
 
     test('rule 10: restartPolicy Always in a Deployment template', () => {
@@ -429,7 +429,7 @@ describe('UnitedDeployment', () => {
         replicas: 2,
         template: UnitedDeploymentTemplate.deployment({ containers: [{ image }], restartPolicy: kplus.RestartPolicy.ON_FAILURE }),
         subsets: twoZones(),
-      }), '[test/api] spec.template.deploymentTemplate.spec.template.spec.restartPolicy: "OnFailure" is not allowed for the pods of a Deployment; use Always (the default)');
+      }), '[test/api] UnitedDeployment "test-api-c855049c" (apps.kruise.io/v1alpha1) spec.template.deploymentTemplate.spec.template.spec.restartPolicy: "OnFailure" is not allowed for the pods of a Deployment; use Always (the default)');
     });
 
     test('rule 10: the pod template of a Deployment template as the API server checks it', () => {
@@ -437,7 +437,7 @@ describe('UnitedDeployment', () => {
         replicas: 2,
         template: UnitedDeploymentTemplate.deployment({ containers: [{ name: 'api_1', image }] }),
         subsets: twoZones(),
-      }), '[test/api] spec.template.deploymentTemplate.spec.template.spec.containers[0].name: "api_1" must consist of lowercase letters, digits and \'-\'');
+      }), '[test/api] UnitedDeployment "test-api-c855049c" (apps.kruise.io/v1alpha1) spec.template.deploymentTemplate.spec.template.spec.containers[0].name: "api_1" must consist of lowercase letters, digits and \'-\'');
     });
 
     test('rule 11 (stricter): a CloneSet template meets the CloneSet rules', () => {
@@ -445,7 +445,7 @@ describe('UnitedDeployment', () => {
         replicas: 2,
         template: cloneSet({ updateStrategy: CloneSetUpdateStrategy.inPlaceIfPossible({ maxUnavailable: pct(12.5) }) }),
         subsets: twoZones(),
-      }), '[test/web] spec.template.cloneSetTemplate.spec.updateStrategy.maxUnavailable: "12.5%" is not a whole percentage');
+      }), '[test/web] UnitedDeployment "test-web-c8ba1bf5" (apps.kruise.io/v1alpha1) spec.template.cloneSetTemplate.spec.updateStrategy.maxUnavailable: "12.5%" is not a whole percentage');
     });
 
     test('rule 12: subset names required, unique, DNS-1123 labels', () => {
@@ -454,9 +454,9 @@ describe('UnitedDeployment', () => {
         template: cloneSet(),
         subsets: [{ name: '', replicas: abs(1) }, { name: 'zone-a', replicas: abs(1) }, { name: 'zone-a', replicas: abs(1) }, { name: 'zone.b' }],
       }),
-      '[test/web] spec.topology.subsets[0].name: "" is required (subset #0); name the subset; its workloads are named after it',
-      '[test/web] spec.topology.subsets[2].name: "zone-a" is also the name of subsets[1] (subset "zone-a"); give every subset its own name',
-      '[test/web] spec.topology.subsets[3].name: "zone.b" must consist of lowercase letters, digits and \'-\', starting and ending with a letter or digit (subset "zone.b"); '
+      '[test/web] UnitedDeployment "test-web-c8ba1bf5" (apps.kruise.io/v1alpha1) spec.topology.subsets[0].name: "" is required (subset #0); name the subset; its workloads are named after it',
+      '[test/web] UnitedDeployment "test-web-c8ba1bf5" (apps.kruise.io/v1alpha1) spec.topology.subsets[2].name: "zone-a" is also the name of subsets[1] (subset "zone-a"); give every subset its own name',
+      '[test/web] UnitedDeployment "test-web-c8ba1bf5" (apps.kruise.io/v1alpha1) spec.topology.subsets[3].name: "zone.b" must consist of lowercase letters, digits and \'-\', starting and ending with a letter or digit (subset "zone.b"); '
         + 'use a DNS-1123 label such as zone-a');
     });
 
@@ -466,31 +466,31 @@ describe('UnitedDeployment', () => {
         template: cloneSet(),
         subsets: twoZones({ nodes: [kplus.NodeLabelQuery.in('topology.kubernetes.io/zone', [])] }, { nodes: [kplus.NodeLabelQuery.gt('cpus', ['4', '8'])] }),
       }),
-      '[test/web] spec.topology.subsets[0].nodeSelectorTerm.matchExpressions[0].values: [] must list at least one value for operator In (subset "zone-a"); add the node label values to match',
-      '[test/web] spec.topology.subsets[1].nodeSelectorTerm.matchExpressions[0].values: ["4","8"] must hold exactly one value for operator Gt (subset "zone-b"); '
+      '[test/web] UnitedDeployment "test-web-c8ba1bf5" (apps.kruise.io/v1alpha1) spec.topology.subsets[0].nodeSelectorTerm.matchExpressions[0].values: [] must list at least one value for operator In (subset "zone-a"); add the node label values to match',
+      '[test/web] UnitedDeployment "test-web-c8ba1bf5" (apps.kruise.io/v1alpha1) spec.topology.subsets[1].nodeSelectorTerm.matchExpressions[0].values: ["4","8"] must hold exactly one value for operator Gt (subset "zone-b"); '
         + 'give one integer to compare the node label with');
     });
 
     test('rule 13: a node label key that is not a qualified name', () => {
       fails(chart => new UnitedDeployment(chart, 'web', { replicas: 2, template: cloneSet(), subsets: twoZones({ nodes: [kplus.NodeLabelQuery.exists('bad key')] }) }),
-        '[test/web] spec.topology.subsets[0].nodeSelectorTerm.matchExpressions[0].key: "bad key" name part must consist of letters');
+        '[test/web] UnitedDeployment "test-web-c8ba1bf5" (apps.kruise.io/v1alpha1) spec.topology.subsets[0].nodeSelectorTerm.matchExpressions[0].key: "bad key" name part must consist of letters');
     });
 
     test('rule 14: the tolerations of a subset', () => {
       fails(chart => new UnitedDeployment(chart, 'web', {
         replicas: 2, template: cloneSet(), subsets: twoZones({ tolerations: [kplus.NodeTaintQuery.is('bad key', 'x')] }),
-      }), '[test/web] spec.topology.subsets[0].tolerations[0].key: "bad key"', '(subset "zone-a")');
+      }), '[test/web] UnitedDeployment "test-web-c8ba1bf5" (apps.kruise.io/v1alpha1) spec.topology.subsets[0].tolerations[0].key: "bad key"', '(subset "zone-a")');
     });
 
     test('rule 15: no subset replicas with the Adaptive strategy', () => {
       fails(chart => new UnitedDeployment(chart, 'web', {
         replicas: 4, template: cloneSet(), scheduleStrategy: UnitedDeploymentScheduleStrategy.adaptive(), subsets: twoZones({ replicas: abs(2) }),
-      }), '[test/web] spec.topology.subsets[0].replicas: 2 is not used with the Adaptive schedule strategy (subset "zone-a"); use minReplicas and maxReplicas instead');
+      }), '[test/web] UnitedDeployment "test-web-c8ba1bf5" (apps.kruise.io/v1alpha1) spec.topology.subsets[0].replicas: 2 is not used with the Adaptive schedule strategy (subset "zone-a"); use minReplicas and maxReplicas instead');
     });
 
     test('rule 16: percentages need spec.replicas', () => {
       fails(chart => new UnitedDeployment(chart, 'web', { template: cloneSet(), subsets: twoZones({ replicas: pct(50) }, { replicas: abs(2) }) }),
-        '[test/web] spec.topology.subsets[0].replicas: "50%" is a string, which is only read as a percentage of spec.replicas, and spec.replicas is unset (subset "zone-a"); '
+        '[test/web] UnitedDeployment "test-web-c8ba1bf5" (apps.kruise.io/v1alpha1) spec.topology.subsets[0].replicas: "50%" is a string, which is only read as a percentage of spec.replicas, and spec.replicas is unset (subset "zone-a"); '
         + 'set spec.replicas, or give a number of replicas');
     });
 
@@ -500,57 +500,57 @@ describe('UnitedDeployment', () => {
       ['negative', abs(-2), '-2 is negative (subset "zone-b"); use 0 or more replicas'],
     ])('rule 16: subset replicas %s', (_name, replicas, message) => {
       fails(chart => new UnitedDeployment(chart, 'web', { replicas: 4, template: cloneSet(), subsets: twoZones({}, { replicas }) }),
-        `[test/web] spec.topology.subsets[1].replicas: ${message}`);
+        `[test/web] UnitedDeployment "test-web-c8ba1bf5" (apps.kruise.io/v1alpha1) spec.topology.subsets[1].replicas: ${message}`);
     });
 
     test('rule 16: minReplicas and maxReplicas are read the same way', () => {
       fails(chart => new UnitedDeployment(chart, 'web', {
         replicas: 4, template: cloneSet(), subsets: twoZones({ minReplicas: abs(-1) }, { maxReplicas: pct(101) }),
       }),
-      '[test/web] spec.topology.subsets[0].minReplicas: -1 is negative (subset "zone-a"); use 0 or more replicas',
-      '[test/web] spec.topology.subsets[1].maxReplicas: "101%" is outside 0%-100% (subset "zone-b"); use a percentage from 0% to 100%');
+      '[test/web] UnitedDeployment "test-web-c8ba1bf5" (apps.kruise.io/v1alpha1) spec.topology.subsets[0].minReplicas: -1 is negative (subset "zone-a"); use 0 or more replicas',
+      '[test/web] UnitedDeployment "test-web-c8ba1bf5" (apps.kruise.io/v1alpha1) spec.topology.subsets[1].maxReplicas: "101%" is outside 0%-100% (subset "zone-b"); use a percentage from 0% to 100%');
     });
 
     test('rule 17: minReplicas not above maxReplicas, resolved against spec.replicas', () => {
       fails(chart => new UnitedDeployment(chart, 'web', {
         replicas: 10, template: cloneSet(), subsets: twoZones({ minReplicas: abs(4), maxReplicas: pct(30) }),
-      }), '[test/web] spec.topology.subsets[0].minReplicas: 4 comes to 4 replicas, more than maxReplicas (3) (subset "zone-a"); lower minReplicas or raise maxReplicas');
+      }), '[test/web] UnitedDeployment "test-web-c8ba1bf5" (apps.kruise.io/v1alpha1) spec.topology.subsets[0].minReplicas: 4 comes to 4 replicas, more than maxReplicas (3) (subset "zone-a"); lower minReplicas or raise maxReplicas');
     });
 
     test('rule 18: replicas and minReplicas/maxReplicas are not mixed', () => {
       fails(chart => new UnitedDeployment(chart, 'web', {
         replicas: 4, template: cloneSet(), subsets: twoZones({ replicas: abs(2) }, { maxReplicas: abs(3) }),
-      }), '[test/web] spec.topology.subsets: ["zone-a","zone-b"] mix replicas (set on "zone-a") with minReplicas/maxReplicas; use either replicas on the subsets, or minReplicas/maxReplicas');
+      }), '[test/web] UnitedDeployment "test-web-c8ba1bf5" (apps.kruise.io/v1alpha1) spec.topology.subsets: ["zone-a","zone-b"] mix replicas (set on "zone-a") with minReplicas/maxReplicas; use either replicas on the subsets, or minReplicas/maxReplicas');
     });
 
     test('rule 19: capacity mode needs spec.replicas and a subset without maxReplicas, and minimums within the maximums', () => {
       fails(chart => new UnitedDeployment(chart, 'web', { template: cloneSet(), subsets: twoZones({ maxReplicas: abs(3) }) }),
-        '[test/web] spec.replicas: (unset) is required when subsets set minReplicas or maxReplicas; set the total number of replicas');
+        '[test/web] UnitedDeployment "test-web-c8ba1bf5" (apps.kruise.io/v1alpha1) spec.replicas: (unset) is required when subsets set minReplicas or maxReplicas; set the total number of replicas');
       fails(chart => new UnitedDeployment(chart, 'web', {
         replicas: 6,
         template: cloneSet(),
         subsets: twoZones({ minReplicas: abs(3), maxReplicas: abs(3) }, { minReplicas: abs(3), maxReplicas: abs(2) }),
       }),
-      '[test/web] spec.topology.subsets: ["zone-a","zone-b"] all set maxReplicas, so replicas above the maximums have nowhere to go; leave maxReplicas unset on at least one subset',
-      '[test/web] spec.topology.subsets: ["zone-a","zone-b"] have minReplicas adding up to 6, more than their maxReplicas (5); lower the minimums or raise the maximums');
+      '[test/web] UnitedDeployment "test-web-c8ba1bf5" (apps.kruise.io/v1alpha1) spec.topology.subsets: ["zone-a","zone-b"] all set maxReplicas, so replicas above the maximums have nowhere to go; leave maxReplicas unset on at least one subset',
+      '[test/web] UnitedDeployment "test-web-c8ba1bf5" (apps.kruise.io/v1alpha1) spec.topology.subsets: ["zone-a","zone-b"] have minReplicas adding up to 6, more than their maxReplicas (5); lower the minimums or raise the maximums');
     });
 
     test('rule 20: subset replicas above spec.replicas name the subset that goes over', () => {
       fails(chart => new UnitedDeployment(chart, 'web', {
         replicas: 5, template: cloneSet(), subsets: [...twoZones({ replicas: abs(3) }, { replicas: abs(4) }), { name: 'zone-c', nodes: zone('zone-c') }],
-      }), '[test/web] spec.topology.subsets[1].replicas: 4 takes the subset replicas to 7 ("zone-a" 3 + "zone-b" 4), more than spec.replicas (5) (subset "zone-b"); '
+      }), '[test/web] UnitedDeployment "test-web-c8ba1bf5" (apps.kruise.io/v1alpha1) spec.topology.subsets[1].replicas: 4 takes the subset replicas to 7 ("zone-a" 3 + "zone-b" 4), more than spec.replicas (5) (subset "zone-b"); '
         + 'give subset "zone-b" at most 2 replicas, or raise spec.replicas to 7');
     });
 
     test('rule 20: percentages are rounded as OpenKruise rounds them (half up), so two halves of 5 are 6', () => {
       fails(chart => new UnitedDeployment(chart, 'web', { replicas: 5, template: cloneSet(), subsets: twoZones({ replicas: pct(50) }, { replicas: pct(50) }) }),
-        '[test/web] spec.topology.subsets[1].replicas: "50%" takes the subset replicas to 6 ("zone-a" 50%=3 + "zone-b" 50%=3), more than spec.replicas (5) (subset "zone-b"); '
+        '[test/web] UnitedDeployment "test-web-c8ba1bf5" (apps.kruise.io/v1alpha1) spec.topology.subsets[1].replicas: "50%" takes the subset replicas to 6 ("zone-a" 50%=3 + "zone-b" 50%=3), more than spec.replicas (5) (subset "zone-b"); '
         + 'give subset "zone-b" at most 2 replicas, or raise spec.replicas to 6');
     });
 
     test('rule 20: every subset setting replicas must add up to spec.replicas, naming the last subset', () => {
       fails(chart => new UnitedDeployment(chart, 'web', { replicas: 6, template: cloneSet(), subsets: twoZones({ replicas: abs(2) }, { replicas: abs(2) }) }),
-        '[test/web] spec.topology.subsets[1].replicas: 2 leaves 2 of spec.replicas (6) to no subset: every subset sets replicas and they add up to 4 ("zone-a" 2 + "zone-b" 2) (subset "zone-b"); '
+        '[test/web] UnitedDeployment "test-web-c8ba1bf5" (apps.kruise.io/v1alpha1) spec.topology.subsets[1].replicas: 2 leaves 2 of spec.replicas (6) to no subset: every subset sets replicas and they add up to 4 ("zone-a" 2 + "zone-b" 2) (subset "zone-b"); '
         + 'give subset "zone-b" 4 replicas, or leave its replicas unset so that it takes the rest');
     });
 
@@ -562,7 +562,7 @@ describe('UnitedDeployment', () => {
 
     test('rule 21: without spec.replicas every subset sets replicas', () => {
       fails(chart => new UnitedDeployment(chart, 'web', { template: cloneSet(), subsets: twoZones({ replicas: abs(2) }) }),
-        '[test/web] spec.replicas: (unset) must be set unless every subset sets replicas, and "zone-b" does not; set spec.replicas, or give every subset a number of replicas');
+        '[test/web] UnitedDeployment "test-web-c8ba1bf5" (apps.kruise.io/v1alpha1) spec.replicas: (unset) must be set unless every subset sets replicas, and "zone-b" does not; set spec.replicas, or give every subset a number of replicas');
       const chart = Testing.chart();
       new UnitedDeployment(chart, 'web', { template: cloneSet(), subsets: twoZones({ replicas: abs(2) }, { replicas: abs(1) }) });
       expect(synthUd(chart).spec.replicas).toBeUndefined();
@@ -570,7 +570,7 @@ describe('UnitedDeployment', () => {
 
     test('rule 22: partitions name subsets', () => {
       fails(chart => new UnitedDeployment(chart, 'web', { replicas: 2, template: cloneSet(), subsets: twoZones(), partitions: { 'zone-x': 1 } }),
-        '[test/web] spec.updateStrategy.manualUpdate.partitions["zone-x"]: 1 is the partition of "zone-x", which is not a subset; use one of the subset names ["zone-a","zone-b"]');
+        '[test/web] UnitedDeployment "test-web-c8ba1bf5" (apps.kruise.io/v1alpha1) spec.updateStrategy.manualUpdate.partitions["zone-x"]: 1 is the partition of "zone-x", which is not a subset; use one of the subset names ["zone-a","zone-b"]');
     });
 
     // Rules 23 to 27 compare an update with the stored object and rule 28 judges a deletion: a

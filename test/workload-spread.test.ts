@@ -67,7 +67,7 @@ test('fails eagerly without exactly one of target and targetRef', () => {
 test('fails with no subsets (rule 6)', () => {
   const chart = Testing.chart();
   new WorkloadSpread(chart, 's', { target: deployment(chart) });
-  expect(() => Testing.synth(chart)).toThrow('[test/s] spec.subsets: [] is empty, so the WorkloadSpread has no subsets; add at least one with addSubset()');
+  expect(() => Testing.synth(chart)).toThrow('[test/s] WorkloadSpread "test-s-c82657af" (apps.kruise.io/v1alpha1) spec.subsets: [] is empty, so the WorkloadSpread has no subsets; add at least one with addSubset()');
 });
 
 test('fails on empty or duplicate subset names and bad node terms (rules 7-9)', () => {
@@ -107,11 +107,11 @@ test('fails on mixed, fractional, excessive or short percentages and percentages
   new WorkloadSpread(chart, 'short', { targetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'd' }, subsets: [{ name: 'a', maxReplicas: pct(30) }, { name: 'b', maxReplicas: pct(30) }] });
   new WorkloadSpread(chart, 'sts', { targetRef: { apiVersion: 'apps.kruise.io/v1beta1', kind: 'StatefulSet', name: 'e' }, subsets: [{ name: 'a', maxReplicas: pct(30) }, { name: 'b' }] });
   const err = () => Testing.synth(chart);
-  expect(err).toThrow('[test/mix] spec.subsets[*].maxReplicas: ["50%",2] mixes numbers and percentages');
-  expect(err).toThrow('[test/frac] spec.subsets[0].maxReplicas: "12.5%" is not a non-negative integer or integer percentage');
-  expect(err).toThrow('[test/over] spec.subsets[1].maxReplicas: "40%" brings the percentages to 110%, more than 100%');
-  expect(err).toThrow("[test/short] spec.subsets[1].maxReplicas: \"30%\" leaves the percentages at 60%; with the last subset limited they must add up to 100%; make them add up to 100%, or leave the last subset's maxReplicas unset");
-  expect(err).toThrow('[test/sts] spec.subsets[0].maxReplicas: "30%" is a percentage, which OpenKruise refuses for a StatefulSet target; use a number');
+  expect(err).toThrow('[test/mix] WorkloadSpread "test-mix-c889fe2b" (apps.kruise.io/v1alpha1) spec.subsets[*].maxReplicas: ["50%",2] mixes numbers and percentages');
+  expect(err).toThrow('[test/frac] WorkloadSpread "test-frac-c8f4a794" (apps.kruise.io/v1alpha1) spec.subsets[0].maxReplicas: "12.5%" is not a non-negative integer or integer percentage');
+  expect(err).toThrow('[test/over] WorkloadSpread "test-over-c8a88205" (apps.kruise.io/v1alpha1) spec.subsets[1].maxReplicas: "40%" brings the percentages to 110%, more than 100%');
+  expect(err).toThrow("[test/short] WorkloadSpread \"test-short-c87edb9b\" (apps.kruise.io/v1alpha1) spec.subsets[1].maxReplicas: \"30%\" leaves the percentages at 60%; with the last subset limited they must add up to 100%; make them add up to 100%, or leave the last subset's maxReplicas unset");
+  expect(err).toThrow('[test/sts] WorkloadSpread "test-sts-c8a7f4f6" (apps.kruise.io/v1alpha1) spec.subsets[0].maxReplicas: "30%" is a percentage, which OpenKruise refuses for a StatefulSet target; use a number');
 });
 
 test('fails on adaptive rules (rules 17-20) and target group rules (rules 3-4)', () => {
@@ -124,15 +124,15 @@ test('fails on adaptive rules (rules 17-20) and target group rules (rules 3-4)',
   new WorkloadSpread(chart, 'ty', { targetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'y' }, subsets: [{ name: 'a' }] })
     .apiObject.addJsonPatch(JsonPatch.add('/spec/scheduleStrategy', { type: 'Sometimes', adaptive: {} }));
   const err = () => Testing.synth(chart);
-  expect(err).toThrow('[test/ad] spec.targetRef.apiVersion: "apps.kruise.io/v1alpha1" is not a group OpenKruise accepts for kind Deployment; use group apps');
-  expect(err).toThrow('[test/ad] spec.subsets[2].maxReplicas: 1 is set on the last subset of an adaptive WorkloadSpread');
-  expect(err).toThrow('[test/ad] spec.scheduleStrategy.adaptive.rescheduleCriticalSeconds: 200 is out of range for 3 subsets; use 0 to 147 seconds');
+  expect(err).toThrow('[test/ad] WorkloadSpread "test-ad-c89b1725" (apps.kruise.io/v1alpha1) spec.targetRef.apiVersion: "apps.kruise.io/v1alpha1" is not a group OpenKruise accepts for kind Deployment; use group apps');
+  expect(err).toThrow('[test/ad] WorkloadSpread "test-ad-c89b1725" (apps.kruise.io/v1alpha1) spec.subsets[2].maxReplicas: 1 is set on the last subset of an adaptive WorkloadSpread');
+  expect(err).toThrow('[test/ad] WorkloadSpread "test-ad-c89b1725" (apps.kruise.io/v1alpha1) spec.scheduleStrategy.adaptive.rescheduleCriticalSeconds: 200 is out of range for 3 subsets; use 0 to 147 seconds');
   // a type outside the enum is the schema's to refuse; the rule sees only schema-valid types
-  expect(err).toThrow('[test/ty] WorkloadSpread "test-ty-c8c720f1" (apps.kruise.io/v1alpha1) spec.scheduleStrategy.type: "Sometimes" must be one of: "Adaptive", "Fixed", ""');
+  expect(err).toThrow('[test/ty] WorkloadSpread "test-ty-c8c720f1" (apps.kruise.io/v1alpha1) spec.scheduleStrategy.type: "Sometimes" is not an allowed value; use one of "Adaptive", "Fixed", ""');
   const c2 = Testing.chart();
   new WorkloadSpread(c2, 'ty', { targetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'y' }, subsets: [{ name: 'a' }] })
     .apiObject.addJsonPatch(JsonPatch.add('/spec/scheduleStrategy', { type: 'Fixed', adaptive: {} }));
-  expect(() => Testing.synth(c2)).toThrow('[test/ty] spec.scheduleStrategy.adaptive: {} is set but the type is not Adaptive');
+  expect(() => Testing.synth(c2)).toThrow('[test/ty] WorkloadSpread "test-ty-c8c720f1" (apps.kruise.io/v1alpha1) spec.scheduleStrategy.adaptive: {} is set but the type is not Adaptive');
 });
 
 test('fails on a second WorkloadSpread for the same workload (rule 22) and on a namespace mismatch', () => {
@@ -143,15 +143,15 @@ test('fails on a second WorkloadSpread for the same workload (rule 22) and on a 
   new WorkloadSpread(shop, 'b', { target: web, subsets: [{ name: 'a' }] });
   new WorkloadSpread(shop, 'c', { metadata: { namespace: 'other' }, target: web, subsets: [{ name: 'a' }] });
   const err = () => app.synth();
-  expect(err).toThrow('[shop/a] spec.targetRef: {"apiVersion":"apps/v1","kind":"Deployment","name":"web"} is also the target of WorkloadSpread');
-  expect(err).toThrow('[shop/c] metadata.namespace: "other" differs from the namespace of the target Deployment "web" (shop)');
+  expect(err).toThrow('[shop/a] WorkloadSpread "shop-a-c844100c" (apps.kruise.io/v1alpha1) spec.targetRef: {"apiVersion":"apps/v1","kind":"Deployment","name":"web"} is also the target of WorkloadSpread');
+  expect(err).toThrow('[shop/c] WorkloadSpread "shop-c-c822c187" (apps.kruise.io/v1alpha1) metadata.namespace: "other" differs from the namespace of the target Deployment "web" (shop)');
 });
 
 test('warns on a target kind that needs the custom-workload whitelist', () => {
   const chart = Testing.chart();
   const ds = new kplus.DaemonSet(chart, 'ds', { metadata: { name: 'ds' }, containers: [{ image: 'agent:1' }] });
   new WorkloadSpread(chart, 's', { target: ds, subsets: [{ name: 'a' }] });
-  expect(Warnings.of(chart)).toEqual(['[test/s] spec.targetRef is a DaemonSet (apps/v1), which OpenKruise accepts only when it is listed in WorkloadSpread_Watch_Custom_Workload_WhiteList of the kruise-configuration ConfigMap']);
+  expect(Warnings.of(chart)).toEqual(['[test/s] WorkloadSpread "test-s-c82657af" (apps.kruise.io/v1alpha1) spec.targetRef is a DaemonSet (apps/v1), which OpenKruise accepts only when it is listed in WorkloadSpread_Watch_Custom_Workload_WhiteList of the kruise-configuration ConfigMap']);
 });
 
 test('fails when the WorkloadSpread gate is off in the app\'s control plane', () => {
@@ -166,10 +166,10 @@ test('fails on an incomplete targetRef or an apiVersion with more than one slash
   new WorkloadSpread(chart, 'e', { targetRef: { apiVersion: '', kind: '', name: '' }, subsets: [{ name: 'a' }] });
   new WorkloadSpread(chart, 'v', { targetRef: { apiVersion: 'apps/v1/x', kind: 'ReplicaSet', name: 'rs' }, subsets: [{ name: 'a' }] });
   const err = () => Testing.synth(chart);
-  expect(err).toThrow('[test/e] spec.targetRef.apiVersion: "" is empty; name the target completely');
-  expect(err).toThrow('[test/e] spec.targetRef.kind: "" is empty; name the target completely');
-  expect(err).toThrow('[test/e] spec.targetRef.name: "" is empty; name the target completely');
-  expect(err).toThrow('[test/v] spec.targetRef.apiVersion: "apps/v1/x" is not group/version; use e.g. apps/v1');
+  expect(err).toThrow('[test/e] WorkloadSpread "test-e-c8d8dfc3" (apps.kruise.io/v1alpha1) spec.targetRef.apiVersion: "" is empty; name the target completely');
+  expect(err).toThrow('[test/e] WorkloadSpread "test-e-c8d8dfc3" (apps.kruise.io/v1alpha1) spec.targetRef.kind: "" is empty; name the target completely');
+  expect(err).toThrow('[test/e] WorkloadSpread "test-e-c8d8dfc3" (apps.kruise.io/v1alpha1) spec.targetRef.name: "" is empty; name the target completely');
+  expect(err).toThrow('[test/v] WorkloadSpread "test-v-c805e53a" (apps.kruise.io/v1alpha1) spec.targetRef.apiVersion: "apps/v1/x" is not group/version; use e.g. apps/v1');
 });
 
 test('fails on node selector terms the strict upstream check refuses: values, operators, matchFields (rule 8)', () => {
@@ -190,7 +190,7 @@ test('fails on node selector terms the strict upstream check refuses: values, op
       ],
     }));
   const err = () => Testing.synth(chart);
-  const at = '[test/s] spec.subsets[0].requiredNodeSelectorTerm';
+  const at = '[test/s] WorkloadSpread "test-s-c82657af" (apps.kruise.io/v1alpha1) spec.subsets[0].requiredNodeSelectorTerm';
   expect(err).toThrow(`${at}.matchExpressions[0].values: [] must list at least one value for operator In; add values`);
   expect(err).toThrow(`${at}.matchExpressions[1].values: ["yes"] must be empty for operator Exists; drop the values`);
   expect(err).toThrow(`${at}.matchExpressions[2].operator: "Like" is not a node selector operator; use In, NotIn, Exists, DoesNotExist, Gt or Lt`);
@@ -209,17 +209,17 @@ test('fails on a toleration with an invalid key or operator, an invalid value, a
       JsonPatch.add('/spec/targetFilter', { selector: { matchExpressions: [{ key: 'app', operator: 'In', values: [] }] } }),
     );
   const err = () => Testing.synth(chart);
-  expect(err).toThrow('[test/s] spec.subsets[0].tolerations[0].key: "bad key" name part must consist of');
-  expect(err).toThrow('[test/s] spec.subsets[0].tolerations[1].operator: "Matches" is not a toleration operator; use Equal or Exists');
-  expect(err).toThrow('[test/s] spec.subsets[0].tolerations[2].value: "bad value!" must be empty or consist of');
-  expect(err).toThrow('[test/s] spec.targetFilter.selector.matchExpressions[0].values: [] ');
+  expect(err).toThrow('[test/s] WorkloadSpread "test-s-c82657af" (apps.kruise.io/v1alpha1) spec.subsets[0].tolerations[0].key: "bad key" name part must consist of');
+  expect(err).toThrow('[test/s] WorkloadSpread "test-s-c82657af" (apps.kruise.io/v1alpha1) spec.subsets[0].tolerations[1].operator: "Matches" is not a toleration operator; use Equal or Exists');
+  expect(err).toThrow('[test/s] WorkloadSpread "test-s-c82657af" (apps.kruise.io/v1alpha1) spec.subsets[0].tolerations[2].value: "bad value!" must be empty or consist of');
+  expect(err).toThrow('[test/s] WorkloadSpread "test-s-c82657af" (apps.kruise.io/v1alpha1) spec.targetFilter.selector.matchExpressions[0].values: [] ');
 });
 
 test('fails on a negative rescheduleCriticalSeconds (rule 20)', () => {
   const chart = Testing.chart();
   new WorkloadSpread(chart, 's', { target: deployment(chart), subsets: [{ name: 'a' }], scheduleStrategy: WorkloadSpreadScheduleStrategy.adaptive() })
     .apiObject.addJsonPatch(JsonPatch.add('/spec/scheduleStrategy/adaptive/rescheduleCriticalSeconds', -1));
-  expect(() => Testing.synth(chart)).toThrow('[test/s] spec.scheduleStrategy.adaptive.rescheduleCriticalSeconds: -1 is out of range for 1 subsets; use 0 to 2147483647 seconds');
+  expect(() => Testing.synth(chart)).toThrow('[test/s] WorkloadSpread "test-s-c82657af" (apps.kruise.io/v1alpha1) spec.scheduleStrategy.adaptive.rescheduleCriticalSeconds: -1 is out of range for 1 subsets; use 0 to 2147483647 seconds');
 });
 
 test('targets an Advanced StatefulSet and warns that OpenKruise does not check subset patches for it', () => {
@@ -230,5 +230,5 @@ test('targets an Advanced StatefulSet and warns that OpenKruise does not check s
   expect(ws.node.path).toBe('test/db/Spread');
   expect(m.spec.targetRef).toEqual({ apiVersion: 'apps.kruise.io/v1beta1', kind: 'StatefulSet', name: 'db' });
   expect(m.spec.subsets[0]).toEqual({ name: 'a', maxReplicas: 2, patch: { metadata: { labels: { zone: 'a' } } } });
-  expect(Warnings.of(chart)).toEqual(['[test/db/Spread] subset patches of a WorkloadSpread on an Advanced StatefulSet are not validated by OpenKruise; a bad patch surfaces only when pods are created']);
+  expect(Warnings.of(chart)).toEqual(['[test/db/Spread] WorkloadSpread "test-db-spread-c8ad2d4c" (apps.kruise.io/v1alpha1) subset patches of a WorkloadSpread on an Advanced StatefulSet are not validated by OpenKruise; a bad patch surfaces only when pods are created']);
 });

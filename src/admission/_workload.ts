@@ -5,6 +5,7 @@
  * scatter and image pre-download annotations. Each rule is written once here
  * and called by the kind modules beside this file.
  */
+import { advice } from '../validation/advice';
 import { cloneJson } from '../validation/json';
 import { dns1123LabelProblems, dns1123SubdomainProblems, labelValueProblems, labelsProblems, qualifiedNameProblems } from '../validation/names';
 import { IntOrPercent, parseUpstreamPercent } from '../validation/percent';
@@ -31,6 +32,29 @@ export function ownCopy(parent: Json, key: string): Json {
   const copy: Json = { ...parent[key] };
   parent[key] = copy;
   return copy;
+}
+
+/**
+ * The fields of an update strategy the webhook's Go types write back even
+ * when unset (they have no `omitempty`), so the webhook's patch adds them
+ * before the API server checks the required fields: an update priority
+ * term's weight (0), matchSelector ({}) and orderedKey (''), a scatter
+ * term's key and value (''). `strategy` is the defaults' own copy; the
+ * lists are replaced, never changed.
+ */
+export function goZeroValues(strategy: Json | undefined): void {
+  if (!strategy || typeof strategy !== 'object') return;
+  const items = (v: unknown, zero: Json): Json[] | undefined => (Array.isArray(v)
+    ? v.map(x => (x !== null && typeof x === 'object' && !Array.isArray(x)
+      ? { ...x, ...Object.fromEntries(Object.entries(zero).filter(([k]) => x[k] === undefined)) } : x)) : undefined);
+  const ps = strategy.priorityStrategy;
+  if (ps !== null && typeof ps === 'object' && !Array.isArray(ps)) {
+    const copy: Json = { ...ps };
+    if (Array.isArray(ps.weightPriority)) copy.weightPriority = items(ps.weightPriority, { weight: 0, matchSelector: {} });
+    if (Array.isArray(ps.orderPriority)) copy.orderPriority = items(ps.orderPriority, { orderedKey: '' });
+    strategy.priorityStrategy = copy;
+  }
+  if (Array.isArray(strategy.scatterStrategy)) strategy.scatterStrategy = items(strategy.scatterStrategy, { key: '', value: '' });
 }
 
 /** Collects the problems of one object. */
@@ -88,19 +112,21 @@ export interface SelectorRuleOptions {
 export function selectorRules(r: Rules, spec: Json, kind: string, o: SelectorRuleOptions): void {
   const sel: LabelSelectorJson | undefined = spec.selector;
   if (sel === undefined && o.required) {
-    r.add('spec.selector', undefined, 'is required', `select the pods of the ${kind} (the construct does so unless 'select' is false)`);
+    r.add('spec.selector', undefined, 'is required', advice('select the pods by labels of spec.template.metadata.labels, e.g. matchLabels: {app: web}',
+      `select the pods of the ${kind} (the construct does so unless 'select' is false)`));
   }
   for (const p of selectorProblems(sel)) r.add(`spec.selector.${p.field}`, p.value, p.problem, 'fix the selector');
   const empty = isEmptySelector(sel);
   if (empty) {
     r.add('spec.selector', sel, `is empty and would select every pod of the namespace; an empty selector is not valid for ${article(kind)}`,
-      'keep the default selector or call select() with at least one label');
+      advice('give it matchLabels or matchExpressions', 'keep the default selector or call select() with at least one label'));
   }
   if (empty && o.skipMatchWhenEmpty) return;
   const labels = spec.template?.metadata?.labels ?? {};
   if (!selectorMatches(sel, labels)) {
     r.add('spec.template.metadata.labels', labels, `do not match spec.selector ${JSON.stringify(sel ?? null)}`,
-      'add the selected labels to the pod metadata (podMetadata.addLabel) or select labels the pods carry');
+      advice('add the selected labels to the labels of the pod template, or select labels the pods carry',
+        'add the selected labels to the pod metadata (podMetadata.addLabel) or select labels the pods carry'));
   }
 }
 
@@ -124,7 +150,7 @@ export function templateRules(r: Rules, spec: Json, o: TemplateRuleOptions): voi
     delete t.spec.activeDeadlineSeconds;
   }
   if (t.spec.restartPolicy !== 'Always') {
-    r.add('spec.template.spec.restartPolicy', t.spec.restartPolicy, `is not allowed for ${article(o.kind)}`, 'use RestartPolicy.ALWAYS (the default)');
+    r.add('spec.template.spec.restartPolicy', t.spec.restartPolicy, `is not allowed for ${article(o.kind)}`, advice('set it to Always or leave it out (Always is the default)', 'use RestartPolicy.ALWAYS (the default)'));
   }
   r.addAll(podTemplateProblems(t, { path: 'spec.template', claimVolumes: o.claimVolumes }));
 }
@@ -191,7 +217,7 @@ export function priorityRules(r: Rules, ps: Json | undefined, at: string): void 
   const weights: Json[] = ps.weightPriority ?? [];
   const orders: Json[] = ps.orderPriority ?? [];
   if (weights.length > 0 && orders.length > 0) {
-    r.add(at, ps, 'sets both weightPriority and orderPriority', 'use UpdatePriority.weighted() or UpdatePriority.ordered(), not both');
+    r.add(at, ps, 'sets both weightPriority and orderPriority', advice('keep one of them', 'use UpdatePriority.weighted() or UpdatePriority.ordered(), not both'));
   }
   weights.forEach((w, i) => {
     const here = `${at}.weightPriority[${i}]`;
@@ -241,6 +267,24 @@ export function imagePreDownloadRules(r: Rules, annotations: Json | undefined): 
   }
 }
 
+
+/**
+ * A partition that holds back every pod for good: above 100%, or above
+ * spec.replicas (when set; an autoscaler's count is not known at synth).
+ * 100% and a partition equal to the replicas pause an update on purpose;
+ * more is accepted upstream but never lets one pod update.
+ */
+export function partitionWarnings(written: unknown, partition: { value: number; isPercent: boolean }, replicas: unknown, at: string): string[] {
+  if (partition.isPercent && partition.value > 100) {
+    return [fieldError(at, written, 'is above 100%, so it holds back every pod and no update ever rolls out',
+      'use at most "100%" (which pauses the update on purpose), or lower it to let pods update')];
+  }
+  if (!partition.isPercent && typeof replicas === 'number' && partition.value > replicas) {
+    return [fieldError(at, written, `is above spec.replicas (${replicas}), so it holds back every pod and no update ever rolls out`,
+      `use at most ${replicas} (which pauses the update on purpose), or lower it to let pods update`)];
+  }
+  return [];
+}
 
 export function lifecycleWarnings(lifecycle: Json | undefined): string[] {
   return lifecycle?.preNormal?.markPodNotReady === true

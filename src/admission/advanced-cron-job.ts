@@ -66,11 +66,13 @@
  */
 import { broadcastJobSpecProblems, defaultBroadcastJobSpec } from './broadcast-job';
 import { imageListPullJobSpecProblems } from './image-list-pull-job';
+import { omitEmptySelectorFields } from './image-pull-job';
 import { AdmissionContext, AdmissionModule, Manifest } from './types';
 import { cloneJson } from '../validation/json';
 import { objectMetaProblems } from '../validation/names';
 import { TemplateProblem, defaultPodTemplate, podTemplateProblems } from '../validation/pod-template';
 import { fieldError } from '../validation/report';
+import { untypedObjectProblems } from '../validation/shape';
 
 type Json = Record<string, any>;
 
@@ -335,6 +337,7 @@ function defaults(manifest: Manifest, ctx: AdmissionContext): Manifest {
   if (isObject(ilpj)) {
     if (!isObject(ilpj.spec)) ilpj.spec = {};
     const is = ilpj.spec;
+    omitEmptySelectorFields(is);
     if (!isObject(is.completionPolicy)) is.completionPolicy = {};
     if (!is.completionPolicy.type) {
       is.completionPolicy.type = 'Always';
@@ -419,6 +422,12 @@ function imageListTemplateProblems(s: Json, tpl: Json, out: TemplateProblem[]): 
 
 /** The AdvancedCronJob rules of a defaulted object, as problems. */
 export function advancedCronJobProblems(manifest: Manifest): TemplateProblem[] {
+  // the CRD leaves these untyped; the webhook decodes them into Go structs
+  const undecodable = untypedObjectProblems(manifest, [
+    'spec.template.jobTemplate', 'spec.template.jobTemplate.metadata', 'spec.template.jobTemplate.spec', 'spec.template.jobTemplate.spec.template',
+    'spec.template.broadcastJobTemplate.spec.template',
+  ]);
+  if (undecodable.length > 0) return undecodable;
   const out: TemplateProblem[] = [...objectMetaProblems(manifest.metadata, 'label', 'AdvancedCronJob')];
   const s: Json = isObject(manifest.spec) ? manifest.spec : {};
   scheduleProblems(s, out);

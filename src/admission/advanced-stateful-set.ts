@@ -7,10 +7,11 @@
  * Left out: immutable fields on update, StorageClass lookups for PVC resizing.
  */
 import {
-  Json, RuleProblem, Rules, hasPreDownload, imagePreDownloadRules, lifecycleRules, lifecycleWarnings,
+  Json, RuleProblem, Rules, goZeroValues, hasPreDownload, partitionWarnings, imagePreDownloadRules, lifecycleRules, lifecycleWarnings,
   metadataRules, ownCopy, priorityRules, problemLines, selectorRules, templateRules, volumeClaimTemplateRules,
 } from './_workload';
 import { AdmissionModule } from './types';
+import { advice } from '../validation/advice';
 import { IntOrPercent, parseStrictPercent, scaled } from '../validation/percent';
 import { isObject } from '../validation/shape';
 
@@ -34,6 +35,7 @@ export function defaultAdvancedStatefulSet(manifest: Json, o: AdvancedStatefulSe
     ru.maxUnavailable ??= 1;
     ru.podUpdatePolicy ||= 'ReCreate';
     ru.minReadySeconds ??= 0;
+    if (ru.unorderedUpdate !== null && typeof ru.unorderedUpdate === 'object') goZeroValues(ownCopy(ru, 'unorderedUpdate'));
   }
   if (o.autoDeletePvc) {
     const p = ownCopy(s, 'persistentVolumeClaimRetentionPolicy');
@@ -55,7 +57,7 @@ function stsMaxUnavailableRules(r: Rules, v: IntOrPercent, at: string, policy: s
   if (scaled(strict, 1, true) < 1) {
     r.add(at, v, 'must allow at least one pod', 'use 1 or more (or a positive percentage)');
   } else if (policy !== 'Parallel' && v !== 1) {
-    r.add(at, v, `must be 1 with podManagementPolicy ${policy}`, 'use PodManagementPolicy.PARALLEL or drop maxUnavailable');
+    r.add(at, v, `must be 1 with podManagementPolicy ${policy}`, advice('set spec.podManagementPolicy to Parallel, or remove maxUnavailable', 'use PodManagementPolicy.PARALLEL or drop maxUnavailable'));
   }
 }
 
@@ -100,11 +102,11 @@ export function advancedStatefulSetProblems(manifest: Json, o: AdvancedStatefulS
       const gates: unknown = s.template?.spec?.readinessGates; // a list of anything else: reported by the pod template check
       if (!(Array.isArray(gates) && gates.some(g => isObject(g) && g.conditionType === 'InPlaceUpdateReady'))) {
         r.add('spec.template.spec.readinessGates', s.template?.spec?.readinessGates, `must contain InPlaceUpdateReady with podUpdatePolicy ${ru.podUpdatePolicy}`,
-          'add { conditionType: InPlaceUpdateReady } (the AdvancedStatefulSet construct adds it for you)');
+          advice('add { conditionType: InPlaceUpdateReady } to spec.template.spec.readinessGates', 'add { conditionType: InPlaceUpdateReady } (the AdvancedStatefulSet construct adds it for you)'));
       }
     }
     if (ru.unorderedUpdate !== undefined) {
-      if (policy !== 'Parallel') r.add(`${at}.unorderedUpdate`, ru.unorderedUpdate, `is only allowed with podManagementPolicy Parallel, not ${policy}`, 'use PodManagementPolicy.PARALLEL or an ordered update');
+      if (policy !== 'Parallel') r.add(`${at}.unorderedUpdate`, ru.unorderedUpdate, `is only allowed with podManagementPolicy Parallel, not ${policy}`, advice('set spec.podManagementPolicy to Parallel, or remove unorderedUpdate', 'use PodManagementPolicy.PARALLEL or an ordered update'));
       priorityRules(r, ru.unorderedUpdate.priorityStrategy, `${at}.unorderedUpdate.priorityStrategy`);
     }
   }
@@ -128,6 +130,9 @@ export function advancedStatefulSetWarnings(manifest: Json): string[] {
   const s: Json = manifest.spec ?? {};
   const u: Json = s.updateStrategy ?? {};
   const ru: Json = u.rollingUpdate ?? {};
+  if (typeof ru.partition === 'number') {
+    out.push(...partitionWarnings(ru.partition, { value: ru.partition, isPercent: false }, s.replicas, 'spec.updateStrategy.rollingUpdate.partition'));
+  }
   if (hasPreDownload(manifest)) {
     const policy = ru.podUpdatePolicy ?? 'ReCreate';
     if ((u.type ?? 'RollingUpdate') === 'OnDelete' || policy === 'ReCreate') {

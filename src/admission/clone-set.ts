@@ -6,12 +6,16 @@
  * diffs between revisions, podsToDelete naming pods the CloneSet owns.
  */
 import {
-  Json, MAX_INT32, RuleProblem, Rules, describe, hasPreDownload, imagePreDownloadRules, lifecycleRules, lifecycleWarnings,
-  metadataRules, ownCopy, priorityRules, problemLines, scatterRules, selectorRules, templateRules, volumeClaimTemplateRules,
+  Json, MAX_INT32, goZeroValues, RuleProblem, Rules, describe, hasPreDownload, imagePreDownloadRules,
+  partitionWarnings, lifecycleRules, lifecycleWarnings, metadataRules, ownCopy, priorityRules, problemLines,
+  scatterRules, selectorRules, templateRules, volumeClaimTemplateRules,
 } from './_workload';
 import { AdmissionModule } from './types';
+import { advice } from '../validation/advice';
 import { parseKruisePercent, ParsedIntOrPercent, parseUpstreamPercent, scaled } from '../validation/percent';
 
+
+const INT_OR_PERCENT_FIX = () => advice('use an integer or a percentage such as "20%"', 'use PercentOrAbsolute.absolute(n) or PercentOrAbsolute.percent(p)');
 
 /** CloneSet defaults D1-D8 (template defaults are applied by the template rules); the input is not changed. */
 export function defaultCloneSet(manifest: Json): Json {
@@ -22,6 +26,7 @@ export function defaultCloneSet(manifest: Json): Json {
   const u = ownCopy(s, 'updateStrategy');
   u.type ||= 'ReCreate';
   if ((u.type === 'InPlaceIfPossible' || u.type === 'InPlaceOnly') && !u.inPlaceUpdateStrategy) u.inPlaceUpdateStrategy = {};
+  goZeroValues(u);
   u.partition ??= 0;
   u.maxUnavailable ??= '20%';
   u.maxSurge ??= 0;
@@ -53,11 +58,11 @@ export function cloneSetProblems(manifest: Json): RuleProblem[] {
 
   const u: Json = s.updateStrategy;
   if (!CLONESET_TYPES.includes(u.type)) {
-    r.add('spec.updateStrategy.type', u.type, 'is not supported by the CloneSet webhook', `use one of ${CLONESET_TYPES.join(', ')} (CloneSetUpdateStrategy.recreate/inPlaceIfPossible/inPlaceOnly)`);
+    r.add('spec.updateStrategy.type', u.type, 'is not supported by the CloneSet webhook', advice(`use one of ${CLONESET_TYPES.join(', ')}`, `use one of ${CLONESET_TYPES.join(', ')} (CloneSetUpdateStrategy.recreate/inPlaceIfPossible/inPlaceOnly)`));
   }
   const partition = parseKruisePercent(u.partition);
   if (!partition) {
-    r.add('spec.updateStrategy.partition', u.partition, 'is not an integer or a percentage', 'use PercentOrAbsolute.absolute(n) or PercentOrAbsolute.percent(p)');
+    r.add('spec.updateStrategy.partition', u.partition, 'is not an integer or a percentage', INT_OR_PERCENT_FIX());
   } else if (scaled(partition, replicas, true) < 0) {
     r.add('spec.updateStrategy.partition', u.partition, 'is negative', 'use 0 or more pods (or percent)');
   }
@@ -67,7 +72,7 @@ export function cloneSetProblems(manifest: Json): RuleProblem[] {
     const v = u[field];
     const at = `spec.updateStrategy.${field}`;
     if (!parseKruisePercent(v)) {
-      r.add(at, v, 'is not an integer or a percentage', 'use PercentOrAbsolute.absolute(n) or PercentOrAbsolute.percent(p)');
+      r.add(at, v, 'is not an integer or a percentage', INT_OR_PERCENT_FIX());
       return undefined;
     }
     const p = parseUpstreamPercent(v);
@@ -79,7 +84,7 @@ export function cloneSetProblems(manifest: Json): RuleProblem[] {
   const maxUnavailable = budget('maxUnavailable');
   const maxSurge = budget('maxSurge');
   if (maxSurge && u.type === 'InPlaceOnly' && scaled(maxSurge, replicas, true) > 0) {
-    r.add('spec.updateStrategy.maxSurge', u.maxSurge, 'must be 0 with InPlaceOnly', 'remove maxSurge or use inPlaceIfPossible()');
+    r.add('spec.updateStrategy.maxSurge', u.maxSurge, 'must be 0 with InPlaceOnly', advice('remove maxSurge, or use type InPlaceIfPossible', 'remove maxSurge or use inPlaceIfPossible()'));
   }
   if (maxUnavailable && maxSurge && replicas > 0 && scaled(maxUnavailable, replicas, true) < 1 && scaled(maxSurge, replicas, true) < 1) {
     r.add('spec.updateStrategy.maxUnavailable', u.maxUnavailable, `and maxSurge ${describe(u.maxSurge)} are both below one pod, so the update could never proceed`,
@@ -102,6 +107,7 @@ export function cloneSetWarnings(manifest: Json): string[] {
   const u: Json = s.updateStrategy ?? {};
   const replicas: number = s.replicas ?? 1;
   const partition = u.partition === undefined ? undefined : parseKruisePercent(u.partition);
+  if (partition) out.push(...partitionWarnings(u.partition, partition, s.replicas, 'spec.updateStrategy.partition'));
   // Without spec.replicas (an autoscaler sets them) the split depends on the live count: nothing to say.
   if (partition && partition.value > 0 && s.replicas !== undefined) {
     if (partition.isPercent && partition.value < 100) {

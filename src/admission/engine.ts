@@ -12,18 +12,20 @@
  * user knows (the L2 when the object is its `Resource`, else the object), so
  * cdk8s reports every error under that construct's path.
  */
-import { ApiObject } from 'cdk8s';
+import { ApiObject, App, IResolver, ResolutionContext } from 'cdk8s';
 import { IConstruct } from 'constructs';
 import { admissionModuleFor } from './index';
 import { AdmissionApp, AdmissionContext, Manifest } from './types';
 import { GATE_DEFAULTS } from '../control-plane/_gates';
 import { appObjects } from '../fleet/objects';
+import { _adviseFor } from '../validation/advice';
 import { _gateSources } from '../validation/gates';
 import { cloneJson } from '../validation/json';
 import { _currentRound, _markCheckRounds, _sharedRender } from '../validation/render';
-import { Warnings } from '../validation/report';
+import { _renderProblemsOf } from '../validation/render-problems';
+import { Warnings, fieldError } from '../validation/report';
 import { _rolloutManagers } from '../validation/rollout-settings';
-import { KRUISE_GROUPS, formatIssue, validateManifest } from '../validation/schemas';
+import { KRUISE_GROUPS, formatIssue, hasStatusSubresource, validateManifest } from '../validation/schemas';
 
 /** Where an object came from, when the construct path alone does not say it (included files). */
 export interface _ObjectOrigin {
@@ -31,7 +33,15 @@ export interface _ObjectOrigin {
   readonly source: string;
   /** The position of the object in it (1 = the first document). */
   readonly document: number;
+  /** The user asked to keep the fields a cluster sets (no warning about them). */
+  readonly keepsServerFields?: boolean;
 }
+
+/**
+ * The metadata a cluster sets on an object, as `kubectl get -o yaml` prints
+ * it; never part of a manifest a user writes.
+ */
+export const SERVER_SET_METADATA = ['uid', 'resourceVersion', 'generation', 'creationTimestamp', 'managedFields'];
 
 const origins = new WeakMap<ApiObject, _ObjectOrigin>();
 
@@ -55,9 +65,14 @@ function ownerOf(obj: ApiObject): IConstruct {
   return obj;
 }
 
-function describeObject(manifest: Manifest): string {
+/**
+ * How every message names its object: `Kind "name" (apiVersion)`, with the
+ * file and document for an included object.
+ */
+function describeObject(manifest: Manifest, origin: _ObjectOrigin | undefined): string {
   const name = manifest.metadata?.name;
-  return `${manifest.kind} ${name ? `"${name}" ` : ''}(${manifest.apiVersion})`;
+  const from = origin ? `; ${origin.source}, document ${origin.document}` : '';
+  return `${manifest.kind} ${name ? `"${name}" ` : ''}(${manifest.apiVersion}${from})`;
 }
 
 /** The feature gates as the App's control planes set them, else the v1.9.0 defaults; the App's kruise-rollout-managers. */
@@ -90,20 +105,64 @@ interface Verdict {
   readonly decoded: boolean;
 }
 
-function judge(obj: ApiObject, manifest: Manifest, ctx: AdmissionContext): Verdict {
-  const origin = origins.get(obj);
-  const from = origin ? `(${origin.source}, document ${origin.document}) ` : '';
-  const schema = validateManifest(manifest);
-  if (schema.length > 0) {
-    return { errors: schema.map(i => `${from}${describeObject(manifest)} ${formatIssue(i)}`), decoded: false };
-  }
+/**
+ * The object as a create request carries it to admission: without `status`
+ * when the kind serves it as a subresource (the API server drops it, so
+ * `kubectl get -o yaml` output can be applied again).
+ */
+export function asCreated(manifest: Manifest): Manifest {
+  if (manifest.status === undefined || !hasStatusSubresource(String(manifest.apiVersion), String(manifest.kind))) return manifest;
+  const { status: _status, ...created } = manifest;
+  return created;
+}
+
+/**
+ * What the API server does with a create, in its order: the object decodes
+ * against the schema as written (types, unknown fields); the mutating
+ * webhook defaults it; the required fields are checked on the defaulted
+ * object (a webhook default may fill one); then the validating webhook's
+ * rules. Every line is `Kind "name" (apiVersion) field: value problem; fix`,
+ * with fixes in the terms the object was written in (construct advice for an
+ * L2's object, manifest fields otherwise).
+ */
+function judge(obj: ApiObject, ctx: AdmissionContext): Verdict {
+  const owner = ownerOf(obj);
+  const rendered: Manifest = _sharedRender(obj);
+  const head = describeObject(rendered, origins.get(obj));
+  const lines = (found: readonly string[]) => found.map(l => `${head} ${l}`);
+  // a construct that could not render its object (a Duration of fractional seconds, ...): that is its verdict
+  const renderProblems = _renderProblemsOf(owner);
+  if (renderProblems.length > 0) return { errors: lines(renderProblems.map(p => fieldError(p.field, p.value, p.problem, p.fix))), decoded: false };
+  const manifest = asCreated(rendered);
+  const issues = validateManifest(manifest);
+  const structural = issues.filter(i => !i.missing);
+  if (structural.length > 0) return { errors: lines(structural.map(formatIssue)), decoded: false };
   const module = admissionModuleFor(String(manifest.apiVersion), String(manifest.kind));
-  if (!module) return { errors: [], decoded: true };
   // the render is shared with the other checks and the output: defaults return a copy, a module without defaults gets one
-  const defaulted = module.defaults ? module.defaults(manifest, ctx) : cloneJson(manifest);
-  let errors = module.validate(defaulted, ctx);
-  if (errors.length === 0 && module.appRules) errors = module.appRules(defaulted, appOf(obj), ctx);
-  return { errors: errors.map(line => `${from}${line}`), decoded: true };
+  const defaulted = module?.defaults ? module.defaults(manifest, ctx) : cloneJson(manifest);
+  if (issues.length > 0) {
+    const missing = module?.defaults ? validateManifest(defaulted).filter(i => i.missing) : issues;
+    if (missing.length > 0) return { errors: lines(missing.map(formatIssue)), decoded: false };
+  }
+  if (!module) return { errors: [], decoded: true };
+  const errors = _adviseFor(owner !== obj, () => {
+    const found = module.validate(defaulted, ctx);
+    return found.length === 0 && module.appRules ? module.appRules(defaulted, appOf(obj), ctx) : found;
+  });
+  return { errors: lines(errors), decoded: true };
+}
+
+/**
+ * Renders a map without `Object.prototype` (`Object.create(null)`, as some
+ * libraries build them) as the plain object cdk8s expects: cdk8s reads the
+ * constructor of every object it writes and fails with a bare TypeError on
+ * such a map, wherever in the App it was given (labels, Secret data, ...).
+ */
+class PlainMapResolver implements IResolver {
+  public resolve(context: ResolutionContext): void {
+    const v = context.value;
+    if (v !== null && typeof v === 'object' && Object.getPrototypeOf(v) === null) context.replaceValue({ ...v });
+  }
 }
 
 /** The engine of one App (one per root construct). */
@@ -115,6 +174,7 @@ class Engine {
   private readonly hooked = new WeakSet<ApiObject>();
 
   constructor(private readonly root: IConstruct) {
+    if (root instanceof App && !root.resolvers.some(r => r instanceof PlainMapResolver)) root.resolvers.unshift(new PlainMapResolver());
     // the round marker runs first in every validation pass, so the pass, the
     // warnings and the L2 checks share one render of each object
     _markCheckRounds(root);
@@ -134,7 +194,7 @@ class Engine {
     const ctx = contextOf(this.root);
     for (const c of this.root.node.findAll()) {
       if (!(c instanceof ApiObject) || !isKruiseObject(c)) continue;
-      this.verdicts.set(c, judge(c, _sharedRender(c), ctx));
+      this.verdicts.set(c, judge(c, ctx));
       this.hook(c);
     }
     return [];
@@ -156,7 +216,7 @@ class Engine {
     }
     let v = this.verdicts.get(obj);
     if (!v) {
-      v = judge(obj, _sharedRender(obj), contextOf(this.root));
+      v = judge(obj, contextOf(this.root));
       this.verdicts.set(obj, v);
     }
     return v;
@@ -167,12 +227,22 @@ class Engine {
     const ctx = contextOf(this.root);
     for (const c of this.root.node.findAll()) {
       if (!(c instanceof ApiObject) || !isKruiseObject(c)) continue;
-      const manifest = _sharedRender(c);
-      const module = admissionModuleFor(String(manifest.apiVersion), String(manifest.kind));
-      if (!module?.warnings) continue;
       const v = this.verdictOf(c);
       if (v.errors.length > 0 || !v.decoded) continue;
-      for (const message of module.warnings(manifest, ctx)) out.push({ scope: ownerOf(c), message });
+      const rendered: Manifest = _sharedRender(c);
+      const origin = origins.get(c);
+      const owner = ownerOf(c);
+      const head = describeObject(rendered, origin);
+      const found: string[] = [];
+      const server = SERVER_SET_METADATA.filter(f => rendered.metadata?.[f] !== undefined);
+      if (server.length > 0 && !origin?.keepsServerFields) {
+        found.push(fieldError('metadata', server, 'were set by the cluster the object was read from: the API server refuses to create an object with a resourceVersion, and applies it to nothing but that one object',
+          'remove them, or include the file with KruiseInclude, which leaves them out'));
+      }
+      const manifest = asCreated(rendered);
+      const module = admissionModuleFor(String(manifest.apiVersion), String(manifest.kind));
+      if (module?.warnings) found.push(..._adviseFor(owner !== c, () => module.warnings!(manifest, ctx, appOf(c))));
+      for (const message of found) out.push({ scope: owner, message: `${head} ${message}` });
     }
     return out;
   }
@@ -202,4 +272,13 @@ export function _admissionEngine(scope: IConstruct): Engine {
  */
 export function _admitted(obj: ApiObject): boolean {
   return _admissionEngine(obj).verdictOf(obj).errors.length === 0;
+}
+
+/**
+ * A message about `obj` in the shape of every message: `Kind "name" (apiVersion) field: value problem; fix`
+ * (`line` is the part from the field on).
+ * @internal
+ */
+export function _objectLine(obj: ApiObject, line: string): string {
+  return `${describeObject({ kind: obj.kind, apiVersion: obj.apiVersion, metadata: { name: obj.name } }, origins.get(obj))} ${line}`;
 }

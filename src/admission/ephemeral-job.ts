@@ -21,7 +21,7 @@
  */
 import { AdmissionModule, Manifest } from './types';
 import { dns1123LabelProblems, envVarNameProblems } from '../validation/names';
-import { TemplateProblem, containerSecurityProblems, envProblems } from '../validation/pod-template';
+import { TemplateProblem, containerListShapeProblems, containerSecurityProblems, envProblems } from '../validation/pod-template';
 import { fieldError } from '../validation/report';
 
 type Json = Record<string, any>;
@@ -46,6 +46,9 @@ export function ephemeralJobProblems(manifest: Manifest): TemplateProblem[] {
   const out: TemplateProblem[] = [];
   const add = (field: string, value: unknown, problem: string, fix: string) => out.push({ field, value, problem, fix });
   const t: Json = isObject(manifest.spec) && isObject(manifest.spec.template) ? manifest.spec.template : {};
+  // the CRD leaves the list untyped; the webhook decodes it into []EphemeralContainer
+  const shape = containerListShapeProblems(t.ephemeralContainers, 'spec.template.ephemeralContainers', 'EphemeralJob');
+  if (shape.length > 0) return shape;
   const list: unknown[] = Array.isArray(t.ephemeralContainers) ? t.ephemeralContainers : [];
   const names = new Map<string, number>();
   list.forEach((raw, i) => {

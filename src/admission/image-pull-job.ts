@@ -149,8 +149,26 @@ export function pullSecretsProblems(spec: Json, at: string): TemplateProblem[] {
   return out;
 }
 
-/** The pull-job defaults on a spec, in place: completion type Always, pull policy timeout 600 and backoff 3. */
+/**
+ * The empty `matchLabels`, `matchExpressions` and `names` of a pull-job
+ * spec's selectors left out, in place, as the webhook's Go types (omitempty)
+ * write the object back.
+ */
+export function omitEmptySelectorFields(spec: Json): void {
+  for (const key of ['selector', 'podSelector']) {
+    if (!isObject(spec[key])) continue;
+    const sel: Json = { ...spec[key] };
+    for (const f of ['matchLabels', 'matchExpressions', 'names']) {
+      const v = sel[f];
+      if ((Array.isArray(v) && v.length === 0) || (isObject(v) && Object.keys(v).length === 0)) delete sel[f];
+    }
+    spec[key] = sel;
+  }
+}
+
+/** The pull-job defaults on a spec, in place: completion type Always, pull policy timeout 600 and backoff 3; empty selector fields left out. */
 export function defaultPullJobSpec(spec: Json): void {
+  omitEmptySelectorFields(spec);
   if (!isObject(spec.completionPolicy)) spec.completionPolicy = {};
   spec.completionPolicy.type ||= 'Always';
   if (!isObject(spec.pullPolicy)) spec.pullPolicy = {};

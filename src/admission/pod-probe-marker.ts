@@ -21,6 +21,7 @@
  * metadata rules upstream.
  */
 import { AdmissionModule, Manifest } from './types';
+import { advice } from '../validation/advice';
 import { labelsProblems, portNameProblems, qualifiedNameProblems } from '../validation/names';
 import { TemplateProblem } from '../validation/pod-template';
 import { fieldError } from '../validation/report';
@@ -104,7 +105,7 @@ export function podProbeMarkerProblems(manifest: Manifest): TemplateProblem[] {
     if (isEmptySelector(sel)) add('spec.selector', sel, 'is empty and would select every pod of the namespace', 'add matchLabels or matchExpressions');
   }
   const probes: unknown[] = Array.isArray(s.probes) ? s.probes : [];
-  if (probes.length === 0) add('spec.probes', s.probes, 'is empty', 'add at least one probe');
+  if (probes.length === 0) add('spec.probes', s.probes, 'is empty, so the PodProbeMarker probes nothing', advice('add at least one probe', "pass 'probes' or call addProbe()"));
   const names = new Map<string, number>();
   const conditions = new Map<string, number>();
   probes.forEach((raw, i) => {

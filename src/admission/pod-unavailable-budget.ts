@@ -5,6 +5,7 @@
  * one (the app-wide check covers the App).
  */
 import { AdmissionModule } from './types';
+import { advice } from '../validation/advice';
 import { parseStrictPercent } from '../validation/percent';
 import { fieldError } from '../validation/report';
 import { LabelSelectorJson, isEmptySelector, selectorProblems } from '../validation/selectors';
@@ -43,7 +44,7 @@ export function podUnavailableBudgetErrors(json: any): string[] {
   if (set.length === 2) errors.push(fieldError('spec.minAvailable', spec.minAvailable, 'is set together with spec.maxUnavailable', 'set exactly one of maxUnavailable or minAvailable'));
   for (const f of set) {
     const p = parseStrictPercent(spec[f]);
-    if (!p) errors.push(fieldError(`spec.${f}`, spec[f], 'is not a non-negative integer or an integer percentage', 'use PercentOrAbsolute.absolute(n) or PercentOrAbsolute.percent(n) with n >= 0'));
+    if (!p) errors.push(fieldError(`spec.${f}`, spec[f], 'is not a non-negative integer or an integer percentage', advice('use an integer >= 0 or a whole percentage such as "20%"', 'use PercentOrAbsolute.absolute(n) or PercentOrAbsolute.percent(n) with n >= 0')));
     else if (p.isPercent && p.value > 100) errors.push(fieldError(`spec.${f}`, spec[f], 'is more than 100%', 'use at most 100%'));
   }
   return errors;

@@ -9,6 +9,7 @@
  * with the stored object and its status.
  */
 import { AdmissionApp, AdmissionContext, AdmissionModule, Manifest } from './types';
+import { advice } from '../validation/advice';
 import { objectMetaProblems } from '../validation/names';
 import { ParsedIntOrPercent, parseUpstreamPercent } from '../validation/percent';
 import { fieldError } from '../validation/report';
@@ -97,7 +98,7 @@ function workloadRefErrors(ref: Json | undefined, at: string): string[] {
   if (key === 'apps/DaemonSet') {
     return [fieldError(at, ref, 'is a native DaemonSet, which Kruise Rollouts cannot release', 'use an Advanced DaemonSet (apps.kruise.io DaemonSet) instead')];
   }
-  return [fieldError(at, ref, `is a ${ref.kind || '(no kind)'} of ${group === '' ? 'the core API group' : `API group ${group}`}, which Kruise Rollouts cannot release`, TARGET_FIX)];
+  return [fieldError(at, ref, `names ${ref.kind ? `kind ${JSON.stringify(ref.kind)}` : 'no kind'} of ${group === '' ? 'the core API group' : `API group ${group}`}, which Kruise Rollouts cannot release`, TARGET_FIX)];
 }
 
 /** A step's replicas or a percentage field, parsed as the webhook parses it (PCT, §0.5). */
@@ -194,7 +195,7 @@ function v1beta1Errors(m: Manifest, limit: number): string[] {
   const strategy = spec.strategy ?? {};
   const errors: string[] = [];
   if (!strategy.canary && !strategy.blueGreen) {
-    errors.push(fieldError('spec.strategy', strategy, 'sets neither canary nor blueGreen', 'set exactly one of them (RolloutStrategy.canary() or RolloutStrategy.blueGreen())'));
+    errors.push(fieldError('spec.strategy', strategy, 'sets neither canary nor blueGreen', advice('set exactly one of them', 'set exactly one of them (RolloutStrategy.canary() or RolloutStrategy.blueGreen())')));
   }
   if (strategy.canary && strategy.blueGreen) {
     errors.push(fieldError('spec.strategy', ['canary', 'blueGreen'], 'sets both canary and blueGreen', 'set exactly one of them'));

@@ -4,11 +4,13 @@
  * no cluster state. Used by the SidecarSet construct and by the app-wide
  * checks, so L1 objects and JSON patches are judged the same way.
  */
+import { goZeroValues } from './_workload';
 import { AdmissionModule } from './types';
+import { advice } from '../validation/advice';
 import { cloneJson } from '../validation/json';
 import { dns1123LabelProblems, envVarNameProblems, labelsProblems, portNameProblems, qualifiedNameProblems } from '../validation/names';
 import { parseStrictPercent } from '../validation/percent';
-import { VOLUME_SOURCES, defaultPodTemplate, podTemplateProblems } from '../validation/pod-template';
+import { VOLUME_SOURCES, containerListShapeProblems, defaultPodTemplate, podTemplateProblems } from '../validation/pod-template';
 import { fieldError } from '../validation/report';
 import { resourceExpressionProblem } from '../validation/resource-expression';
 import { LabelSelectorJson, isEmptySelector, selectorProblems } from '../validation/selectors';
@@ -30,6 +32,7 @@ export function defaultedSidecarSetSpec(input: any): any {
   const spec = clone(input ?? {});
   spec.updateStrategy = { type: 'RollingUpdate', maxUnavailable: 1, partition: 0, ...(spec.updateStrategy ?? {}) };
   if (!spec.updateStrategy.type) spec.updateStrategy.type = 'RollingUpdate';
+  goZeroValues(spec.updateStrategy);
   const sidecar = (c: any, policy: string) => {
     c.podInjectPolicy = c.podInjectPolicy || policy;
     c.upgradeStrategy = { ...(c.upgradeStrategy ?? {}) };
@@ -65,7 +68,7 @@ export function sidecarSetErrors(json: any): string[] {
     errors.push(fieldError('metadata.name', name, 'is not a valid SidecarSet name', 'use at most 63 lowercase letters, digits and \'-\', starting and ending with a letter or digit'));
   }
   if (json?.metadata?.namespace) {
-    errors.push(fieldError('metadata.namespace', json.metadata.namespace, 'is set, but SidecarSet is cluster-scoped', 'leave the namespace out (use the namespace or namespaceSelector prop to choose namespaces)'));
+    errors.push(fieldError('metadata.namespace', json.metadata.namespace, 'is set, but SidecarSet is cluster-scoped', advice('remove metadata.namespace (spec.namespaceSelector chooses the namespaces of the pods)', 'leave the namespace out (use the namespace or namespaceSelector prop to choose namespaces)')));
   }
   for (const p of labelsProblems(json?.metadata?.labels)) {
     errors.push(fieldError(`metadata.labels[${JSON.stringify(p.key)}]`, p.key, p.problem, 'use a qualified key and a valid label value'));
@@ -77,6 +80,12 @@ export function sidecarSetErrors(json: any): string[] {
   }
   if (annotationBytes > 262144) errors.push(fieldError('metadata.annotations', `${annotationBytes} bytes`, 'are larger than 262144 bytes in total', 'move large data into a ConfigMap'));
   const spec = defaultedSidecarSetSpec(sidecarSetSpecOf(json));
+  // the CRD keeps the containers' fields as unknown fields; the webhook decodes them into Go structs
+  const undecodable = [
+    ...containerListShapeProblems(spec.initContainers, 'spec.initContainers', 'SidecarSet'),
+    ...containerListShapeProblems(spec.containers, 'spec.containers', 'SidecarSet'),
+  ];
+  if (undecodable.length > 0) return [...errors, ...undecodable.map(p => fieldError(p.field, p.value, p.problem, p.fix))];
   const us = spec.updateStrategy;
   const inits: any[] = spec.initContainers ?? [];
   const mains: any[] = spec.containers ?? [];
@@ -84,7 +93,7 @@ export function sidecarSetErrors(json: any): string[] {
   // rule 2
   inits.forEach((c, i) => {
     if (c.restartPolicy === 'Always' && us.type === 'RollingUpdate') {
-      errors.push(fieldError(`spec.initContainers[${i}].restartPolicy`, 'Always', `makes "${c.name}" a native sidecar, which OpenKruise cannot upgrade in place while spec.updateStrategy.type is RollingUpdate (the default)`, 'use SidecarSetUpdateStrategy.notUpdate()'));
+      errors.push(fieldError(`spec.initContainers[${i}].restartPolicy`, 'Always', `makes "${c.name}" a native sidecar, which OpenKruise cannot upgrade in place while spec.updateStrategy.type is RollingUpdate (the default)`, advice('set spec.updateStrategy.type to NotUpdate', 'use SidecarSetUpdateStrategy.notUpdate()')));
     }
   });
   // rules 3-5
@@ -95,7 +104,7 @@ export function sidecarSetErrors(json: any): string[] {
   const rev = spec.injectionStrategy?.revision;
   if (rev) {
     if (!rev.revisionName && !rev.customVersion) {
-      errors.push(fieldError('spec.injectionStrategy.revision', rev, 'names neither a revisionName nor a customVersion', 'use SidecarSetInjectionRevision.fromRevisionName() or fromCustomVersion()'));
+      errors.push(fieldError('spec.injectionStrategy.revision', rev, 'names neither a revisionName nor a customVersion', advice('set revisionName or customVersion', 'use SidecarSetInjectionRevision.fromRevisionName() or fromCustomVersion()')));
     }
     if (!['Always', 'Partial'].includes(rev.policy)) {
       errors.push(fieldError('spec.injectionStrategy.revision.policy', rev.policy, 'is not a revision policy', 'use Always or Partial'));
@@ -110,7 +119,7 @@ export function sidecarSetErrors(json: any): string[] {
     if (us.selector) errors.push(...selectorErrors('spec.updateStrategy.selector', us.selector, 'update selector'));
     for (const f of ['partition', 'maxUnavailable']) {
       if (us[f] !== undefined && !parseStrictPercent(us[f])) {
-        errors.push(fieldError(`spec.updateStrategy.${f}`, us[f], 'is not a non-negative integer or an integer percentage', 'use PercentOrAbsolute.absolute(n) or PercentOrAbsolute.percent(n) with n >= 0'));
+        errors.push(fieldError(`spec.updateStrategy.${f}`, us[f], 'is not a non-negative integer or an integer percentage', advice('use an integer >= 0 or a whole percentage such as "20%"', 'use PercentOrAbsolute.absolute(n) or PercentOrAbsolute.percent(n) with n >= 0')));
       }
     }
     const ps = us.priorityStrategy;
@@ -136,7 +145,8 @@ export function sidecarSetErrors(json: any): string[] {
   }
   // rule 15 is a node validation on the construct (nothing added); for raw objects:
   if (inits.length === 0 && mains.length === 0) {
-    errors.push(fieldError('spec.containers', undefined, 'and spec.initContainers are both empty', 'add at least one sidecar container'));
+    errors.push(fieldError('spec.containers', undefined, 'and spec.initContainers are both empty, so the SidecarSet has no sidecars',
+      advice('add a container to spec.containers or spec.initContainers', 'add one with addContainer() or addInitContainer()')));
   }
   // rules 16-22 per sidecar
   const perSidecar = (c: any, field: string, isInit: boolean) => {
@@ -168,7 +178,7 @@ export function sidecarSetErrors(json: any): string[] {
       errors.push(fieldError(`${field}.shareVolumePolicy.type`, c.shareVolumePolicy.type, 'is not a share-volume policy', 'use enabled or disabled (lower case)'));
     }
     if (c.upgradeStrategy.upgradeType === 'HotUpgrade' && !c.upgradeStrategy.hotUpgradeEmptyImage) {
-      errors.push(fieldError(`${field}.upgradeStrategy.hotUpgradeEmptyImage`, undefined, 'is missing for a HotUpgrade sidecar (OpenKruise accepts it, but every injected pod then has a container without an image and is refused)', 'use SidecarUpgradeStrategy.hot(emptyImage)'));
+      errors.push(fieldError(`${field}.upgradeStrategy.hotUpgradeEmptyImage`, undefined, 'is missing for a HotUpgrade sidecar (OpenKruise accepts it, but every injected pod then has a container without an image and is refused)', advice('set upgradeStrategy.hotUpgradeEmptyImage to an image that only sleeps (the pod runs it while the other container upgrades)', 'use SidecarUpgradeStrategy.hot(emptyImage)')));
     }
     (c.transferEnv ?? []).forEach((t: any, j: number) => {
       const at = `${field}.transferEnv[${j}]`;
@@ -181,7 +191,7 @@ export function sidecarSetErrors(json: any): string[] {
       if (ref.apiVersion !== 'v1') errors.push(fieldError(`${at}.sourceContainerNameFrom.fieldRef.apiVersion`, ref.apiVersion, 'is not supported', 'use v1'));
       const m = SUBSCRIPTED.exec(ref.fieldPath ?? '');
       if (!m) {
-        errors.push(fieldError(`${at}.sourceContainerNameFrom.fieldRef.fieldPath`, ref.fieldPath, 'is not a pod label or annotation reference (OpenKruise refuses metadata.name and every other path)', "use metadata.labels['<key>'] or metadata.annotations['<key>'] (SidecarEnvTransfer.fromContainerInLabel / fromContainerInAnnotation)"));
+        errors.push(fieldError(`${at}.sourceContainerNameFrom.fieldRef.fieldPath`, ref.fieldPath, 'is not a pod label or annotation reference (OpenKruise refuses metadata.name and every other path)', advice("use metadata.labels['<key>'] or metadata.annotations['<key>']", "use metadata.labels['<key>'] or metadata.annotations['<key>'] (SidecarEnvTransfer.fromContainerInLabel / fromContainerInAnnotation)")));
       } else {
         const key = m[1] === 'annotations' ? m[2].toLowerCase() : m[2];
         for (const p of qualifiedNameProblems(key)) errors.push(fieldError(`${at}.sourceContainerNameFrom.fieldRef.fieldPath`, ref.fieldPath, `has a key that ${p}`, 'use a valid label or annotation key'));
@@ -338,6 +348,7 @@ export const sidecarSetAdmission: AdmissionModule = {
   group: 'apps.kruise.io',
   kind: 'SidecarSet',
   versions: ['v1alpha1', 'v1beta1'],
+  defaults: m => ({ ...m, spec: defaultedSidecarSetSpec(m.spec) }),
   validate: m => sidecarSetErrors(m),
   warnings: m => sidecarSetWarnings(m),
 };

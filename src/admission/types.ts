@@ -74,9 +74,11 @@ export interface AdmissionModule {
    * What upstream accepts but silently ignores or does surprisingly, on the
    * object as written (so a warning can tell what the user left unset, e.g.
    * replicas an autoscaler owns); only asked of objects that pass admission.
-   * Warnings, not errors: `Warnings.treatAsErrors` makes them fatal.
+   * Warnings, not errors: `Warnings.treatAsErrors` makes them fatal. `app`
+   * holds the other objects of the App (e.g. the workload a WorkloadSpread
+   * spreads).
    */
-  readonly warnings?: (manifest: Manifest, ctx: AdmissionContext) => string[];
+  readonly warnings?: (manifest: Manifest, ctx: AdmissionContext, app?: AdmissionApp) => string[];
   /**
    * The rules upstream checks against cluster state, approximated against
    * the other objects of the App (e.g. one Rollout per workload); run on the

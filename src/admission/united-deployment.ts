@@ -46,6 +46,7 @@
  * toleration immutability) and the delete protection, which need the stored
  * object or cluster state.
  */
+import { goZeroValues } from './_workload';
 import { cloneSetProblems } from './clone-set';
 import { AdmissionContext, AdmissionModule, Manifest } from './types';
 import { cloneJson } from '../validation/json';
@@ -53,6 +54,7 @@ import { dns1123LabelProblems, dns1123SubdomainProblems, labelsProblems, objectM
 import { TemplateProblem, defaultPodTemplate, podTemplateProblems, tolerationsProblems } from '../validation/pod-template';
 import { fieldError } from '../validation/report';
 import { LabelSelectorJson, isEmptySelector, selectorMatches, selectorProblems } from '../validation/selectors';
+import { untypedObjectProblems } from '../validation/shape';
 
 type Json = Record<string, any>;
 
@@ -346,8 +348,16 @@ function subsetProblems(s: Json, out: TemplateProblem[]): void {
   }
 }
 
+const UNTYPED_OBJECTS = [
+  ...SUBSET_TEMPLATES.flatMap(k => [`spec.template.${k}.metadata`, `spec.template.${k}.spec`, `spec.template.${k}.spec.template`]),
+  'spec.topology.subsets[].patch',
+];
+
 /** The UnitedDeployment rules of a defaulted object, as problems. */
 export function unitedDeploymentProblems(manifest: Manifest): TemplateProblem[] {
+  // the CRD leaves these untyped; the webhook decodes them into Go structs
+  const undecodable = untypedObjectProblems(manifest, UNTYPED_OBJECTS);
+  if (undecodable.length > 0) return undecodable;
   const out: TemplateProblem[] = [...objectMetaProblems(manifest.metadata, 'subdomain', 'UnitedDeployment')];
   const s: Json = isObject(manifest.spec) ? manifest.spec : {};
   if (typeof s.replicas === 'number' && s.replicas < 0) out.push({ field: 'spec.replicas', value: s.replicas, problem: 'is negative', fix: 'use 0 or more replicas' });
@@ -412,6 +422,12 @@ function defaults(manifest: Manifest, ctx: AdmissionContext): Manifest {
     if (!isObject(sts.spec)) sts.spec = {};
     sts.spec.template = defaultPodTemplate(sts.spec.template);
   }
+  // the workload templates decode into the workloads' Go types, which write some unset fields back
+  const cs = isObject(s.template) ? s.template.cloneSetTemplate : undefined;
+  if (isObject(cs) && isObject(cs.spec) && isObject(cs.spec.updateStrategy)) goZeroValues(cs.spec.updateStrategy);
+  const asts = isObject(s.template) ? s.template.advancedStatefulSetTemplate : undefined;
+  const unordered = isObject(asts) && isObject(asts.spec) ? asts.spec.updateStrategy?.rollingUpdate?.unorderedUpdate : undefined;
+  if (isObject(unordered)) goZeroValues(unordered);
   const subsets: unknown[] = isObject(s.topology) && Array.isArray(s.topology.subsets) ? s.topology.subsets : [];
   const objects = subsets.filter(isObject);
   if (objects.some(x => present(x.minReplicas) || present(x.maxReplicas)) && !objects.some(x => present(x.replicas))) {

@@ -4,7 +4,8 @@
  * state. Left out: whether the target exists, and one WorkloadSpread per
  * workload across the cluster (the app-wide check covers the App).
  */
-import { AdmissionModule } from './types';
+import { AdmissionApp, AdmissionModule } from './types';
+import { advice } from '../validation/advice';
 import { dns1123SubdomainProblems, labelValueProblems, qualifiedNameProblems } from '../validation/names';
 import { parseUpstreamPercent } from '../validation/percent';
 import { fieldError } from '../validation/report';
@@ -40,7 +41,7 @@ export function workloadSpreadErrors(json: any): string[] {
   const errors: string[] = [];
   const spec = json?.spec ?? {};
   const ref = spec.targetRef;
-  if (!ref) {errors.push(fieldError('spec.targetRef', ref, 'is required', 'set target or targetRef'));} else {
+  if (!ref) {errors.push(fieldError('spec.targetRef', ref, 'is required', advice('name the workload: apiVersion, kind and name', 'set target or targetRef')));} else {
     for (const f of ['apiVersion', 'kind', 'name']) if (!ref[f]) errors.push(fieldError(`spec.targetRef.${f}`, ref[f], 'is empty', 'name the target completely'));
     if (ref.apiVersion && ref.apiVersion.split('/').length > 2) errors.push(fieldError('spec.targetRef.apiVersion', ref.apiVersion, 'is not group/version', 'use e.g. apps/v1'));
     const g = groupOf(ref.apiVersion);
@@ -48,7 +49,7 @@ export function workloadSpreadErrors(json: any): string[] {
     if (need[ref.kind] && !need[ref.kind].includes(g)) errors.push(fieldError('spec.targetRef.apiVersion', ref.apiVersion, `is not a group OpenKruise accepts for kind ${ref.kind}`, `use group ${need[ref.kind].join(' or ')}`));
   }
   const subsets: any[] = spec.subsets ?? [];
-  if (subsets.length === 0) errors.push(fieldError('spec.subsets', subsets, 'is empty', 'add at least one subset'));
+  if (subsets.length === 0) errors.push(fieldError('spec.subsets', subsets, 'is empty, so the WorkloadSpread has no subsets', advice('add at least one subset', 'add at least one with addSubset()')));
   const names = new Set<string>();
   subsets.forEach((s, i) => {
     const at = `spec.subsets[${i}]`;
@@ -63,8 +64,8 @@ export function workloadSpreadErrors(json: any): string[] {
     (s.tolerations ?? []).forEach((t: any, j: number) => {
       const tat = `${at}.tolerations[${j}]`;
       if (t.key) for (const p of qualifiedNameProblems(t.key)) errors.push(fieldError(`${tat}.key`, t.key, p, 'use a valid taint key'));
-      if (!t.key && t.operator !== 'Exists') errors.push(fieldError(`${tat}.operator`, t.operator, 'must be Exists when the key is empty', 'use NodeTaintQuery.any() or give a key'));
-      if (t.tolerationSeconds !== undefined && t.effect !== 'NoExecute') errors.push(fieldError(`${tat}.tolerationSeconds`, t.tolerationSeconds, 'is only allowed with effect NoExecute', 'set effect NoExecute or drop evictAfter'));
+      if (!t.key && t.operator !== 'Exists') errors.push(fieldError(`${tat}.operator`, t.operator, 'must be Exists when the key is empty', advice('set operator: Exists, or give a key', 'use NodeTaintQuery.any() or give a key')));
+      if (t.tolerationSeconds !== undefined && t.effect !== 'NoExecute') errors.push(fieldError(`${tat}.tolerationSeconds`, t.tolerationSeconds, 'is only allowed with effect NoExecute', advice('set effect: NoExecute, or remove tolerationSeconds', 'set effect NoExecute or drop evictAfter')));
       if ((!t.operator || t.operator === 'Equal')) for (const p of labelValueProblems(t.value ?? '')) errors.push(fieldError(`${tat}.value`, t.value, p, 'use a valid label value'));
       if (t.operator === 'Exists' && t.value) errors.push(fieldError(`${tat}.value`, t.value, 'must be empty for operator Exists', 'drop the value'));
       if (t.operator && !['Equal', 'Exists'].includes(t.operator)) errors.push(fieldError(`${tat}.operator`, t.operator, 'is not a toleration operator', 'use Equal or Exists'));
@@ -83,7 +84,7 @@ export function workloadSpreadErrors(json: any): string[] {
   for (const x of withMax) {
     const p = parseUpstreamPercent(x.s.maxReplicas);
     if (!p || p.value < 0) {
-      errors.push(fieldError(`spec.subsets[${x.i}].maxReplicas`, x.s.maxReplicas, 'is not a non-negative integer or integer percentage', 'use PercentOrAbsolute.absolute(n) or percent(n) with a whole n >= 0'));
+      errors.push(fieldError(`spec.subsets[${x.i}].maxReplicas`, x.s.maxReplicas, 'is not a non-negative integer or integer percentage', advice('use an integer >= 0 or a whole percentage such as "50%"', 'use PercentOrAbsolute.absolute(n) or percent(n) with a whole n >= 0')));
       continue;
     }
     if (p.isPercent) {
@@ -101,7 +102,7 @@ export function workloadSpreadErrors(json: any): string[] {
   if (ss) {
     if (ss.type !== undefined && !['', 'Fixed', 'Adaptive'].includes(ss.type)) errors.push(fieldError('spec.scheduleStrategy.type', ss.type, 'is not a schedule strategy', 'use Fixed or Adaptive'));
     if (ss.adaptive) {
-      if (ss.type !== 'Adaptive') errors.push(fieldError('spec.scheduleStrategy.adaptive', ss.adaptive, 'is set but the type is not Adaptive', 'use WorkloadSpreadScheduleStrategy.adaptive()'));
+      if (ss.type !== 'Adaptive') errors.push(fieldError('spec.scheduleStrategy.adaptive', ss.adaptive, 'is set but the type is not Adaptive', advice('set spec.scheduleStrategy.type to Adaptive, or remove adaptive', 'use WorkloadSpreadScheduleStrategy.adaptive()')));
       if (subsets.length > 1 && last?.maxReplicas !== undefined) errors.push(fieldError(`spec.subsets[${subsets.length - 1}].maxReplicas`, last.maxReplicas, 'is set on the last subset of an adaptive WorkloadSpread', 'leave the last subset unlimited so rescheduled pods always have a place'));
       const secs = ss.adaptive.rescheduleCriticalSeconds;
       if (secs !== undefined) {
@@ -115,10 +116,39 @@ export function workloadSpreadErrors(json: any): string[] {
   return errors;
 }
 
+/** The workload kinds whose spec.replicas a WorkloadSpread spreads, by group. */
+const REPLICATED: Record<string, string[]> = { CloneSet: ['apps.kruise.io'], Deployment: ['apps'], ReplicaSet: ['apps'], StatefulSet: ['apps', 'apps.kruise.io'] };
+
+/**
+ * A fixed schedule whose subsets are all capped with absolute maxReplicas
+ * that add up to fewer pods than the target workload of the App runs: the
+ * rest fall outside every subset.
+ */
+export function workloadSpreadWarnings(json: any, app: AdmissionApp): string[] {
+  const spec = json?.spec ?? {};
+  const ref = spec.targetRef;
+  const subsets: any[] = Array.isArray(spec.subsets) ? spec.subsets : [];
+  if ((spec.scheduleStrategy?.type ?? 'Fixed') !== 'Fixed' || !ref?.kind || subsets.length === 0) return [];
+  if (!subsets.every(x => typeof x?.maxReplicas === 'number')) return []; // an unlimited or percentage subset takes the rest
+  const group = groupOf(ref.apiVersion);
+  if (!(REPLICATED[ref.kind] ?? []).includes(group)) return [];
+  const namespace = json.metadata?.namespace;
+  const target = app.objects(group, ref.kind).find(o => o.json.metadata?.name === ref.name && o.json.metadata?.namespace === namespace);
+  const replicas = target?.json.spec?.replicas;
+  const capped: number[] = subsets.map(x => x.maxReplicas);
+  const sum = capped.reduce((a, b) => a + b, 0);
+  if (typeof replicas !== 'number' || sum >= replicas) return [];
+  return [fieldError('spec.subsets[*].maxReplicas', capped,
+    `add up to ${sum}, fewer than the ${replicas} replicas of ${ref.kind} "${ref.name}", so ${replicas - sum} pod(s) fall outside every subset (none of the subsets' scheduling applies to them)`,
+    advice('raise the maxReplicas, or leave the last subset\'s maxReplicas unset so it takes the rest',
+      'raise the maxReplicas, or leave the last subset\'s maxReplicas unset (no maxReplicas on addSubset()) so it takes the rest'))];
+}
+
 /** The WorkloadSpread webhook. */
 export const workloadSpreadAdmission: AdmissionModule = {
   group: 'apps.kruise.io',
   kind: 'WorkloadSpread',
   versions: ['v1alpha1'],
   validate: m => workloadSpreadErrors(m),
+  warnings: (m, _ctx, app) => (app ? workloadSpreadWarnings(m, app) : []),
 };

@@ -47,29 +47,62 @@ const CONTAINER_LISTS = ['ports', 'env', 'envFrom', 'volumeMounts', 'volumeDevic
 const POD_OBJECTS = ['securityContext', 'affinity', 'dnsConfig', 'os', 'nodeSelector', 'overhead'];
 const CONTAINER_OBJECTS = ['livenessProbe', 'readinessProbe', 'startupProbe', 'lifecycle', 'resources', 'securityContext'];
 
-/** Lists that are not lists of objects, and objects that are not objects: the API server cannot decode such a pod. */
-function shapeProblems(c: Collector, sp: string, s: Json): void {
+/** Reports values Go types cannot decode: `why` says who cannot decode what (e.g. `the API server cannot decode the pod`). */
+function shapeChecks(c: { add(field: string, value: unknown, problem: string, fix: string): void }, why: string) {
   const object = (at: string, v: unknown) => {
-    if (v !== undefined && v !== null && !isObject(v)) c.add(at, v, 'is not an object, so the API server cannot decode the pod', 'give an object (or leave it out)');
+    if (v !== undefined && v !== null && !isObject(v)) c.add(at, v, `is not an object, so ${why}`, 'give an object (or leave it out)');
   };
   const list = (at: string, v: unknown) => {
     if (v === undefined || v === null) return;
     if (!Array.isArray(v)) {
-      c.add(at, v, 'is not a list, so the API server cannot decode the pod', 'give a list (or leave it out)');
+      c.add(at, v, `is not a list, so ${why}`, 'give a list (or leave it out)');
       return;
     }
-    v.forEach((x, i) => { if (!isObject(x)) c.add(`${at}[${i}]`, x, 'is not an object, so the API server cannot decode the pod', 'give each item as an object'); });
+    v.forEach((x, i) => { if (!isObject(x)) c.add(`${at}[${i}]`, x, `is not an object, so ${why}`, 'give each item as an object'); });
   };
+  return { object, list };
+}
+
+/** The lists and objects of one container that must decode (a pod container, an ephemeral or a sidecar container). */
+function containerShape(c: Collector, here: string, k: Json, why: string, scalars = true): void {
+  const { object, list } = shapeChecks(c, why);
+  for (const g of CONTAINER_LISTS) list(`${here}.${g}`, k[g]);
+  for (const g of CONTAINER_OBJECTS) object(`${here}.${g}`, k[g]);
+  if (isObject(k.lifecycle)) for (const h of ['postStart', 'preStop']) object(`${here}.lifecycle.${h}`, k.lifecycle[h]);
+  eachObject(k.env, (e: Json, j: number) => object(`${here}.env[${j}].valueFrom`, e.valueFrom));
+  if (!scalars) return; // a pod's container checks report them
+  for (const f of ['command', 'args']) {
+    const v = k[f];
+    if (v === undefined || v === null) continue;
+    if (!Array.isArray(v)) c.add(`${here}.${f}`, v, `is not a list of strings, so ${why}`, 'give a list of strings, e.g. ["sh", "-c", "..."]');
+    else v.forEach((x, i) => { if (typeof x !== 'string') c.add(`${here}.${f}[${i}]`, x, `is not a string, so ${why}`, 'quote it'); });
+  }
+  for (const f of ['name', 'image', 'imagePullPolicy', 'workingDir', 'terminationMessagePath', 'terminationMessagePolicy']) {
+    const v = k[f];
+    if (v !== undefined && v !== null && typeof v !== 'string') c.add(`${here}.${f}`, v, `is not a string, so ${why}`, 'give it as a string');
+  }
+}
+
+/**
+ * A list of containers in a field the CRD leaves untyped (an EphemeralJob's
+ * ephemeralContainers, ...), as the webhook decodes it into typed Go
+ * structs: a list of objects whose lists, objects and strings have their types.
+ */
+export function containerListShapeProblems(v: unknown, at: string, kind: string): TemplateProblem[] {
+  const why = `the webhook cannot decode the ${kind}`;
+  const c = new Collector();
+  shapeChecks(c, why).list(at, v);
+  eachObject(v, (k: Json, i: number) => containerShape(c, `${at}[${i}]`, k, why));
+  return c.out;
+}
+
+/** Lists that are not lists of objects, and objects that are not objects: the API server cannot decode such a pod. */
+function shapeProblems(c: Collector, sp: string, s: Json): void {
+  const { object, list } = shapeChecks(c, 'the API server cannot decode the pod');
   for (const f of POD_LISTS) list(`${sp}.${f}`, s[f]);
   for (const f of POD_OBJECTS) object(`${sp}.${f}`, s[f]);
   for (const f of ['containers', 'initContainers']) {
-    eachObject(s[f], (k: Json, i: number) => {
-      const here = `${sp}.${f}[${i}]`;
-      for (const g of CONTAINER_LISTS) list(`${here}.${g}`, k[g]);
-      for (const g of CONTAINER_OBJECTS) object(`${here}.${g}`, k[g]);
-      if (isObject(k.lifecycle)) for (const h of ['postStart', 'preStop']) object(`${here}.lifecycle.${h}`, k.lifecycle[h]);
-      eachObject(k.env, (e: Json, j: number) => object(`${here}.env[${j}].valueFrom`, e.valueFrom));
-    });
+    eachObject(s[f], (k: Json, i: number) => containerShape(c, `${sp}.${f}[${i}]`, k, 'the API server cannot decode the pod', false));
   }
   eachObject(s.volumes, (v: Json, i: number) => { for (const src of VOLUME_SOURCES) object(`${sp}.volumes[${i}].${src}`, v[src]); });
 }

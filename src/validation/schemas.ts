@@ -9,6 +9,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import type { ErrorObject } from 'ajv';
+import { fieldError } from './report';
 
 /** The API groups this library validates: OpenKruise's and Kruise Rollouts'. */
 export const KRUISE_GROUPS = ['apps.kruise.io', 'policy.kruise.io', 'rollouts.kruise.io'];
@@ -29,8 +30,16 @@ export interface SchemaIssue {
   readonly field: string;
   /** The offending value (undefined for a missing field). */
   readonly value: unknown;
-  /** What is expected instead. */
-  readonly expected: string;
+  /** What is wrong with it, e.g. `is not an integer`. */
+  readonly problem: string;
+  /** How to fix it, in manifest terms. */
+  readonly fix: string;
+  /**
+   * A required field is missing. The API server checks required fields
+   * after the mutating webhooks ran, so the admission engine asks this of
+   * the defaulted object, and everything else of the object as written.
+   */
+  readonly missing?: boolean;
   /** The schema keyword that failed (`required`, `type`, `additionalProperties`, ...). */
   readonly keyword: string;
 }
@@ -48,6 +57,8 @@ export interface SchemaEntry {
   readonly file: string;
   readonly validator: string;
   readonly l1Class: string;
+  /** The API server serves `status` as a subresource (and drops it on create). */
+  readonly statusSubresource?: boolean;
 }
 
 /** A validator module: ajv's standalone validation function. */
@@ -86,6 +97,11 @@ export function schemaEntry(apiVersion: string, kind: string): SchemaEntry | und
   return loadIndex().schemas.find(s => s.apiVersion === apiVersion && s.kind === kind);
 }
 
+/** Whether the API server serves `status` of this apiVersion/kind as a subresource (and drops it on create). */
+export function hasStatusSubresource(apiVersion: string, kind: string): boolean {
+  return schemaEntry(apiVersion, kind)?.statusSubresource === true;
+}
+
 /** The served versions of a Kruise kind, or [] when the kind is unknown. */
 export function servedVersions(group: string, kind: string): string[] {
   return loadIndex().schemas
@@ -122,9 +138,9 @@ export function validateManifest(manifest: Record<string, any>): SchemaIssue[] {
   if (!v) {
     const served = servedVersions(group, kind);
     if (served.length > 0) {
-      return [{ field: 'apiVersion', value: apiVersion, expected: `${kind} is served as ${served.join(' or ')}`, keyword: 'apiVersion' }];
+      return [{ field: 'apiVersion', value: apiVersion, problem: `is not a version ${kind} is served as`, fix: `use ${served.join(' or ')}`, keyword: 'apiVersion' }];
     }
-    return [{ field: 'kind', value: kind, expected: `a kind of ${group}: ${kindsOf(group).join(', ')}`, keyword: 'kind' }];
+    return [{ field: 'kind', value: kind, problem: `is not a kind of ${group}`, fix: `use one of ${kindsOf(group).join(', ')}`, keyword: 'kind' }];
   }
   if (v.validate(manifest)) return [];
   return describeErrors(v.validate.errors ?? [], manifest, v.entry);
@@ -147,18 +163,34 @@ function valueAt(doc: unknown, pointer: string): unknown {
   return cur;
 }
 
-function expectation(e: ErrorObject): string {
+/** What is wrong with a value the schema refuses, and how to fix it. */
+function expectation(e: ErrorObject): { problem: string; fix: string } {
   const p = e.params as Record<string, any>;
   switch (e.keyword) {
-    case 'type': return `must be ${article(String(p.type))}`;
-    case 'enum': return `must be one of: ${(p.allowedValues as unknown[]).map(v => JSON.stringify(v)).join(', ')}`;
+    case 'type': {
+      const t = String(p.type);
+      return { problem: `is not ${article(t)}`, fix: `give ${article(t)}` };
+    }
+    case 'enum': {
+      const allowed = (p.allowedValues as unknown[]).map(v => JSON.stringify(v));
+      return { problem: 'is not an allowed value', fix: `use one of ${allowed.join(', ')}` };
+    }
     case 'format':
-      if (p.format === 'int32') return 'must be a 32-bit integer (-2147483648..2147483647)';
-      if (p.format === 'int64') return 'must be a 64-bit integer';
-      if (p.format === 'date-time') return 'must be an RFC 3339 date-time';
-      return `must be in format ${p.format}`;
-    case 'anyOf': return 'must be an integer or a string (for example 1 or "25%")';
-    default: return e.message ?? e.keyword;
+      if (p.format === 'int32') return { problem: 'is not a 32-bit integer', fix: 'use an integer from -2147483648 to 2147483647' };
+      if (p.format === 'int64') return { problem: 'is not a 64-bit integer', fix: 'use a whole number of at most 15 digits' };
+      if (p.format === 'date-time') return { problem: 'is not an RFC 3339 date-time', fix: 'write it like 2025-01-31T12:00:00Z' };
+      return { problem: `is not in format ${p.format}`, fix: `write it in format ${p.format}` };
+    case 'anyOf': return { problem: 'is neither an integer nor a string', fix: 'give an integer or a string (for example 1 or "25%")' };
+    case 'minimum': return { problem: `is less than ${p.limit}`, fix: `use ${p.limit} or more` };
+    case 'maximum': return { problem: `is more than ${p.limit}`, fix: `use at most ${p.limit}` };
+    case 'minLength': return { problem: `is shorter than ${p.limit} character${p.limit === 1 ? '' : 's'}`, fix: p.limit === 1 ? 'give a non-empty string' : `use at least ${p.limit} characters` };
+    case 'maxLength': return { problem: `is longer than ${p.limit} characters`, fix: `use at most ${p.limit} characters` };
+    case 'minItems': return { problem: `has fewer than ${p.limit} item${p.limit === 1 ? '' : 's'}`, fix: `list at least ${p.limit}` };
+    case 'maxItems': return { problem: `has more than ${p.limit} items`, fix: `list at most ${p.limit}` };
+    case 'pattern': return { problem: `does not match the pattern "${p.pattern}"`, fix: 'use only the characters that pattern allows' };
+    case 'x-kubernetes-embedded-resource': return { problem: 'is not a whole Kubernetes object', fix: 'give it an apiVersion and a kind' };
+    case 'x-kubernetes-list-type': return { problem: e.message ?? 'repeats an item', fix: 'list each item once' };
+    default: return { problem: e.message ?? `fails the schema keyword ${e.keyword}`, fix: 'see the CRD of this kind' };
   }
 }
 
@@ -189,15 +221,22 @@ function describeErrors(errors: ErrorObject[], doc: unknown, entry: SchemaEntry)
       const parentSchema = valueAt(schema, decodeURIComponent(e.schemaPath.slice(0, e.schemaPath.lastIndexOf('/')))) as { properties?: Record<string, unknown> } | undefined;
       const known = Object.keys(parentSchema?.properties ?? {}).sort();
       const at = e.instancePath === '' ? name : `${dotted(e.instancePath)}.${name}`;
-      issue = { field: at, value: valueAt(doc, `${e.instancePath}/${name}`), expected: `no such field; known fields here: ${known.join(', ')}`, keyword: e.keyword };
+      const where = e.instancePath === '' ? 'the object' : dotted(e.instancePath);
+      issue = {
+        field: at,
+        value: valueAt(doc, `${e.instancePath}/${name}`),
+        problem: `is not a field of ${where}`,
+        fix: known.length > 0 ? `remove it, or use one of the fields known here: ${known.join(', ')}` : 'remove it',
+        keyword: e.keyword,
+      };
     } else if (e.keyword === 'required') {
       const name = String((e.params as any).missingProperty);
       const at = e.instancePath === '' ? name : `${dotted(e.instancePath)}.${name}`;
-      issue = { field: at, value: undefined, expected: 'is required', keyword: e.keyword };
+      issue = { field: at, value: undefined, problem: 'is required', fix: `set ${name}`, missing: true, keyword: e.keyword };
     } else {
-      issue = { field: dotted(e.instancePath), value: valueAt(doc, e.instancePath), expected: expectation(e), keyword: e.keyword };
+      issue = { field: dotted(e.instancePath), value: valueAt(doc, e.instancePath), ...expectation(e), keyword: e.keyword };
     }
-    const key = `${issue.field}|${issue.expected}`;
+    const key = `${issue.field}|${issue.problem}`;
     if (seen.has(key)) continue;
     seen.add(key);
     out.push(issue);
@@ -205,9 +244,8 @@ function describeErrors(errors: ErrorObject[], doc: unknown, entry: SchemaEntry)
   return out;
 }
 
-/** One line per issue: `field: value -> expected`. */
+/** One line per issue, as every rule writes its lines: `field: value problem; fix`. */
 export function formatIssue(i: SchemaIssue): string {
-  if (i.value === undefined) return `${i.field}: ${i.expected}`;
-  return `${i.field}: ${JSON.stringify(i.value)} ${i.expected}`;
+  return fieldError(i.field, i.value, i.problem, i.fix);
 }
 

@@ -25,3 +25,43 @@ export function listShapeProblem(v: unknown): { problem: string; fix: string } |
   const i = v.findIndex(x => !isObject(x));
   return i < 0 ? undefined : { problem: `holds ${JSON.stringify(v[i])} at [${i}], which is not an object, so the webhook cannot decode the object`, fix: 'give each item as an object' };
 }
+
+/**
+ * What is wrong with an object field holding `v` that the CRD leaves
+ * untyped and the webhook decodes into a Go struct (unset and null are
+ * fine), as the problem and the fix of a field error.
+ */
+export function objectShapeProblem(v: unknown, kind: string): { problem: string; fix: string } | undefined {
+  if (v === undefined || v === null || isObject(v)) return undefined;
+  return { problem: `is not an object, so the webhook cannot decode the ${kind}`, fix: 'give an object (or leave it out)' };
+}
+
+/** A field that does not decode: the field, the value, what is wrong and the fix. */
+export interface ShapeProblem { field: string; value: unknown; problem: string; fix: string }
+
+/**
+ * The untyped object fields at `paths` of `root` (dotted, `[]` for each item
+ * of a list, e.g. `spec.topology.subsets[].patch`) that the webhook cannot
+ * decode, as field errors.
+ */
+export function untypedObjectProblems(root: Record<string, any>, paths: readonly string[]): ShapeProblem[] {
+  const kind = String(root.kind);
+  const out: ShapeProblem[] = [];
+  const walk = (v: unknown, segs: string[], at: string): void => {
+    if (segs.length === 0) {
+      const p = objectShapeProblem(v, kind);
+      if (p) out.push({ field: at, value: v, ...p });
+      return;
+    }
+    const [head, ...rest] = segs;
+    if (head.endsWith('[]')) {
+      const key = head.slice(0, -2);
+      const list = isObject(v) ? v[key] : undefined;
+      if (Array.isArray(list)) list.forEach((x, i) => walk(x, rest, `${at}.${key}[${i}]`));
+      return;
+    }
+    if (isObject(v)) walk(v[head], rest, at === '' ? head : `${at}.${head}`);
+  };
+  for (const p of paths) walk(root, p.split('.'), '');
+  return out.map(p => ({ ...p, field: p.field.replace(/^\./, '') }));
+}

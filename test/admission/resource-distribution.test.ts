@@ -73,17 +73,17 @@ describe('the L2 refuses a distributed Secret the API server would refuse', () =
 
   test('a kubernetes.io/tls Secret without tls.key', () => {
     expect(distribute(c => new kplus.Secret(c, 's', { metadata: { name: 'tls' }, type: 'kubernetes.io/tls', stringData: { 'tls.crt': 'PEM' } })))
-      .toContain('[test/rd] spec.resource.data: ["tls.crt"] has no "tls.key" key, which a kubernetes.io/tls Secret needs (the API server refuses it); add the PEM certificate and key (kplus.TlsSecret sets both) under data (base64) or stringData');
+      .toContain('[test/rd] ResourceDistribution "creds" (apps.kruise.io/v1alpha1) spec.resource.data: ["tls.crt"] has no "tls.key" key, which a kubernetes.io/tls Secret needs (the API server refuses it); add the PEM certificate and key (kplus.TlsSecret sets both) under data (base64) or stringData');
   });
 
   test('a data key starting with ".."', () => {
     expect(distribute(c => new kplus.Secret(c, 's', { metadata: { name: 'k' }, stringData: { '..2024': 'v' } })))
-      .toContain('[test/rd] spec.resource.stringData["..2024"]: "..2024" is not a valid data key (it must not start with \'..\'); use letters, digits, \'-\', \'_\' or \'.\'');
+      .toContain('[test/rd] ResourceDistribution "creds" (apps.kruise.io/v1alpha1) spec.resource.stringData["..2024"]: "..2024" is not a valid data key (it must not start with \'..\'); use letters, digits, \'-\', \'_\' or \'.\'');
   });
 
   test('a kubernetes.io/dockerconfigjson Secret whose config is not JSON', () => {
     expect(distribute(c => new kplus.Secret(c, 's', { metadata: { name: 'pull' }, type: 'kubernetes.io/dockerconfigjson', stringData: { '.dockerconfigjson': 'auths:' } })))
-      .toContain('[test/rd] spec.resource.stringData[".dockerconfigjson"]: "<6 characters, not shown>" is not a JSON object, which a kubernetes.io/dockerconfigjson Secret needs; give the whole Docker config file as JSON');
+      .toContain('[test/rd] ResourceDistribution "creds" (apps.kruise.io/v1alpha1) spec.resource.stringData[".dockerconfigjson"]: "<6 characters, not shown>" is not a JSON object, which a kubernetes.io/dockerconfigjson Secret needs; give the whole Docker config file as JSON');
   });
 
   test('the typed Secrets of cdk8s-plus pass', () => {
@@ -98,7 +98,7 @@ describe('the L2 refuses a distributed Secret the API server would refuse', () =
       ApiObject.of(s).addJsonPatch(JsonPatch.add('/data', { token: 'hunter2!' }));
       return s;
     });
-    expect(error).toContain('[test/rd] spec.resource.data["token"]: "<8 characters, not shown>" is not base64-encoded');
+    expect(error).toContain('[test/rd] ResourceDistribution "creds" (apps.kruise.io/v1alpha1) spec.resource.data["token"]: "<8 characters, not shown>" is not base64-encoded');
     expect(error).not.toContain('hunter2');
   });
 });

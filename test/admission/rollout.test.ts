@@ -52,8 +52,8 @@ function synthRaw(...objects: Array<Record<string, any>>): string {
 describe('Rollout rules that read the App', () => {
   test('a workload has one Rollout: both Rollouts name the other', () => {
     const error = synthRaw(rollout('web-a'), rollout('web-b', { workloadRef: { ...cloneSetRef, apiVersion: 'apps.kruise.io/v1beta1' } }));
-    expect(error).toContain('[test/o0] spec.workloadRef: {"apiVersion":"apps.kruise.io/v1alpha1","kind":"CloneSet","name":"web"} is also released by Rollout "web-b" at \'test/o1\', and a workload can have one Rollout only; keep one Rollout per workload (merge their steps)');
-    expect(error).toContain('[test/o1] spec.workloadRef: {"apiVersion":"apps.kruise.io/v1beta1","kind":"CloneSet","name":"web"} is also released by Rollout "web-a" at \'test/o0\'');
+    expect(error).toContain('[test/o0] Rollout "web-a" (rollouts.kruise.io/v1beta1) spec.workloadRef: {"apiVersion":"apps.kruise.io/v1alpha1","kind":"CloneSet","name":"web"} is also released by Rollout "web-b" at \'test/o1\', and a workload can have one Rollout only; keep one Rollout per workload (merge their steps)');
+    expect(error).toContain('[test/o1] Rollout "web-b" (rollouts.kruise.io/v1beta1) spec.workloadRef: {"apiVersion":"apps.kruise.io/v1beta1","kind":"CloneSet","name":"web"} is also released by Rollout "web-a" at \'test/o0\'');
   });
 
   test('Rollouts of different workloads, or in different namespaces, are fine', () => {
@@ -62,13 +62,13 @@ describe('Rollout rules that read the App', () => {
 
   test('the Rollout must be in the namespace of its workload', () => {
     expect(synthRaw(rollout('web', {}, 'team-a'), cloneSet('team-b'))).toContain(
-      '[test/o0] metadata.namespace: "team-a" differs from the namespace of CloneSet "web" at \'test/o1\' (team-b), and a Rollout only releases a workload of its own namespace; create the Rollout in the workload\'s namespace');
+      '[test/o0] Rollout "web" (rollouts.kruise.io/v1beta1) metadata.namespace: "team-a" differs from the namespace of CloneSet "web" at \'test/o1\' (team-b), and a Rollout only releases a workload of its own namespace; create the Rollout in the workload\'s namespace');
     expect(synthRaw(rollout('web', {}, 'team-a'), cloneSet('team-b'), cloneSet('team-a'))).toBe('');
   });
 
   test('a CloneSet under a Rollout must not set partition or paused: true', () => {
     const error = synthRaw(rollout('web'), cloneSet('default', { type: 'InPlaceIfPossible', partition: 3, paused: true }));
-    expect(error).toContain('[test/o0] spec.workloadRef: {"apiVersion":"apps.kruise.io/v1alpha1","kind":"CloneSet","name":"web"} is CloneSet "web" at \'test/o1\', whose spec.updateStrategy.partition (3) the release drives: '
+    expect(error).toContain('[test/o0] Rollout "web" (rollouts.kruise.io/v1beta1) spec.workloadRef: {"apiVersion":"apps.kruise.io/v1alpha1","kind":"CloneSet","name":"web"} is CloneSet "web" at \'test/o1\', whose spec.updateStrategy.partition (3) the release drives: '
       + 'a re-apply during a release (GitOps sync, kubectl apply) resets the value the controller lowers batch by batch and releases every remaining pod at once; '
       + 'remove spec.updateStrategy.partition from the CloneSet (the Rollout\'s steps decide how many pods are updated)');
     expect(error).toContain('whose spec.updateStrategy.paused (true) the release drives: the controller sets it to false for each batch and a re-apply pauses the release again; remove spec.updateStrategy.paused from the CloneSet');
@@ -98,7 +98,7 @@ describe('Rollout rules that read the App', () => {
     const dbRollout = rollout('db', { workloadRef: { apiVersion: 'apps.kruise.io/v1beta1', kind: 'StatefulSet', name: 'db' } });
     expect(synthRaw(dbRollout, asts)).toContain('is StatefulSet "db" at \'test/o1\', whose spec.updateStrategy.rollingUpdate.partition (2) the release drives');
     const onDelete = { ...asts, spec: { ...asts.spec, updateStrategy: { type: 'OnDelete' } } };
-    expect(synthRaw(dbRollout, onDelete)).toContain('[test/o0] spec.workloadRef: {"apiVersion":"apps.kruise.io/v1beta1","kind":"StatefulSet","name":"db"} is StatefulSet "db" at \'test/o1\', '
+    expect(synthRaw(dbRollout, onDelete)).toContain('[test/o0] Rollout "db" (rollouts.kruise.io/v1beta1) spec.workloadRef: {"apiVersion":"apps.kruise.io/v1beta1","kind":"StatefulSet","name":"db"} is StatefulSet "db" at \'test/o1\', '
       + 'whose spec.updateStrategy.type is OnDelete, and the Kruise Rollouts webhook never intercepts an update of an OnDelete StatefulSet, so no release would ever start; use the RollingUpdate type (the default) for a StatefulSet under a Rollout');
   });
 });
@@ -123,20 +123,20 @@ describe('Rollout warnings', () => {
         },
       },
     }))).toEqual([
-      '[test/o0] spec.strategy.canary.enableExtraWorkloadForCanary is true but the workload is apps.kruise.io/v1alpha1 CloneSet, not an apps/v1 Deployment, so Kruise Rollouts updates its pods in place in batches instead (no extra canary workload); remove the flag',
-      '[test/o0] spec.strategy.canary.patchPodTemplateMetadata only applies to the extra canary Deployment of a canary-style Deployment release, so it has no effect here; remove it',
-      '[test/o0] spec.strategy.canary.disableGenerateCanaryService only has an effect with customNetworkRefs, so the <service>-canary Service is still created; remove it',
-      '[test/o0] spec.strategy.canary.steps set traffic or matches but nothing routes traffic (no trafficRoutings), so only the pods change; add a traffic routing (an Ingress, a Gateway API HTTPRoute or customNetworkRefs) or drop traffic and matches',
+      '[test/o0] Rollout "web" (rollouts.kruise.io/v1beta1) spec.strategy.canary.enableExtraWorkloadForCanary is true but the workload is apps.kruise.io/v1alpha1 CloneSet, not an apps/v1 Deployment, so Kruise Rollouts updates its pods in place in batches instead (no extra canary workload); remove the flag',
+      '[test/o0] Rollout "web" (rollouts.kruise.io/v1beta1) spec.strategy.canary.patchPodTemplateMetadata only applies to the extra canary Deployment of a canary-style Deployment release, so it has no effect here; remove it',
+      '[test/o0] Rollout "web" (rollouts.kruise.io/v1beta1) spec.strategy.canary.disableGenerateCanaryService only has an effect with customNetworkRefs, so the <service>-canary Service is still created; remove it',
+      '[test/o0] Rollout "web" (rollouts.kruise.io/v1beta1) spec.strategy.canary.steps set traffic or matches but nothing routes traffic (no trafficRoutings), so only the pods change; add a traffic routing (an Ingress, a Gateway API HTTPRoute or customNetworkRefs) or drop traffic and matches',
     ]);
   });
 
   test('batch-wise rollback is ignored with traffic routing or for a Deployment', () => {
     const annotated = (spec: Record<string, any>) => ({ ...rollout('web', spec), metadata: { name: 'web', namespace: 'default', annotations: { 'rollouts.kruise.io/rollback-in-batch': 'true' } } });
     expect(warnings(annotated({ strategy: { canary: { steps: [{ replicas: 1 }], trafficRoutings: [{ service: 'web', ingress: { name: 'web' } }] } } }))).toEqual([
-      '[test/o0] metadata.annotations["rollouts.kruise.io/rollback-in-batch"] is ignored because the Rollout routes traffic: a rollback updates every pod at once; remove the annotation or the traffic routing',
+      '[test/o0] Rollout "web" (rollouts.kruise.io/v1beta1) metadata.annotations["rollouts.kruise.io/rollback-in-batch"] is ignored because the Rollout routes traffic: a rollback updates every pod at once; remove the annotation or the traffic routing',
     ]);
     expect(warnings(annotated({ workloadRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' } }))).toEqual([
-      '[test/o0] metadata.annotations["rollouts.kruise.io/rollback-in-batch"] is ignored for Deployment (apps/v1): batch-wise rollback works for CloneSets and StatefulSets only; remove the annotation',
+      '[test/o0] Rollout "web" (rollouts.kruise.io/v1beta1) metadata.annotations["rollouts.kruise.io/rollback-in-batch"] is ignored for Deployment (apps/v1): batch-wise rollback works for CloneSets and StatefulSets only; remove the annotation',
     ]);
     expect(warnings(annotated({}))).toEqual([]);
   });
@@ -148,8 +148,8 @@ describe('Rollout warnings', () => {
       metadata: { name: 'web', namespace: 'default' },
       spec: { objectRef: { workloadRef: cloneSetRef }, rolloutID: 'r7', strategy: { canary: { disableGenerateCanaryService: false, steps: [{ replicas: 1 }] } } },
     })).toEqual([
-      '[test/o0] spec.rolloutID is not kept: v1alpha1 Rollouts are stored as v1beta1 and the conversion drops it; set the workload\'s rollouts.kruise.io/rollout-id annotation and label instead, or write the Rollout as v1beta1',
-      '[test/o0] spec.strategy.canary.disableGenerateCanaryService is not kept: the conversion to v1beta1 (the stored version) drops it; write the Rollout as rollouts.kruise.io/v1beta1',
+      '[test/o0] Rollout "web" (rollouts.kruise.io/v1alpha1) spec.rolloutID is not kept: v1alpha1 Rollouts are stored as v1beta1 and the conversion drops it; set the workload\'s rollouts.kruise.io/rollout-id annotation and label instead, or write the Rollout as v1beta1',
+      '[test/o0] Rollout "web" (rollouts.kruise.io/v1alpha1) spec.strategy.canary.disableGenerateCanaryService is not kept: the conversion to v1beta1 (the stored version) drops it; write the Rollout as rollouts.kruise.io/v1beta1',
     ]);
   });
 });

@@ -9,11 +9,9 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import { App, Chart } from 'cdk8s';
 import { Kube, Manifest, describeObject } from './kube';
-import { Managers, runControlPlane, testNamespace } from './manager';
-import { Synth, fixtures, synthApp, versionedObject } from './sources';
-import { KruiseControlPlane, KruiseFeatureGate } from '../../src';
+import { Managers, judgingSynth, runControlPlane, testNamespace } from './manager';
+import { fixtures, versionedObject } from './sources';
 import { admissionCases } from '../fixtures/admission';
 
 interface Verdict {
@@ -25,24 +23,12 @@ interface Verdict {
   readonly clusterSkip?: string;
 }
 
-/**
- * The defaults plus the one gate that keeps a kind's webhook from judging at
- * all: with ResourceDistributionGate off, the webhook refuses every
- * ResourceDistribution whatever it holds.
- */
-function judgeSynth(): Synth {
-  return synthApp('KruiseControlPlane (defaults, ResourceDistributionGate on)', (app: App) => {
-    new KruiseControlPlane(new Chart(app, 'kruise'), 'kruise', { featureGates: { [KruiseFeatureGate.RESOURCE_DISTRIBUTION_GATE]: true } });
-    return app;
-  });
-}
-
 let kube: Kube;
 let managers: Managers;
 
 beforeAll(async () => {
   kube = new Kube();
-  ({ managers } = await runControlPlane(kube, judgeSynth()));
+  ({ managers } = await runControlPlane(kube, judgingSynth()));
   await testNamespace(kube, JUDGE_NAMESPACE);
   // The SidecarSet webhook compares a new SidecarSet with every existing one (same container name on
   // overlapping pods is refused): judge from none, whatever earlier test files applied.

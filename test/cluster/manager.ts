@@ -19,7 +19,7 @@ import { App, Chart } from 'cdk8s';
 import { Kube, Manifest, applyAll, describeObject } from './kube';
 import { rejections } from './prove';
 import { Synth, synthApp } from './sources';
-import { KruiseControlPlane } from '../../src';
+import { KruiseControlPlane, KruiseFeatureGate } from '../../src';
 
 const sleep = (ms: number) => new Promise(r => setTimeout(r, ms));
 
@@ -441,6 +441,23 @@ export async function unpatched(kube: Kube, s: Synth): Promise<string[]> {
 export function defaultsSynth(): Synth {
   return synthApp('KruiseControlPlane (defaults)', (app: App) => {
     new KruiseControlPlane(new Chart(app, 'kruise'), 'kruise');
+    return app;
+  });
+}
+
+/**
+ * The control plane whose webhooks judge every kind: the defaults plus what
+ * keeps a kind's webhook from judging at all (with ResourceDistributionGate or
+ * ImagePullJobGate off, the webhook refuses every ResourceDistribution or
+ * ImagePullJob whatever it holds; the EphemeralJob webhook is registered only
+ * on request).
+ */
+export function judgingSynth(): Synth {
+  return synthApp('KruiseControlPlane (defaults, ResourceDistributionGate and ImagePullJobGate on, EphemeralJobs validated)', (app: App) => {
+    new KruiseControlPlane(new Chart(app, 'kruise'), 'kruise', {
+      featureGates: { [KruiseFeatureGate.RESOURCE_DISTRIBUTION_GATE]: true, [KruiseFeatureGate.IMAGE_PULL_JOB_GATE]: true },
+      validateEphemeralJobs: true,
+    });
     return app;
   });
 }

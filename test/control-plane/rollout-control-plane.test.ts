@@ -193,7 +193,7 @@ describe('KruiseRolloutControlPlane and the Rollouts of its app', () => {
     expect(synthError(app => {
       cloneSetRollout(app, steps);
       new KruiseRolloutControlPlane(new Chart(app, 'rollout'), 'rollout', { partitionPercentLimit: 60, openKruiseInstalledSeparately: true });
-    })).toContain('[app/web/Rollout] spec.strategy.canary.steps[0].replicas: "70%" is more than the 60% of the replicas a step that routes traffic may update in place');
+    })).toContain('[app/web/Rollout] Rollout "web" (rollouts.kruise.io/v1beta1) spec.strategy.canary.steps[0].replicas: "70%" is more than the 60% of the replicas a step that routes traffic may update in place');
   });
 
   test('a Deployment released in place needs the AdvancedDeployment gate the chart turns on', () => {
@@ -204,7 +204,7 @@ describe('KruiseRolloutControlPlane and the Rollouts of its app', () => {
     };
     expect(synthError(build({}))).toBe('');
     expect(synthError(build({ AdvancedDeployment: false }))).toContain(
-      '[app/api/Rollout] spec.workloadRef: {"apiVersion":"apps/v1","kind":"Deployment","name":"api"} is a Deployment released in batches in place, which needs the Kruise Rollouts feature gate AdvancedDeployment, '
+      '[app/api/Rollout] Rollout "api" (rollouts.kruise.io/v1beta1) spec.workloadRef: {"apiVersion":"apps/v1","kind":"Deployment","name":"api"} is a Deployment released in batches in place, which needs the Kruise Rollouts feature gate AdvancedDeployment, '
       + 'off in the control plane at \'rollout/rollout\' (the release would never progress); set featureGates: { AdvancedDeployment: true } on the KruiseRolloutControlPlane at \'rollout/rollout\', '
       + 'or release the Deployment with an extra canary Deployment (enableExtraWorkloadForCanary)');
   });

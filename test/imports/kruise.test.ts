@@ -121,7 +121,7 @@ test('fails at synth when a patched field breaks the schema, naming path, field,
   const { chart, obj } = cloneSet();
   obj.addJsonPatch(JsonPatch.replace('/spec/selector', { matchLabels: { app: 'web' } }), JsonPatch.add('/spec/replicas', 'three'));
   expect(() => Testing.synth(chart)).toThrow(
-    '[test/web] CloneSet "web" (apps.kruise.io/v1alpha1) spec.replicas: "three" must be an integer',
+    '[test/web] CloneSet "web" (apps.kruise.io/v1alpha1) spec.replicas: "three" is not an integer; give an integer',
   );
 });
 
@@ -176,6 +176,6 @@ test('UnitedDeployment native templates are typed as k8s specs', () => {
   new kruise.KubeUnitedDeployment(c2, 'ud', {
     spec: { selector, template: { deploymentTemplate: { metadata: { labels: { app: 'web' } }, spec: { selector, template, replicas: 1 } } } },
   });
-  expect(() => Testing.synth(c2)).toThrow('[test/ud] spec.template.deploymentTemplate.spec.replicas: 1 is not used: the UnitedDeployment sets the replicas of each subset; remove it; set spec.replicas and the subset replicas instead');
+  expect(() => Testing.synth(c2)).toThrow('[test/ud] UnitedDeployment "test-ud-c871d148" (apps.kruise.io/v1alpha1) spec.template.deploymentTemplate.spec.replicas: 1 is not used: the UnitedDeployment sets the replicas of each subset; remove it; set spec.replicas and the subset replicas instead');
   expect(m.spec.template.deploymentTemplate.spec.template.spec.containers[0].resources).toEqual({ limits: { cpu: '500m', memory: '256Mi' } });
 });

@@ -16,8 +16,8 @@ test('a raw ApiObject of a Kruise group is validated once validation is enabled'
   new ApiObject(chart, 'raw', cloneSet({ ...validSpec, replicas: -1.5, scaleStrategy: { podsToDelete: 'web-0' } }));
   expect(() => Testing.synth(chart)).toThrow([
     'Validation failed with the following errors:',
-    '  [test/raw] CloneSet "web" (apps.kruise.io/v1alpha1) spec.replicas: -1.5 must be an integer',
-    '  [test/raw] CloneSet "web" (apps.kruise.io/v1alpha1) spec.scaleStrategy.podsToDelete: "web-0" must be an array',
+    '  [test/raw] CloneSet "web" (apps.kruise.io/v1alpha1) spec.replicas: -1.5 is not an integer; give an integer',
+    '  [test/raw] CloneSet "web" (apps.kruise.io/v1alpha1) spec.scaleStrategy.podsToDelete: "web-0" is not an array; give an array',
   ].join('\n'));
 });
 
@@ -27,7 +27,7 @@ test('validation enabled from one chart covers every chart of the app', () => {
   const b = new Chart(app, 'b');
   KruiseValidation.enable(a);
   new ApiObject(b, 'raw', cloneSet({ template: {} }));
-  expect(() => app.synth()).toThrow('[b/raw] CloneSet "web" (apps.kruise.io/v1alpha1) spec.selector: is required');
+  expect(() => app.synth()).toThrow('[b/raw] CloneSet "web" (apps.kruise.io/v1alpha1) spec.selector: (unset) is required; set selector');
 });
 
 test('valid raw objects synthesize unchanged', () => {
@@ -50,7 +50,7 @@ test('fails for a Kruise kind at a version upstream does not serve, naming the s
   KruiseValidation.enable(chart);
   new ApiObject(chart, 'raw', { apiVersion: 'apps.kruise.io/v1', kind: 'CloneSet', metadata: { name: 'web' }, spec: validSpec });
   expect(() => Testing.synth(chart)).toThrow(
-    '[test/raw] CloneSet "web" (apps.kruise.io/v1) apiVersion: "apps.kruise.io/v1" CloneSet is served as apps.kruise.io/v1alpha1',
+    '[test/raw] CloneSet "web" (apps.kruise.io/v1) apiVersion: "apps.kruise.io/v1" is not a version CloneSet is served as; use apps.kruise.io/v1alpha1',
   );
 });
 
@@ -59,7 +59,7 @@ test('fails for a kind the Kruise group does not have, listing the kinds it has'
   KruiseValidation.enable(chart);
   new ApiObject(chart, 'raw', { apiVersion: 'policy.kruise.io/v1alpha1', kind: 'PodDisruptionBudget', metadata: { name: 'x' } });
   expect(() => Testing.synth(chart)).toThrow(
-    'kind: "PodDisruptionBudget" a kind of policy.kruise.io: PodUnavailableBudget',
+    'kind: "PodDisruptionBudget" is not a kind of policy.kruise.io; use one of PodUnavailableBudget',
   );
 });
 
