@@ -16,6 +16,7 @@ export * from './pod-unavailable-budget';
 export * from './resource-distribution';
 export * from './delete-protection';
 export * from './fleet/preview';
+export * from './fleet/context';
 export * from './workload-ref';
 export * from './broadcast-job';
 export * from './advanced-cron-job';

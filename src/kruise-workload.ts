@@ -107,7 +107,7 @@ export abstract class KruiseWorkload extends kplus.Workload {
         for (const src of _gateSources(this)) {
           for (const gate of [w.preDownloadGate, 'KruiseDaemon']) {
             if (!src.isEnabled(gate)) {
-              out.push(`image pre-download needs the OpenKruise feature gate ${gate}, which is off in the control plane at '${src.path}', so the annotations have no effect; ${src.howToEnable(gate)}`);
+              out.push(`image pre-download needs the OpenKruise feature gate ${gate}, which is off in the control plane ${src.place}, so the annotations have no effect; ${src.howToEnable(gate)}`);
             }
           }
         }

@@ -4,7 +4,7 @@ import { Construct } from 'constructs';
 import { _l1 } from './_kruise-l1';
 import type * as kruise from '../imports/kruise';
 import { _admitted } from './admission/engine';
-import { _appObjectsByKey, groupOf, namespaceOf, targetKey } from './fleet/objects';
+import { _appObjectsByKey, groupOf, namespaceOf, placeOf, targetKey } from './fleet/objects';
 import { resolveTarget, targetNamespace } from './fleet/targets';
 import { _seconds, _withPath } from './strategies';
 import { _assertOwnKplus } from './validation/foreign-kplus';
@@ -208,8 +208,8 @@ export class WorkloadSpread extends Construct {
       if (other.apiObject === this.apiObject || namespaceOf(other.json) !== namespaceOf(json)) continue;
       const r = other.json.spec?.targetRef ?? {};
       const same = groupOf(r.apiVersion) === groupOf(t.ref.apiVersion) && r.kind === t.ref.kind && r.name === t.ref.name;
-      if (same && other.owner.node.path > this.node.path) {
-        errors.push(fieldError('spec.targetRef', t.ref, `is also the target of WorkloadSpread "${other.json.metadata?.name}" at '${other.owner.node.path}', which OpenKruise refuses`, 'keep one WorkloadSpread per workload'));
+      if (same && (other.origin !== undefined || other.owner.node.path > this.node.path)) {
+        errors.push(fieldError('spec.targetRef', t.ref, `is also the target of WorkloadSpread "${other.json.metadata?.name}" ${placeOf(other)}, which OpenKruise refuses`, 'keep one WorkloadSpread per workload'));
       }
     }
     return errors;

@@ -6,6 +6,7 @@
  */
 import { ApiObject } from 'cdk8s';
 import { IConstruct } from 'constructs';
+import { _contextsOf, contextPlace } from './context-registry';
 import { _currentRound, _sharedRender } from '../validation/render';
 import { isObject } from '../validation/shape';
 
@@ -20,8 +21,26 @@ export interface AppObject {
    * synth, shared by every check and written out, so read it, never change it.
    */
   readonly json: any;
-  /** Its position in construct-path order. */
+  /** Its position in construct-path order (the app's objects, then each context's). */
   readonly order: number;
+  /**
+   * Where a context object came from (a file, a URL or its construct path in
+   * the context); undefined for the app's own objects. Context objects take
+   * part in the app-wide checks, are never written, and report nothing
+   * themselves: a problem between an app object and a context object is
+   * reported by the app object, naming the context object's origin.
+   */
+  readonly origin?: string;
+}
+
+/** How a message places an object: `at 'construct/path'` for the app's own, `(context: origin)` for a context object. */
+export function placeOf(o: AppObject): string {
+  return o.origin !== undefined ? contextPlace(o.origin) : `at '${o.owner.node.path}'`;
+}
+
+/** The identity of an object in a cluster: group, kind, namespace and name. */
+function identityOf(json: any): string {
+  return `${groupOf(json?.apiVersion)}/${json?.kind}/${json?.metadata?.namespace || 'default'}/${json?.metadata?.name}`;
 }
 
 /** `group` of an apiVersion (`''` for the core group). */
@@ -49,20 +68,42 @@ interface AppIndex {
 
 const indexes = new WeakMap<IConstruct, AppIndex>();
 
-/** The app's objects, rendered once and sorted once per round (every app-wide check shares them). */
-function indexOf(scope: IConstruct): AppIndex {
-  const root = scope.node.root;
-  const hit = indexes.get(root);
-  if (hit && hit.round === _currentRound()) return hit;
+/** The ApiObjects under `scope`, with their owners, in construct-path order. */
+function apiObjectsIn(scope: IConstruct): Array<{ apiObject: ApiObject; owner: IConstruct }> {
   const found: Array<{ apiObject: ApiObject; owner: IConstruct; path: string }> = [];
-  for (const c of root.node.findAll()) {
+  for (const c of scope.node.findAll()) {
     if (c instanceof ApiObject) {
       const owner = ownerOf(c);
       found.push({ apiObject: c, owner, path: owner.node.path });
     }
   }
-  found.sort((a, b) => a.path.localeCompare(b.path));
-  const all: AppObject[] = found.map((f, order) => ({ apiObject: f.apiObject, owner: f.owner, json: _sharedRender(f.apiObject), order }));
+  return found.sort((a, b) => a.path.localeCompare(b.path));
+}
+
+/**
+ * The app's objects, rendered once and sorted once per round (every app-wide
+ * check shares them), then the objects of its contexts: a context object the
+ * app also writes (same group, kind, namespace and name) is the app's, so the
+ * context's copy is left out.
+ */
+function indexOf(scope: IConstruct): AppIndex {
+  const root = scope.node.root;
+  const hit = indexes.get(root);
+  if (hit && hit.round === _currentRound()) return hit;
+  const all: AppObject[] = apiObjectsIn(root).map((f, order) => ({ ...f, json: _sharedRender(f.apiObject), order }));
+  const contexts = _contextsOf(root);
+  if (contexts.length > 0) {
+    const own = new Set(all.map(o => identityOf(o.json)));
+    for (const ctx of contexts) {
+      for (const f of apiObjectsIn(ctx.scope)) {
+        const json = _sharedRender(f.apiObject);
+        const id = identityOf(json);
+        if (own.has(id)) continue;
+        own.add(id);
+        all.push({ ...f, json, order: all.length, origin: ctx.originOf(f.apiObject) });
+      }
+    }
+  }
   const byGroupKind = new Map<string, AppObject[]>();
   const namespaceLabelsOf = new Map<string, Record<string, string>>();
   for (const o of all) {
@@ -78,7 +119,7 @@ function indexOf(scope: IConstruct): AppIndex {
   return created;
 }
 
-/** Every ApiObject of the app of `scope`, in construct-path order. */
+/** Every ApiObject of the app of `scope` (and of its contexts), in construct-path order. */
 export function allAppObjects(scope: IConstruct, filter: (o: ApiObject) => boolean = () => true): AppObject[] {
   return indexOf(scope).all.filter(o => filter(o.apiObject));
 }
@@ -174,7 +215,7 @@ export function namespaceOf(json: any): string {
   return json?.metadata?.namespace || 'default';
 }
 
-/** The labels of a namespace as the cluster sets them: its Namespace object's labels (if in the app) plus kubernetes.io/metadata.name. */
+/** The labels of a namespace as the cluster sets them: its Namespace object's labels (the app's, else a context's) plus kubernetes.io/metadata.name. */
 export function namespaceLabels(scope: IConstruct, name: string): Record<string, string> {
   return { ...(indexOf(scope).namespaceLabels.get(name) ?? {}), 'kubernetes.io/metadata.name': name };
 }

@@ -56,6 +56,24 @@ function walkFiles(dir: string): string[] {
   return out;
 }
 
+/**
+ * The manifest files of `source`: the file itself, or every `*.yaml`, `*.yml`
+ * and `*.json` under a folder (recursively, in name order). `flag` names the
+ * input in errors.
+ */
+export function manifestFiles(source: string, flag: string): string[] {
+  let stat: fs.Stats;
+  try {
+    stat = fs.statSync(source);
+  } catch {
+    throw new PlanInputError(`${flag} '${source}' does not exist; pass a synth output folder (e.g. dist) or a manifest file`);
+  }
+  if (!stat.isDirectory()) return [source];
+  const files = walkFiles(source);
+  if (files.length === 0) throw new PlanInputError(`${flag} '${source}' has no .yaml, .yml or .json files; run the synth first`);
+  return files;
+}
+
 /** Every manifest under `dir` (`*.yaml`, `*.yml`, `*.json`, recursively). */
 export function readDirectory(dir: string, flag = 'directory'): Json[] {
   let stat: fs.Stats;

@@ -1,4 +1,6 @@
 import { IConstruct } from 'constructs';
+import { _contextsOf, contextPlace } from '../fleet/context-registry';
+import { notOwnedHowToEnable } from './gates';
 
 /**
  * Something in the app that runs kruise-rollout-manager (the Kruise Rollouts
@@ -15,6 +17,11 @@ export interface _RolloutManagerSource {
   isEnabled(gate: string): boolean;
   /** How the user turns the gate on, for messages. */
   howToEnable(gate: string): string;
+  /**
+   * How messages place it.
+   * @default - `at 'path'`; `(context: path)` for a control plane of a context
+   */
+  readonly place?: string;
 }
 
 /** kruise-rollout-manager's default `--partition-percent-limit`. */
@@ -37,6 +44,14 @@ export function _registerRolloutManager(scope: IConstruct, source: _RolloutManag
  * The kruise-rollout-managers (control planes) of the app of `scope`.
  * @internal
  */
-export function _rolloutManagers(scope: IConstruct): _RolloutManagerSource[] {
-  return [...(sources.get(scope.node.root) ?? [])];
+export function _rolloutManagers(scope: IConstruct): Array<_RolloutManagerSource & { readonly place: string }> {
+  const own = (sources.get(scope.node.root) ?? []).map(s => withPlace(s, s.place ?? `at '${s.path}'`, s.howToEnable));
+  // control planes of the app's contexts: the managers of the cluster the app deploys to
+  const fromContexts = _contextsOf(scope).flatMap(ctx => (sources.get(ctx.scope.node.root) ?? [])
+    .map(s => withPlace(s, s.place ?? contextPlace(s.path), s.place !== undefined ? s.howToEnable : notOwnedHowToEnable)));
+  return [...own, ...fromContexts];
+}
+
+function withPlace(s: _RolloutManagerSource, place: string, howToEnable: (gate: string) => string): _RolloutManagerSource & { readonly place: string } {
+  return { path: s.path, partitionPercentLimit: s.partitionPercentLimit, isEnabled: g => s.isEnabled(g), howToEnable, place };
 }
