@@ -17,6 +17,7 @@ export * from './resource-distribution';
 export * from './delete-protection';
 export * from './fleet/preview';
 export * from './fleet/context';
+export * from './fleet/deploy-order';
 export * from './workload-ref';
 export * from './broadcast-job';
 export * from './advanced-cron-job';
