@@ -18,6 +18,7 @@ export * from './delete-protection';
 export * from './fleet/preview';
 export * from './fleet/context';
 export * from './fleet/deploy-order';
+export * from './fleet/fleet';
 export * from './workload-ref';
 export * from './broadcast-job';
 export * from './advanced-cron-job';

@@ -4,7 +4,7 @@ import { Construct } from 'constructs';
 import { _l1 } from './_kruise-l1';
 import type * as kruise from '../imports/kruise';
 import { _admitted } from './admission/engine';
-import { _appObjectsByKey, groupOf, mergeInPathOrder, namespaceOf, placeOf, targetKey } from './fleet/objects';
+import { _appObjectsByKey, groupOf, mergeInPathOrder, namespaceOf, placeOf, sameTargetRef, targetKey } from './fleet/objects';
 import { ResolvedTarget, resolveTarget, targetNamespace } from './fleet/targets';
 import { _assertOwnKplus } from './validation/foreign-kplus';
 import { _requireGates } from './validation/gates';
@@ -157,8 +157,7 @@ export class PodUnavailableBudget extends Construct {
       if (other.origin === undefined && other.owner.node.path < this.node.path && other.owner instanceof PodUnavailableBudget) continue;
       const a = json.spec ?? {};
       const b = other.json.spec ?? {};
-      const sameTarget = a.targetRef && b.targetRef && groupOf(a.targetRef.apiVersion) === groupOf(b.targetRef.apiVersion)
-        && a.targetRef.kind === b.targetRef.kind && a.targetRef.name === b.targetRef.name;
+      const sameTarget = sameTargetRef(a.targetRef, b.targetRef);
       if (sameTarget) {
         errors.push(fieldError('spec.targetRef', a.targetRef, `is also the target of PodUnavailableBudget "${other.json.metadata?.name}" ${placeOf(other)}, which OpenKruise refuses`, 'keep one budget per workload'));
       }

@@ -6,7 +6,7 @@ import type * as kruise from '../imports/kruise';
 import { _admitted } from './admission/engine';
 import { InjectionPreview } from './fleet/preview';
 import { placeOf } from './fleet/objects';
-import { AppSidecarSet, appInjectionProblems, appSidecarSetOf, conflictCandidates, sidecarSetConflicts } from './fleet/sidecar-fleet';
+import { AppSidecarSet, appInjectionProblems, appSidecarSetOf, conflictCandidates, sidecarSetConflictLine, sidecarSetConflicts } from './fleet/sidecar-fleet';
 import { ImagePullJob, ImagePullJobOptions, ImagePullNodes } from './image-pull-job';
 import { ScatterTerm } from './strategies';
 import { _assertOwnKplus } from './validation/foreign-kplus';
@@ -613,7 +613,7 @@ export class SidecarSet extends Construct {
       if (!reportsConflictWith(me, other)) continue;
       const why = sidecarSetConflicts(me, other);
       if (why.length > 0) {
-        errors.push(`SidecarSet "${me.name}" conflicts with SidecarSet "${other.name}" ${placeOf(other.obj)}: their selectors and namespaces can match the same pods and ${why.join(', ')}; OpenKruise refuses the second one applied. Rename, or make the selectors or namespaceSelectors disjoint`);
+        errors.push(sidecarSetConflictLine(`SidecarSet "${me.name}"`, `SidecarSet "${other.name}" ${placeOf(other.obj)}`, why));
       }
     }
     errors.push(...(appInjectionProblems(this).bySidecarSet.get(me.name) ?? []));

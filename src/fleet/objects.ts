@@ -225,6 +225,11 @@ export function describe(json: any): string {
   return `${json?.kind} "${json?.metadata?.name}"`;
 }
 
+/** Whether two target references name the same workload: group, kind and name (the version does not make it another workload). */
+export function sameTargetRef(a: { apiVersion?: string; kind?: string; name?: string } | undefined, b: { apiVersion?: string; kind?: string; name?: string } | undefined): boolean {
+  return !!a && !!b && groupOf(a.apiVersion) === groupOf(b.apiVersion) && a.kind === b.kind && a.name === b.name;
+}
+
 /** The index key of "this target in this namespace" (the app-wide checks of WorkloadSpread, PodUnavailableBudget, PersistentPodState). */
 export function targetKey(namespace: string, ref: { apiVersion?: string; kind?: string; name?: string } | undefined): string {
   return JSON.stringify([namespace, groupOf(ref?.apiVersion), ref?.kind, ref?.name]);

@@ -55,7 +55,7 @@ export function appSidecarSetOf(scope: IConstruct, obj: ApiObject): AppSidecarSe
 }
 
 /** The names rule 29 compares: injected containers and init containers, volumes, pod annotations patched other than Retain. */
-function conflictKeys(s: AppSidecarSet): string[] {
+export function conflictKeys(s: SidecarSetLike): string[] {
   const out: string[] = [];
   for (const c of s.spec.initContainers ?? []) out.push(`init ${c.name}`);
   for (const c of s.spec.containers ?? []) out.push(`container ${c.name}`);
@@ -209,6 +209,16 @@ export function sidecarSetSelects(nsLabels: NamespaceLabels, s: SidecarSetLike, 
   const ns = namespaceOf(workloadJson);
   if (s.spec.namespaceSelector && !selectorMatches(s.spec.namespaceSelector, nsLabels(ns))) return false;
   return selectorMatches(s.spec.selector, pod.metadata.labels ?? {});
+}
+
+/** Whether the pod webhook injects `s` into the pods of a workload: selected, not paused, not in kube-system. */
+export function injects(nsLabels: NamespaceLabels, s: SidecarSetLike, workloadJson: any): boolean {
+  return !s.spec.injectionStrategy?.paused && namespaceOf(workloadJson) !== 'kube-system' && sidecarSetSelects(nsLabels, s, workloadJson);
+}
+
+/** Why two SidecarSets conflict (rule 29), as a line: `a` names the one reporting, `b` the other with where it is. */
+export function sidecarSetConflictLine(a: string, b: string, why: string[]): string {
+  return `${a} conflicts with ${b}: their selectors and namespaces can match the same pods and ${why.join(', ')}; OpenKruise refuses the second one applied. Rename, or make the selectors or namespaceSelectors disjoint`;
 }
 
 /** What goes wrong when a SidecarSet is injected into a pod. */
@@ -374,8 +384,8 @@ export function injectInto<S extends SidecarSetLike>(nsLabels: NamespaceLabels, 
   if (!tpl) return undefined;
   const pod = { metadata: tpl.metadata ?? {}, spec: tpl.spec ?? {} };
   const namesOnly = options.problemsOnly === true;
-  const matched = [...sidecarSets]
-    .filter(s => !s.spec.injectionStrategy?.paused && namespaceOf(workloadJson) !== 'kube-system' && sidecarSetSelects(nsLabels, s, workloadJson))
+  const matched = sidecarSets
+    .filter(s => injects(nsLabels, s, workloadJson))
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const byName = new Map<string, S>(matched.map(s => [s.name, s]));
   const problems: Array<InjectionProblem<S>> = [];
