@@ -7,7 +7,7 @@
  */
 import { ApiObject, Chart } from 'cdk8s';
 import { IConstruct } from 'constructs';
-import { KruiseDeployOrder } from '../fleet/deploy-order';
+import type * as PolicyOrder from '../fleet/deploy-order';
 import { Warnings } from '../validation/report';
 
 /** Annotation Argo CD reads to order the objects of one sync. */
@@ -117,7 +117,8 @@ export function _orderDeploy(controlPlane: IConstruct, argoCdSyncWaves: boolean,
       o.metadata.addAnnotation(ARGO_CD_SYNC_WAVE, isFirstWave(o) ? SYNC_WAVES.controlPlaneFirst : SYNC_WAVES.controlPlane);
     }
     // the app's policies go between the control plane and the workloads
-    KruiseDeployOrder.argoCdSyncWaves(controlPlane);
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    (require('../fleet/deploy-order') as typeof PolicyOrder).KruiseDeployOrder.argoCdSyncWaves(controlPlane);
   }
   const root = controlPlane.node.root as IConstruct & { [REGISTRY]?: Registry };
   let registry = root[REGISTRY];

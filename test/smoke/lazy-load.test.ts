@@ -34,13 +34,14 @@ const heavy = (loaded: string[]) => ({
   apiModel: loaded.includes('lib/src/api/index.js'), // the kinds (a helper or two of src/api may load)
   admissionModules: loaded.includes('lib/src/admission/clone-set.js'),
   planner: loaded.includes('lib/src/plan/planner.js'),
+  fleetCheck: loaded.includes('lib/src/fleet/fleet-engine.js'),
 });
 
 const ours = (loaded: string[]) => loaded.filter(f => f.startsWith('lib/'));
 
 test('require loads none of the heavy parts, and no module of the package but its index', () => {
   const loaded = loadedAfter('');
-  expect(heavy(loaded)).toEqual({ l1: false, rolloutsL1: false, ajv: false, yaml: false, apiModel: false, admissionModules: false, planner: false });
+  expect(heavy(loaded)).toEqual({ l1: false, rolloutsL1: false, ajv: false, yaml: false, apiModel: false, admissionModules: false, planner: false, fleetCheck: false });
   expect(ours(loaded)).toEqual(['lib/src/index.js']);
   expect(loaded.some(f => f.startsWith(dependency('cdk8s-plus-28')))).toBe(false);
 });
@@ -73,7 +74,9 @@ test('a synth loads what it uses: a CloneSet brings the L1, ajv and its rules, n
     "new lib.CloneSet(new Chart(app, 'c'), 'web', { containers: [{ image: 'nginx:1.27' }] });",
     'app.synthYaml();',
   ].join('\n'));
-  expect(heavy(loaded)).toEqual({ l1: true, rolloutsL1: false, ajv: true, yaml: false, apiModel: false, admissionModules: true, planner: false });
+  expect(heavy(loaded)).toEqual({ l1: true, rolloutsL1: false, ajv: true, yaml: false, apiModel: false, admissionModules: true, planner: false, fleetCheck: false });
+  // no context, no fleet check: neither is loaded
+  expect(loaded).not.toContain('lib/src/fleet/context.js');
 });
 
 test('the kruise namespace is there on first access, the same object every time', () => {
@@ -89,4 +92,10 @@ test('the rollouts namespace is there on first access, the same object every tim
 test('the update planner loads with the first plan', () => {
   const loaded = loadedAfter("if (lib.UpdatePlan.compare([], []).workloads.length !== 0) throw new Error('empty plan');");
   expect(heavy(loaded).planner).toBe(true);
+});
+
+test('the fleet check loads with the first check', () => {
+  const loaded = loadedAfter("if (lib.FleetCheck.run({ policies: [], sources: [] }).policies.length !== 0) throw new Error('empty check');");
+  expect(heavy(loaded).fleetCheck).toBe(true);
+  expect(heavy(loaded).planner).toBe(false);
 });
