@@ -46,10 +46,14 @@ function flatten(value: Json, origin: string): Json[] {
   return [value];
 }
 
+/** The folder `InjectionPreview.writeAtSynth` writes into a synth output by default: its documents are not manifests. */
+const PREVIEWS = 'injection-preview';
+
 function walkFiles(dir: string): string[] {
   const out: string[] = [];
   for (const e of fs.readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
     const p = path.join(dir, e.name);
+    if (e.isDirectory() && e.name === PREVIEWS) continue;
     if (e.isDirectory()) out.push(...walkFiles(p));
     else if (MANIFEST.test(e.name)) out.push(p);
   }
