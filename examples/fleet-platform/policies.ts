@@ -22,7 +22,10 @@ export class LoggingAgent extends Construct {
         image,
         args: ['-i', 'tail', '-p', 'path=/var/log/app/*.log', '-o', 'stdout'],
         ports: [{ number: 2020, name: 'agent-metrics' }],
-        resources: { cpu: { request: kplus.Cpu.millis(20), limit: kplus.Cpu.millis(200) }, memory: { request: Size.mebibytes(32), limit: Size.mebibytes(128) } },
+        resources: {
+          cpu: { request: kplus.Cpu.millis(20), limit: kplus.Cpu.millis(200) },
+          memory: { request: Size.mebibytes(32), limit: Size.mebibytes(128) },
+        },
         shareVolumes: true,
         injectPolicy: SidecarInjectPolicy.BEFORE_APP_CONTAINER,
         securityContext: { ensureNonRoot: false },

@@ -33,7 +33,12 @@ export interface RolloutAdmissionSettings {
   /** `--partition-percent-limit` (the smallest, when the App has several managers). */
   readonly partitionPercentLimit: number;
   /** The managers, for cross-checks of their feature gates. */
-  readonly managers: ReadonlyArray<{ readonly path: string; readonly place: string; isEnabled(gate: string): boolean; howToEnable(gate: string): string }>;
+  readonly managers: ReadonlyArray<{
+    readonly path: string;
+    readonly place: string;
+    isEnabled(gate: string): boolean;
+    howToEnable(gate: string): string;
+  }>;
 }
 
 /** Another object of the App, as an app-wide rule sees it. */

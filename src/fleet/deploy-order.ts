@@ -114,7 +114,8 @@ function selections(root: IConstruct, policies: AppObject[], workloads: AppObjec
   }
   for (const w of workloads) {
     const ns = namespaceOf(w.json);
-    for (const p of byTarget.get(targetKey(ns, { apiVersion: w.json.apiVersion, kind: w.json.kind, name: w.json.metadata?.name })) ?? []) out.push([p, w]);
+    const key = targetKey(ns, { apiVersion: w.json.apiVersion, kind: w.json.kind, name: w.json.metadata?.name });
+    for (const p of byTarget.get(key) ?? []) out.push([p, w]);
     const labels = podTemplateOf(w.json)?.metadata.labels ?? {};
     for (const p of budgetsBySelector.get(ns) ?? []) if (selectorMatches(p.json.spec.selector, labels)) out.push([p, w]);
   }

@@ -66,6 +66,12 @@ interface Source {
   readonly own: Policy[];
 }
 
+/** The workloads the old and the new version of a policy reach. */
+interface Reach {
+  readonly old: Workload[];
+  readonly new: Workload[];
+}
+
 /** What the report collects for one reviewed policy. */
 interface Acc {
   readonly workloads: FleetWorkload[];
@@ -187,7 +193,7 @@ export function runFleetCheck(input: FleetCheckInput): FleetReport {
   const newCover = new PolicyIndex(reviewed.values());
   const oldCover = new PolicyIndex(old?.values() ?? []);
   /** Per old-or-new policy identity: the workloads the old and the new version reach. */
-  const reach = new Map<string, { old: Workload[]; new: Workload[] }>();
+  const reach = new Map<string, Reach>();
   const reached = (p: Policy, side: 'old' | 'new', w: Workload) => {
     const id = identity(p.gk, p.namespace, p.name);
     let r = reach.get(id);
@@ -205,7 +211,11 @@ export function runFleetCheck(input: FleetCheckInput): FleetReport {
         const r = injectInto(s.nsLabels, w.json, candidates, { problemsOnly: true });
         if (r && r.injected.some(x => x.policy.reviewed)) {
           const injection: FleetInjection = {
-            workload: w.ref, sidecarSets: r.injectedBy, containers: r.containerNames, initContainers: r.initContainerNames, containerOrderFixed: r.sidecarOrderFixed,
+            workload: w.ref,
+            sidecarSets: r.injectedBy,
+            containers: r.containerNames,
+            initContainers: r.initContainerNames,
+            containerOrderFixed: r.sidecarOrderFixed,
           };
           for (const x of r.injected) {
             if (!x.policy.reviewed) continue;
@@ -235,8 +245,15 @@ export function runFleetCheck(input: FleetCheckInput): FleetReport {
   const policies: FleetPolicyReport[] = [...reviewed.values()].map(p => {
     const a = acc.get(p)!;
     return {
-      kind: p.ref.kind, name: p.name, namespace: p.namespace, file: p.ref.file,
-      workloads: a.workloads, sources: perSource(a.workloads), pods: podSum(a.workloads), injections: a.injections, problems: a.problems,
+      kind: p.ref.kind,
+      name: p.name,
+      namespace: p.namespace,
+      file: p.ref.file,
+      workloads: a.workloads,
+      sources: perSource(a.workloads),
+      pods: podSum(a.workloads),
+      injections: a.injections,
+      problems: a.problems,
     };
   });
   return {
@@ -281,7 +298,8 @@ function readSource(s: FleetSource, reviewed: Map<string, Policy>, old: Map<stri
       key: targetKey(namespace, { apiVersion: o.apiVersion, kind: o.kind, name }),
     });
   }
-  return { name: s.name, summary: { name: s.name, kind: s.kind, workloads: workloads.length, namespaces: namespaces.size }, nsLabels, workloads, own };
+  const summary = { name: s.name, kind: s.kind, workloads: workloads.length, namespaces: namespaces.size };
+  return { name: s.name, summary, nsLabels, workloads, own };
 }
 
 type ProblemSink = (kind: FleetProblemKind, severity: FleetProblemSeverity, policies: Policy[], other: FleetObjectRef, message: string) => void;
@@ -294,7 +312,8 @@ function sidecarSetConflictsOf(reviewed: Map<string, Policy>, sources: Source[],
   const check = (a: Policy, b: Policy) => {
     const why = sidecarSetConflicts(a.sidecar!, b.sidecar!);
     if (why.length === 0) return;
-    problem(FleetProblemKind.SIDECAR_SET_CONFLICT, FleetProblemSeverity.REFUSED, [a, b], b.ref, sidecarSetConflictLine(sidecarSetLabel(a.sidecar!), sidecarSetLabel(b.sidecar!), why));
+    const line = sidecarSetConflictLine(sidecarSetLabel(a.sidecar!), sidecarSetLabel(b.sidecar!), why);
+    problem(FleetProblemKind.SIDECAR_SET_CONFLICT, FleetProblemSeverity.REFUSED, [a, b], b.ref, line);
   };
   const order = new Map(mine.map((p, i) => [p, i]));
   for (const a of mine) {
@@ -353,7 +372,9 @@ function targetConflictsOf(reviewed: Map<string, Policy>, sources: Source[], pro
 function perSource(workloads: FleetWorkload[]): FleetSourceSelection[] {
   const by = new Map<string, FleetWorkload[]>();
   for (const w of workloads) push(by, w.source, w);
-  return [...by].map(([source, ws]) => ({ source, namespaces: [...new Set(ws.map(w => w.namespace))].sort(), workloads: ws.length, pods: podSum(ws) }));
+  return [...by].map(([source, ws]) => ({
+    source, namespaces: [...new Set(ws.map(w => w.namespace))].sort(), workloads: ws.length, pods: podSum(ws),
+  }));
 }
 
 function podSum(workloads: FleetWorkload[]): number | undefined {
@@ -368,7 +389,7 @@ function podSum(workloads: FleetWorkload[]): number | undefined {
 const images = (list: ImageChange[]) => list.map(i => `"${i.container}" ${i.oldImage} -> ${i.newImage}`).join('; ');
 
 /** The change of every policy that is created, removed or changed, per workload it reaches. */
-function changesOf(reviewed: Map<string, Policy>, old: Map<string, Policy>, reach: Map<string, { old: Workload[]; new: Workload[] }>, problem: ProblemSink): FleetPolicyChange[] {
+function changesOf(reviewed: Map<string, Policy>, old: Map<string, Policy>, reach: Map<string, Reach>, problem: ProblemSink): FleetPolicyChange[] {
   const out: FleetPolicyChange[] = [];
   for (const id of [...new Set([...reviewed.keys(), ...old.keys()])]) {
     const n = reviewed.get(id);

@@ -225,8 +225,15 @@ export function describe(json: any): string {
   return `${json?.kind} "${json?.metadata?.name}"`;
 }
 
+/** A target reference in wire form. */
+interface TargetRefJson {
+  readonly apiVersion?: string;
+  readonly kind?: string;
+  readonly name?: string;
+}
+
 /** Whether two target references name the same workload: group, kind and name (the version does not make it another workload). */
-export function sameTargetRef(a: { apiVersion?: string; kind?: string; name?: string } | undefined, b: { apiVersion?: string; kind?: string; name?: string } | undefined): boolean {
+export function sameTargetRef(a: TargetRefJson | undefined, b: TargetRefJson | undefined): boolean {
   return !!a && !!b && groupOf(a.apiVersion) === groupOf(b.apiVersion) && a.kind === b.kind && a.name === b.name;
 }
 

@@ -396,7 +396,11 @@ export function injectInto<S extends SidecarSetLike>(nsLabels: NamespaceLabels, 
 
   const problem = (fromName: string, kind: InjectionProblemKind, detail: string, otherName?: string) => {
     problems.push({
-      sidecarSet: fromName, from: byName.get(fromName)!, kind, problem: `${where}: ${detail}`, detail,
+      sidecarSet: fromName,
+      from: byName.get(fromName)!,
+      kind,
+      problem: `${where}: ${detail}`,
+      detail,
       other: otherName === undefined ? undefined : byName.get(otherName),
     });
   };

@@ -9,15 +9,15 @@ import { _contextsOf, contextPlace } from '../fleet/context-registry';
 export interface _GateSource {
   /** Construct path, for messages. */
   readonly path: string;
-  /** Whether the gate is on in this installation (its default when not set). */
-  isEnabled(gate: string): boolean;
-  /** How the user turns the gate on, for messages. */
-  howToEnable(gate: string): string;
   /**
    * How messages place it.
    * @default - `at 'path'`; `(context: path)` for a control plane of a context
    */
   readonly place?: string;
+  /** Whether the gate is on in this installation (its default when not set). */
+  isEnabled(gate: string): boolean;
+  /** How the user turns the gate on, for messages. */
+  howToEnable(gate: string): string;
 }
 
 /** A gate source with its place resolved. */

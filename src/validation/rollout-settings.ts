@@ -1,6 +1,6 @@
 import { IConstruct } from 'constructs';
-import { _contextsOf, contextPlace } from '../fleet/context-registry';
 import { notOwnedHowToEnable } from './gates';
+import { _contextsOf, contextPlace } from '../fleet/context-registry';
 
 /**
  * Something in the app that runs kruise-rollout-manager (the Kruise Rollouts
@@ -13,15 +13,15 @@ export interface _RolloutManagerSource {
   readonly path: string;
   /** `--partition-percent-limit`. */
   readonly partitionPercentLimit: number;
-  /** Whether a Kruise Rollouts feature gate is on in this installation. */
-  isEnabled(gate: string): boolean;
-  /** How the user turns the gate on, for messages. */
-  howToEnable(gate: string): string;
   /**
    * How messages place it.
    * @default - `at 'path'`; `(context: path)` for a control plane of a context
    */
   readonly place?: string;
+  /** Whether a Kruise Rollouts feature gate is on in this installation. */
+  isEnabled(gate: string): boolean;
+  /** How the user turns the gate on, for messages. */
+  howToEnable(gate: string): string;
 }
 
 /** kruise-rollout-manager's default `--partition-percent-limit`. */
@@ -44,7 +44,7 @@ export function _registerRolloutManager(scope: IConstruct, source: _RolloutManag
  * The kruise-rollout-managers (control planes) of the app of `scope`.
  * @internal
  */
-export function _rolloutManagers(scope: IConstruct): Array<_RolloutManagerSource & { readonly place: string }> {
+export function _rolloutManagers(scope: IConstruct): Placed[] {
   const own = (sources.get(scope.node.root) ?? []).map(s => withPlace(s, s.place ?? `at '${s.path}'`, s.howToEnable));
   // control planes of the app's contexts: the managers of the cluster the app deploys to
   const fromContexts = _contextsOf(scope).flatMap(ctx => (sources.get(ctx.scope.node.root) ?? [])
@@ -52,6 +52,8 @@ export function _rolloutManagers(scope: IConstruct): Array<_RolloutManagerSource
   return [...own, ...fromContexts];
 }
 
-function withPlace(s: _RolloutManagerSource, place: string, howToEnable: (gate: string) => string): _RolloutManagerSource & { readonly place: string } {
+type Placed = _RolloutManagerSource & { readonly place: string };
+
+function withPlace(s: _RolloutManagerSource, place: string, howToEnable: (gate: string) => string): Placed {
   return { path: s.path, partitionPercentLimit: s.partitionPercentLimit, isEnabled: g => s.isEnabled(g), howToEnable, place };
 }

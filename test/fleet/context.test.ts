@@ -50,7 +50,9 @@ describe('reading a context', () => {
     const ctx = new KruiseContext(app(), 'prod', { liveState: [LIVE] });
     const [ns, sidecars] = ctx.manifests;
     expect(ns).toEqual({
-      apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'billing', labels: { 'kubernetes.io/metadata.name': 'billing', 'platform.io/mesh': 'enabled' } },
+      apiVersion: 'v1',
+      kind: 'Namespace',
+      metadata: { name: 'billing', labels: { 'kubernetes.io/metadata.name': 'billing', 'platform.io/mesh': 'enabled' } },
       spec: { finalizers: ['kubernetes'] },
     });
     expect(sidecars.status).toBeUndefined();

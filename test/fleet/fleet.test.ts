@@ -15,8 +15,13 @@ function namespace(name: string, labels: Record<string, string> = {}): Json {
 }
 
 function sidecarSet(name: string, o: {
-  selector?: Record<string, string>; namespaceSelector?: Record<string, string>; containers?: Json[]; initContainers?: Json[];
-  volumes?: Json[]; updateStrategy?: Json; patchPodMetadata?: Json[];
+  selector?: Record<string, string>;
+  namespaceSelector?: Record<string, string>;
+  containers?: Json[];
+  initContainers?: Json[];
+  volumes?: Json[];
+  updateStrategy?: Json;
+  patchPodMetadata?: Json[];
 } = {}): Json {
   return {
     apiVersion: 'apps.kruise.io/v1alpha1',
@@ -34,7 +39,16 @@ function sidecarSet(name: string, o: {
   };
 }
 
-function deployment(ns: string, name: string, labels: Record<string, string>, o: { replicas?: number; containers?: Json[]; initContainers?: Json[]; volumes?: Json[]; kind?: string; apiVersion?: string } = {}): Json {
+interface WorkloadOptions {
+  readonly replicas?: number;
+  readonly containers?: Json[];
+  readonly initContainers?: Json[];
+  readonly volumes?: Json[];
+  readonly kind?: string;
+  readonly apiVersion?: string;
+}
+
+function deployment(ns: string, name: string, labels: Record<string, string>, o: WorkloadOptions = {}): Json {
   return {
     apiVersion: o.apiVersion ?? 'apps/v1',
     kind: o.kind ?? 'Deployment',
@@ -64,7 +78,9 @@ function spread(ns: string, name: string, target: Json, subsets: Json[] = [{ nam
 
 function podState(ns: string, name: string, target: Json): Json {
   return {
-    apiVersion: 'apps.kruise.io/v1alpha1', kind: 'PersistentPodState', metadata: { name, namespace: ns },
+    apiVersion: 'apps.kruise.io/v1alpha1',
+    kind: 'PersistentPodState',
+    metadata: { name, namespace: ns },
     spec: { targetRef: target, requiredPersistentTopology: { nodeTopologyKeys: ['kubernetes.io/hostname'] } },
   };
 }
@@ -81,7 +97,8 @@ describe('the report of each policy', () => {
     policies: [
       sidecarSet('logging', { containers: [{ name: 'log-agent', image: 'fluent-bit:3.1', podInjectPolicy: 'BeforeAppContainer' }] }),
       sidecarSet('mesh', {
-        selector: { 'platform.io/mesh': 'enabled' }, namespaceSelector: { 'platform.io/mesh': 'enabled' },
+        selector: { 'platform.io/mesh': 'enabled' },
+        namespaceSelector: { 'platform.io/mesh': 'enabled' },
         initContainers: [{ name: 'mesh-init', image: 'envoy:1.31' }],
         containers: [{ name: 'mesh-proxy', image: 'envoy:1.31', podInjectPolicy: 'AfterAppContainer', upgradeStrategy: { upgradeType: 'HotUpgrade', hotUpgradeEmptyImage: 'empty:1' } }],
       }),
@@ -171,7 +188,7 @@ describe('every conflict OpenKruise refuses, naming both sides', () => {
   });
 
   test('a SidecarSet under review against a cluster\'s own SidecarSet (its volume defined differently)', () => {
-    const vol = (path: string) => [{ name: 'buffer', hostPath: { path } }];
+    const vol = (hostPath: string) => [{ name: 'buffer', hostPath: { path: hostPath } }];
     const r = FleetCheck.run({
       policies: [sidecarSet('logging', { containers: [{ name: 'log-agent', image: 'a', volumeMounts: [{ name: 'buffer', mountPath: '/b' }] }], volumes: vol('/var/a') })],
       sources: [cluster('prod-eu', [sidecarSet('team-agent', { containers: [{ name: 'team', image: 'b', volumeMounts: [{ name: 'buffer', mountPath: '/b' }] }], volumes: vol('/var/b') })])],
@@ -231,7 +248,8 @@ describe('every collision with an app container, volume or port, naming the Side
     expect(check([sidecarSet('logging', { containers: [], initContainers: [{ name: 'migrate', image: 'agent' }] })],
       deployment('billing', 'api', LOGGING, { initContainers: [{ name: 'migrate', image: 'm' }] }))).toEqual([[
       FleetProblemKind.REPLACES_APP_INIT_CONTAINER, FleetProblemSeverity.REPLACES_APP_CONTAINER,
-      'SidecarSet "logging" injects into Deployment billing/api (billing-repo): sidecar init container "migrate" has the name of an app init container, which OpenKruise silently replaces with the sidecar; rename one of them']]);
+      'SidecarSet "logging" injects into Deployment billing/api (billing-repo): sidecar init container "migrate" has the name of an app init container, which OpenKruise silently replaces with the sidecar; rename one of them',
+    ]]);
   });
 
   test('a name in the other list: the API server refuses the pods, both ways', () => {

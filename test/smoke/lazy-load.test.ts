@@ -41,7 +41,9 @@ const ours = (loaded: string[]) => loaded.filter(f => f.startsWith('lib/'));
 
 test('require loads none of the heavy parts, and no module of the package but its index', () => {
   const loaded = loadedAfter('');
-  expect(heavy(loaded)).toEqual({ l1: false, rolloutsL1: false, ajv: false, yaml: false, apiModel: false, admissionModules: false, planner: false, fleetCheck: false });
+  expect(heavy(loaded)).toEqual({
+    l1: false, rolloutsL1: false, ajv: false, yaml: false, apiModel: false, admissionModules: false, planner: false, fleetCheck: false,
+  });
   expect(ours(loaded)).toEqual(['lib/src/index.js']);
   expect(loaded.some(f => f.startsWith(dependency('cdk8s-plus-28')))).toBe(false);
 });
@@ -74,7 +76,9 @@ test('a synth loads what it uses: a CloneSet brings the L1, ajv and its rules, n
     "new lib.CloneSet(new Chart(app, 'c'), 'web', { containers: [{ image: 'nginx:1.27' }] });",
     'app.synthYaml();',
   ].join('\n'));
-  expect(heavy(loaded)).toEqual({ l1: true, rolloutsL1: false, ajv: true, yaml: false, apiModel: false, admissionModules: true, planner: false, fleetCheck: false });
+  expect(heavy(loaded)).toEqual({
+    l1: true, rolloutsL1: false, ajv: true, yaml: false, apiModel: false, admissionModules: true, planner: false, fleetCheck: false,
+  });
   // no context, no fleet check: neither is loaded
   expect(loaded).not.toContain('lib/src/fleet/context.js');
 });
