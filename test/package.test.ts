@@ -40,7 +40,7 @@ describe('the npm package', () => {
   });
 
   test('ships what documents: README, API reference, docs, licence', () => {
-    for (const f of ['README.md', 'API.md', 'LICENSE', 'docs/update-plan.md']) expect(files).toContain(f);
+    for (const f of ['README.md', 'API.md', 'LICENSE', 'docs/update-plan.md', 'docs/fleet-policies.md']) expect(files).toContain(f);
   });
 });
 

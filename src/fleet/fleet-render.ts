@@ -149,7 +149,7 @@ function markdown(r: FleetReport): string {
   }
   out.push('');
   out.push(`Sources: ${md(sourcesLine(r) || 'none')}`);
-  return out.join('\n') + '\n';
+  return out.join('\n').replace(/\n{3,}/g, '\n\n') + '\n';
 }
 
 /** The report as text. */
