@@ -9,53 +9,17 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import * as ts from 'typescript';
+import { Block, blocks, typeErrors as compile } from './util/code-blocks';
 
 const root = path.resolve(__dirname, '..');
 const README = fs.readFileSync(path.join(root, 'README.md'), 'utf-8');
-
-interface Block { readonly lang: string; readonly line: number; readonly code: string }
-
-/** Every fenced block of the README, with the line its code starts on. */
-function blocks(markdown: string): Block[] {
-  const out: Block[] = [];
-  const lines = markdown.split('\n');
-  for (let i = 0; i < lines.length; i++) {
-    const open = /^```(\w+)\s*$/.exec(lines[i]);
-    if (!open) continue;
-    const end = lines.findIndex((l, j) => j > i && l === '```');
-    out.push({ lang: open[1], line: i + 2, code: lines.slice(i + 1, end).join('\n') + '\n' });
-    i = end;
-  }
-  return out;
-}
 
 const tsBlocks = blocks(README).filter(b => b.lang === 'ts' || b.lang === 'typescript');
 const fileOf = (b: Block) => path.join(root, 'test', `README.md.line-${b.line}.ts`);
 
 /** Type errors of every block, compiled together in one program (the project's test tsconfig). */
 function typeErrors(): Map<string, string[]> {
-  const config = ts.getParsedCommandLineOfConfigFile(path.join(root, 'test', 'tsconfig.json'), {}, {
-    ...ts.sys,
-    onUnRecoverableConfigFileDiagnostic: d => {
-      throw new Error(ts.flattenDiagnosticMessageText(d.messageText, '\n'));
-    },
-  })!;
-  const sources = new Map(tsBlocks.map(b => [fileOf(b), b.code]));
-  const host = ts.createCompilerHost(config.options);
-  const getSourceFile = host.getSourceFile.bind(host);
-  host.getSourceFile = (name, lang, onError) => (sources.has(name)
-    ? ts.createSourceFile(name, sources.get(name)!, lang)
-    : getSourceFile(name, lang, onError));
-  const fileExists = host.fileExists.bind(host);
-  host.fileExists = name => sources.has(name) || fileExists(name);
-  const program = ts.createProgram([...sources.keys()], { ...config.options, noEmit: true }, host);
-  const errors = new Map<string, string[]>([...sources.keys()].map(f => [f, []]));
-  for (const d of ts.getPreEmitDiagnostics(program)) {
-    if (!d.file || !sources.has(d.file.fileName)) continue;
-    const { line } = d.file.getLineAndCharacterOfPosition(d.start ?? 0);
-    errors.get(d.file.fileName)!.push(`line ${line + 1}: ${ts.flattenDiagnosticMessageText(d.messageText, ' ')}`);
-  }
-  return errors;
+  return compile(new Map(tsBlocks.map(b => [fileOf(b), b.code])));
 }
 
 test('the README has TypeScript blocks', () => {

@@ -11,7 +11,7 @@ import {
 } from './fleet-types';
 import { groupOf, namespaceOf, podTemplateOf, sameTargetRef, targetKey } from './objects';
 import {
-  InjectionProblemKind, NamespaceLabels, SidecarSetIndex, SidecarSetLike, conflictKeys, injectInto, injects, sidecarSetConflictLine,
+  NamespaceLabels, SidecarSetIndex, SidecarSetLike, conflictKeys, injectInto, injects, sidecarSetConflictLine,
   sidecarSetConflicts, sidecarSetLabel,
 } from './sidecar-fleet';
 import { defaultedSidecarSetSpec, sidecarSetSpecOf } from '../admission/sidecar-set';
@@ -120,24 +120,12 @@ function policyLabel(p: Policy): string {
   return p.sidecar ? sidecarSetLabel(p.sidecar) : `${p.ref.kind} ${p.namespace}/${p.name}${p.reviewed ? '' : ` (${p.ref.source})`}`;
 }
 
-const SEVERITY: Record<InjectionProblemKind, FleetProblemSeverity> = {
-  [InjectionProblemKind.REPLACES_APP_CONTAINER]: FleetProblemSeverity.REPLACES_APP_CONTAINER,
-  [InjectionProblemKind.REPLACES_APP_INIT_CONTAINER]: FleetProblemSeverity.REPLACES_APP_CONTAINER,
-  [InjectionProblemKind.NAME_IN_OTHER_LIST]: FleetProblemSeverity.REFUSED,
-  [InjectionProblemKind.INJECTED_TWICE]: FleetProblemSeverity.REFUSED,
-  [InjectionProblemKind.VOLUME]: FleetProblemSeverity.WARNING,
-  [InjectionProblemKind.PORT]: FleetProblemSeverity.WARNING,
-  [InjectionProblemKind.PORT_NAME]: FleetProblemSeverity.WARNING,
-};
-
-const KIND: Record<InjectionProblemKind, FleetProblemKind> = {
-  [InjectionProblemKind.REPLACES_APP_CONTAINER]: FleetProblemKind.REPLACES_APP_CONTAINER,
-  [InjectionProblemKind.REPLACES_APP_INIT_CONTAINER]: FleetProblemKind.REPLACES_APP_INIT_CONTAINER,
-  [InjectionProblemKind.NAME_IN_OTHER_LIST]: FleetProblemKind.NAME_IN_OTHER_LIST,
-  [InjectionProblemKind.INJECTED_TWICE]: FleetProblemKind.INJECTED_TWICE,
-  [InjectionProblemKind.VOLUME]: FleetProblemKind.VOLUME,
-  [InjectionProblemKind.PORT]: FleetProblemKind.PORT,
-  [InjectionProblemKind.PORT_NAME]: FleetProblemKind.PORT_NAME,
+/** What the cluster does about each kind of injection problem. */
+const SEVERITY: Partial<Record<FleetProblemKind, FleetProblemSeverity>> = {
+  [FleetProblemKind.REPLACES_APP_CONTAINER]: FleetProblemSeverity.REPLACES_APP_CONTAINER,
+  [FleetProblemKind.REPLACES_APP_INIT_CONTAINER]: FleetProblemSeverity.REPLACES_APP_CONTAINER,
+  [FleetProblemKind.NAME_IN_OTHER_LIST]: FleetProblemSeverity.REFUSED,
+  [FleetProblemKind.INJECTED_TWICE]: FleetProblemSeverity.REFUSED,
 };
 
 /** The policies with a targetRef by target, and the budgets with a selector by namespace. */
@@ -227,7 +215,7 @@ export function runFleetCheck(input: FleetCheckInput): FleetReport {
         for (const p of r?.problems ?? []) {
           const involved = [p.from.policy, ...(p.other ? [p.other.policy] : [])];
           if (!involved.some(x => x.reviewed)) continue;
-          problem(KIND[p.kind], SEVERITY[p.kind], involved, refOf(w.ref), `${sidecarSetLabel(p.from)} injects into ${workloadLabel(w.ref)}: ${p.detail}`);
+          problem(p.kind, SEVERITY[p.kind] ?? FleetProblemSeverity.WARNING, involved, refOf(w.ref), `${sidecarSetLabel(p.from)} injects into ${workloadLabel(w.ref)}: ${p.detail}`);
         }
       }
       for (const p of newCover.covering(w)) {

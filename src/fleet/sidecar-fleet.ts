@@ -5,6 +5,7 @@
  */
 import { ApiObject } from 'cdk8s';
 import { IConstruct } from 'constructs';
+import { FleetProblemKind } from './fleet-types';
 import { AppObject, _oncePerRound, allAppObjects, appObjects, describe, namespaceLabels, namespaceOf, placeOf, podTemplateOf } from './objects';
 import { defaultedSidecarSetSpec, sidecarSetSpecOf } from '../admission/sidecar-set';
 import { cloneJson } from '../validation/json';
@@ -221,23 +222,6 @@ export function sidecarSetConflictLine(a: string, b: string, why: string[]): str
   return `${a} conflicts with ${b}: their selectors and namespaces can match the same pods and ${why.join(', ')}; OpenKruise refuses the second one applied. Rename, or make the selectors or namespaceSelectors disjoint`;
 }
 
-/** What goes wrong when a SidecarSet is injected into a pod. */
-export enum InjectionProblemKind {
-  /** A sidecar container has the name of an app container: OpenKruise silently replaces the app's. */
-  REPLACES_APP_CONTAINER = 'ReplacesAppContainer',
-  /** A sidecar init container has the name of an app init container: OpenKruise silently replaces the app's. */
-  REPLACES_APP_INIT_CONTAINER = 'ReplacesAppInitContainer',
-  /** A sidecar (init) container has the name of an app container of the other list: the API server refuses the pod. */
-  NAME_IN_OTHER_LIST = 'NameInOtherList',
-  /** Two SidecarSets inject a sidecar of the same name: the API server refuses the pod. */
-  INJECTED_TWICE = 'InjectedTwice',
-  /** A sidecar volume has the name of a different app volume: the sidecar mounts the app's. */
-  VOLUME = 'Volume',
-  /** Two containers of the pod listen on the same port. */
-  PORT = 'Port',
-  /** Two containers of the pod name a port alike. */
-  PORT_NAME = 'PortName',
-}
 
 /** One injection problem: the SidecarSet, what happens, and the line that says it. */
 export interface InjectionProblem<S extends SidecarSetLike = SidecarSetLike> {
@@ -245,7 +229,8 @@ export interface InjectionProblem<S extends SidecarSetLike = SidecarSetLike> {
   readonly sidecarSet: string;
   /** That SidecarSet. */
   readonly from: S;
-  readonly kind: InjectionProblemKind;
+  /** What is wrong (one of the injection kinds of `FleetProblemKind`). */
+  readonly kind: FleetProblemKind;
   /** `Kind "name": <detail>`. */
   readonly problem: string;
   /** What is wrong and the fix, without the workload. */
@@ -394,7 +379,7 @@ export function injectInto<S extends SidecarSetLike>(nsLabels: NamespaceLabels, 
   const appVolumes: any[] = pod.spec.volumes ?? [];
   const where = describe(workloadJson);
 
-  const problem = (fromName: string, kind: InjectionProblemKind, detail: string, otherName?: string) => {
+  const problem = (fromName: string, kind: FleetProblemKind, detail: string, otherName?: string) => {
     problems.push({
       sidecarSet: fromName,
       from: byName.get(fromName)!,
@@ -445,25 +430,25 @@ export function injectInto<S extends SidecarSetLike>(nsLabels: NamespaceLabels, 
 
   // collisions with the app's own containers: upstream silently replaces the app container
   for (const { c, from } of sidecarMain) {
-    if (containerOf(appMain, c.name)) problem(from, InjectionProblemKind.REPLACES_APP_CONTAINER, `sidecar container "${c.name}" has the name of an app container, which OpenKruise silently replaces with the sidecar; rename one of them`);
-    if (containerOf(appInit, c.name)) problem(from, InjectionProblemKind.NAME_IN_OTHER_LIST, `sidecar container "${c.name}" has the name of an app init container, which the API server refuses; rename one of them`);
+    if (containerOf(appMain, c.name)) problem(from, FleetProblemKind.REPLACES_APP_CONTAINER, `sidecar container "${c.name}" has the name of an app container, which OpenKruise silently replaces with the sidecar; rename one of them`);
+    if (containerOf(appInit, c.name)) problem(from, FleetProblemKind.NAME_IN_OTHER_LIST, `sidecar container "${c.name}" has the name of an app init container, which the API server refuses; rename one of them`);
   }
   for (const { c, from } of sidecarInit) {
-    if (containerOf(appInit, c.name)) problem(from, InjectionProblemKind.REPLACES_APP_INIT_CONTAINER, `sidecar init container "${c.name}" has the name of an app init container, which OpenKruise silently replaces with the sidecar; rename one of them`);
-    if (containerOf(appMain, c.name)) problem(from, InjectionProblemKind.NAME_IN_OTHER_LIST, `sidecar init container "${c.name}" has the name of an app container, which the API server refuses; rename one of them`);
+    if (containerOf(appInit, c.name)) problem(from, FleetProblemKind.REPLACES_APP_INIT_CONTAINER, `sidecar init container "${c.name}" has the name of an app init container, which OpenKruise silently replaces with the sidecar; rename one of them`);
+    if (containerOf(appMain, c.name)) problem(from, FleetProblemKind.NAME_IN_OTHER_LIST, `sidecar init container "${c.name}" has the name of an app container, which the API server refuses; rename one of them`);
   }
   const seenSidecar = new Map<string, string>();
   for (const { c, from } of [...sidecarInit, ...sidecarMain]) {
     const prev = seenSidecar.get(c.name);
     if (prev && prev !== from) {
-      problem(from, InjectionProblemKind.INJECTED_TWICE, `sidecar "${c.name}" is injected by both ${sidecarSetLabel(byName.get(prev)!)} and ${sidecarSetLabel(byName.get(from)!)}; rename one of them`, prev);
+      problem(from, FleetProblemKind.INJECTED_TWICE, `sidecar "${c.name}" is injected by both ${sidecarSetLabel(byName.get(prev)!)} and ${sidecarSetLabel(byName.get(from)!)}; rename one of them`, prev);
     }
     seenSidecar.set(c.name, from);
   }
   for (const { v, from } of sidecarVolumes) {
     const app = appVolumes.find(a => a.name === v.name);
     if (app && canonical(app) !== canonical(v)) {
-      problem(from, InjectionProblemKind.VOLUME, `sidecar volume "${v.name}" has the name of a different app volume; OpenKruise keeps the app's volume, so the sidecar mounts the wrong data; rename one of them`);
+      problem(from, FleetProblemKind.VOLUME, `sidecar volume "${v.name}" has the name of a different app volume; OpenKruise keeps the app's volume, so the sidecar mounts the wrong data; rename one of them`);
     }
   }
 
@@ -501,14 +486,14 @@ export function injectInto<S extends SidecarSetLike>(nsLabels: NamespaceLabels, 
       const prev = ports.get(key);
       if (prev && prev !== c.name && !hotPair(prev, c.name)) {
         const who = charge(prev, c.name);
-        if (who) problem(who[0], InjectionProblemKind.PORT, `containers "${prev}" and "${c.name}" both listen on port ${key} in the same pod; change one port`, who[1]);
+        if (who) problem(who[0], FleetProblemKind.PORT, `containers "${prev}" and "${c.name}" both listen on port ${key} in the same pod; change one port`, who[1]);
       }
       ports.set(key, c.name);
       if (p.name) {
         const prevName = portNames.get(p.name);
         if (prevName && prevName !== c.name && !hotPair(prevName, c.name)) {
           const who = charge(prevName, c.name);
-          if (who) problem(who[0], InjectionProblemKind.PORT_NAME, `containers "${prevName}" and "${c.name}" both name a port "${p.name}", so a Service targetPort "${p.name}" is ambiguous; rename one port`, who[1]);
+          if (who) problem(who[0], FleetProblemKind.PORT_NAME, `containers "${prevName}" and "${c.name}" both name a port "${p.name}", so a Service targetPort "${p.name}" is ambiguous; rename one port`, who[1]);
         }
         portNames.set(p.name, c.name);
       }
