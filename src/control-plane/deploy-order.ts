@@ -49,13 +49,16 @@ interface Registry {
 const needsOpenKruise = new WeakSet<IConstruct>();
 /** Every control plane construct ordered here. */
 const controlPlanes = new WeakSet<IConstruct>();
+let anyControlPlane = false;
 
 /**
  * Whether `c` is part of a control plane (its objects deploy before the app's in any case).
  * @internal
  */
 export function _inControlPlane(c: IConstruct): boolean {
-  return c.node.scopes.some(s => controlPlanes.has(s));
+  if (!anyControlPlane) return false;
+  for (let s: IConstruct | undefined = c; s; s = s.node.scope) if (controlPlanes.has(s)) return true;
+  return false;
 }
 
 /**
@@ -112,6 +115,7 @@ export function _reaches(from: IConstruct, to: IConstruct, seen = new Set<IConst
  */
 export function _orderDeploy(controlPlane: IConstruct, argoCdSyncWaves: boolean, dependents: _DeployDependents = OPENKRUISE_DEPENDENTS): void {
   controlPlanes.add(controlPlane);
+  anyControlPlane = true;
   if (argoCdSyncWaves) {
     for (const o of apiObjectsOf(controlPlane)) {
       o.metadata.addAnnotation(ARGO_CD_SYNC_WAVE, isFirstWave(o) ? SYNC_WAVES.controlPlaneFirst : SYNC_WAVES.controlPlane);

@@ -81,24 +81,46 @@ function applyOrder(root: IConstruct): void {
   const policies = own.filter(o => isPolicy(o.json.apiVersion, o.json.kind));
   if (policies.length === 0) return;
   const workloads = own.filter(o => podTemplateOf(o.json) !== undefined && !_inControlPlane(o.apiObject));
-  for (const [policy, workload] of selections(root, policies, workloads)) before(root, policy, workload);
+  const charts = new Map<Chart, ChartOrder>();
+  for (const [policy, workload] of selections(root, policies, workloads)) before(root, policy, workload, charts);
+}
+
+/** The dependencies this module added: object -> the objects it was made to depend on. */
+const added = new WeakMap<IConstruct, Set<IConstruct>>();
+
+/**
+ * How a chart writes its objects without further dependencies: in construct
+ * order, when none of its constructs depends on another (but for what this
+ * module added); then a policy created before a workload is written before
+ * it already, and needs no dependency (an app of 10,000 workloads gets no
+ * 10,000 edges for it).
+ */
+interface ChartOrder {
+  /** Position of each construct in construct order; undefined when the chart has dependencies of its own. */
+  readonly position?: Map<IConstruct, number>;
+}
+
+function chartOrder(chart: Chart, cache: Map<Chart, ChartOrder>): ChartOrder {
+  let hit = cache.get(chart);
+  if (hit) return hit;
+  const all = chart.node.findAll();
+  const own = all.some(c => c !== chart && (Chart.isChart(c) || c.node.dependencies.some(d => !added.get(c)?.has(d))));
+  hit = own ? {} : { position: new Map(all.map((c, i) => [c, i])) };
+  cache.set(chart, hit);
+  return hit;
 }
 
 /** Every (policy, workload it selects) pair, found by lookups rather than by comparing every pair. */
 function selections(root: IConstruct, policies: AppObject[], workloads: AppObject[]): Array<[AppObject, AppObject]> {
   const out: Array<[AppObject, AppObject]> = [];
   const kindOf = (o: AppObject) => `${groupOf(o.json.apiVersion)}/${o.json.kind}`;
-  const sidecarSets = policies.filter(p => kindOf(p) === 'apps.kruise.io/SidecarSet');
-  if (sidecarSets.length > 0) {
+  if (policies.some(p => kindOf(p) === 'apps.kruise.io/SidecarSet')) {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const fleet = require('./sidecar-fleet') as typeof SidecarFleet; // the SidecarSet defaults load with the first SidecarSet
-    const mine = new Set(sidecarSets);
-    const index = new fleet.SidecarSetIndex(fleet.appSidecarSets(root).filter(s => mine.has(s.obj)));
-    const nsLabels = fleet.appNamespaceLabels(root);
-    for (const w of workloads) {
-      for (const s of index.candidates(podTemplateOf(w.json)?.metadata.labels)) {
-        if (fleet.sidecarSetSelects(nsLabels, s, w.json)) out.push([s.obj, w]);
-      }
+    const mine = new Set(workloads);
+    for (const { workload, result } of fleet.appInjections(root)) {
+      if (!mine.has(workload)) continue;
+      for (const s of result.injected) if (s.obj.origin === undefined) out.push([s.obj, workload]);
     }
   }
   const byTarget = new Map<string, AppObject[]>();
@@ -123,14 +145,18 @@ function selections(root: IConstruct, policies: AppObject[], workloads: AppObjec
 }
 
 /** Make `workload` deploy after `policy`: the object in the same chart, else the chart. */
-function before(root: IConstruct, policy: AppObject, workload: AppObject): void {
+function before(root: IConstruct, policy: AppObject, workload: AppObject, charts: Map<Chart, ChartOrder>): void {
   const p = policy.apiObject;
   const w = workload.apiObject;
   const pc = Chart.of(p);
   const wc = Chart.of(w);
   if (pc === wc) {
-    if (!_reaches(p, w)) w.node.addDependency(p);
-    else warn(root, wc, `${describe(policy)} and ${describe(workload)} of chart '${wc.node.path}' depend on each other, so the ${policy.json.kind} cannot be written before the pods it selects; remove the dependency of the ${policy.json.kind}`);
+    const position = chartOrder(wc, charts).position;
+    if (position && position.get(p)! < position.get(w)!) return;
+    if (!_reaches(p, w)) {
+      w.node.addDependency(p);
+      added.set(w, (added.get(w) ?? new Set()).add(p));
+    } else warn(root, wc, `${describe(policy)} and ${describe(workload)} of chart '${wc.node.path}' depend on each other, so the ${policy.json.kind} cannot be written before the pods it selects; remove the dependency of the ${policy.json.kind}`);
     return;
   }
   if (wc.node.dependencies.includes(pc)) return;

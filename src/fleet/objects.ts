@@ -185,6 +185,17 @@ export interface PodTemplateJson {
  */
 export function podTemplateOf(json: any): PodTemplateJson | undefined {
   if (!isObject(json)) return undefined;
+  // read many times per object by the checks of a synth (or a fleet check): the objects they read are never changed
+  const hit = templates.get(json);
+  if (hit !== undefined) return hit ?? undefined;
+  const t = templateOf(json);
+  templates.set(json, t ?? null);
+  return t;
+}
+
+const templates = new WeakMap<object, PodTemplateJson | null>();
+
+function templateOf(json: any): PodTemplateJson | undefined {
   if (json.kind === 'Pod' && groupOf(json.apiVersion) === '') return decodable({ metadata: json.metadata ?? {}, spec: json.spec ?? {} });
   const spec = isObject(json.spec) ? json.spec : {};
   const tpl = spec.template?.spec ? spec.template

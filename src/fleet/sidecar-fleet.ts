@@ -140,22 +140,44 @@ export interface AppInjectionProblems {
   readonly byOwner: Map<IConstruct, string[]>;
 }
 
+/** One workload of the app (or of a context) into whose pods SidecarSets are injected. */
+export interface AppInjection {
+  readonly workload: AppObject;
+  readonly result: InjectionResult<AppSidecarSet>;
+}
+
+/**
+ * The SidecarSets of the app (and its contexts) injected into each workload's
+ * pods, with the problems, computed once per round: what the injection
+ * problems and the policies' deploy order read. Workloads no SidecarSet
+ * selects are left out.
+ */
+export function appInjections(scope: IConstruct): AppInjection[] {
+  return _oncePerRound(scope, 'injections', () => {
+    const index = new SidecarSetIndex(appSidecarSets(scope));
+    const nsLabels = appNamespaceLabels(scope);
+    const out: AppInjection[] = [];
+    for (const w of appWorkloads(scope)) {
+      const candidates = index.candidates(podTemplateOf(w.json)?.metadata.labels);
+      if (candidates.length === 0) continue;
+      const r = injectInto(nsLabels, w.json, candidates, { problemsOnly: true });
+      if (r && (r.injected.length > 0 || r.problems.length > 0)) out.push({ workload: w, result: r });
+    }
+    return out;
+  });
+}
+
 /** The injection problems of the app, once per round. */
 export function appInjectionProblems(scope: IConstruct): AppInjectionProblems {
   return _oncePerRound(scope, 'injection-problems', () => {
-    const index = new SidecarSetIndex(appSidecarSets(scope));
-    const nsLabels = appNamespaceLabels(scope);
     const bySidecarSet = new Map<string, string[]>();
     const byOwner = new Map<IConstruct, string[]>();
     const add = <K>(m: Map<K, string[]>, k: K, line: string) => {
       const list = m.get(k);
       if (list) list.push(line); else m.set(k, [line]);
     };
-    for (const w of appWorkloads(scope)) {
-      const candidates = index.candidates(podTemplateOf(w.json)?.metadata.labels);
-      if (candidates.length === 0) continue;
-      const r = injectInto(nsLabels, w.json, candidates, { problemsOnly: true });
-      for (const p of r?.problems ?? []) {
+    for (const { workload: w, result: r } of appInjections(scope)) {
+      for (const p of r.problems) {
         if (p.from.obj.origin === undefined) {
           add(bySidecarSet, p.sidecarSet, `injecting into ${describe(w.json)} ${placeOf(w)}: ${p.detail}`);
         } else if (w.origin === undefined) {
