@@ -156,7 +156,10 @@ function before(root: IConstruct, policy: AppObject, workload: AppObject, charts
     if (!_reaches(p, w)) {
       w.node.addDependency(p);
       added.set(w, (added.get(w) ?? new Set()).add(p));
-    } else {warn(root, wc, `${describe(policy)} and ${describe(workload)} of chart '${wc.node.path}' depend on each other, so the ${policy.json.kind} cannot be written before the pods it selects; remove the dependency of the ${policy.json.kind}`);}
+    } else {
+      warn(root, wc, `${describe(policy)} and ${describe(workload)} of chart '${wc.node.path}' depend on each other, so the ${policy.json.kind} `
+        + `cannot be written before the pods it selects; remove the dependency of the ${policy.json.kind}`);
+    }
     return;
   }
   if (wc.node.dependencies.includes(pc)) return;
