@@ -118,6 +118,17 @@ describe('file order', () => {
   });
 });
 
+test('a policy that depends on the workload it selects cannot come first: a warning says so', () => {
+  const app = Testing.app();
+  const shop = new Chart(app, 'shop');
+  const w = web(shop);
+  logging(shop).node.addDependency(w);
+  app.synthYaml();
+  expect(Warnings.of(app)).toEqual([
+    '[shop] SidecarSet "logging-agent" and Deployment "web" of chart \'shop\' depend on each other, so the SidecarSet cannot be written before the pods it selects; remove the dependency of the SidecarSet',
+  ]);
+});
+
 describe('Argo CD sync waves', () => {
   test('KruiseDeployOrder.argoCdSyncWaves: policies wave -1, before the workloads (0), also policies added later; a wave the user set is kept', () => {
     const app = Testing.app();
