@@ -11,6 +11,7 @@ import { ApiObject, Chart } from 'cdk8s';
 import { IConstruct } from 'constructs';
 import { AppObject, allAppObjects, groupOf, namespaceOf, podTemplateOf, targetKey } from './objects';
 import type * as SidecarFleet from './sidecar-fleet';
+import { _admitted } from '../admission/engine';
 import { ARGO_CD_SYNC_WAVE, SYNC_WAVES, _inControlPlane, _reaches } from '../control-plane/deploy-order';
 import { Warnings } from '../validation/report';
 import { selectorMatches } from '../validation/selectors';
@@ -78,7 +79,8 @@ export function _orderPolicies(obj: IConstruct): void {
 /** Each policy of the app before the app's workloads it selects. */
 function applyOrder(root: IConstruct): void {
   const own = allAppObjects(root).filter(o => o.origin === undefined);
-  const policies = own.filter(o => isPolicy(o.json.apiVersion, o.json.kind));
+  // a policy the cluster refuses acts on nothing (synth fails on it anyway)
+  const policies = own.filter(o => isPolicy(o.json.apiVersion, o.json.kind) && _admitted(o.apiObject));
   if (policies.length === 0) return;
   const workloads = own.filter(o => podTemplateOf(o.json) !== undefined && !_inControlPlane(o.apiObject));
   const charts = new Map<Chart, ChartOrder>();

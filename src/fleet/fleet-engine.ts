@@ -14,10 +14,15 @@ import {
   NamespaceLabels, SidecarSetIndex, SidecarSetLike, conflictKeys, injectInto, injects, sidecarSetConflictLine,
   sidecarSetConflicts, sidecarSetLabel,
 } from './sidecar-fleet';
+import { admissionModuleFor } from '../admission';
 import { defaultedSidecarSetSpec, sidecarSetSpecOf } from '../admission/sidecar-set';
+import { AdmissionContext } from '../admission/types';
+import { GATE_DEFAULTS } from '../control-plane/_gates';
 import { sameJson } from '../plan/diff';
+import { PlanInputError } from '../plan/errors';
 import { planSidecarSet, podsOf } from '../plan/sidecarsets';
 import { ImageChange, UpdateType } from '../plan/types';
+import { formatIssue, validateManifest } from '../validation/schemas';
 import { selectorMatches, selectorsLooselyOverlap } from '../validation/selectors';
 
 type Json = any;
@@ -85,6 +90,9 @@ function policyOf(json: Json, source: string, reviewed: boolean): Policy | undef
   const gk = `${groupOf(json?.apiVersion)}/${json?.kind}`;
   if (!POLICY_KINDS.has(gk)) return undefined;
   const name = String(json.metadata?.name);
+  // what the cluster refuses acts on nothing: the input is wrong, not the fleet
+  const refusal = refusalOf(json);
+  if (refusal) throw new PlanInputError(`${fileOf.get(json) ?? source}: ${json.kind} "${name}" is refused by the cluster: ${refusal}; fix it where it is written`);
   const namespace = gk === SIDECAR_SET ? undefined : namespaceOf(json);
   const file = fileOf.get(json);
   const ref: FleetObjectRef = { kind: json.kind, name, namespace, source, file };
@@ -153,6 +161,21 @@ class PolicyIndex {
 function push<K, V>(m: Map<K, V[]>, k: K, v: V): void {
   const list = m.get(k);
   if (list) list.push(v); else m.set(k, [v]);
+}
+
+/** The feature gates the policies are judged with: OpenKruise v1.9.0's defaults. */
+const DEFAULT_GATES: AdmissionContext = { gate: (name: string) => GATE_DEFAULTS[name] === true };
+
+/** The first thing the API server or the OpenKruise webhook refuses in a policy (schema, then the defaulted object's rules), if any. */
+function refusalOf(live: Json): string | undefined {
+  // a live object's status is the controller's, not what was applied
+  const { status, ...json } = live;
+  void status;
+  const issues = validateManifest(json);
+  if (issues.length > 0) return formatIssue(issues[0]);
+  const module = admissionModuleFor(String(json.apiVersion), String(json.kind));
+  if (!module) return undefined;
+  return module.validate(module.defaults ? module.defaults(json, DEFAULT_GATES) : json, DEFAULT_GATES)[0];
 }
 
 /** Run the fleet check. */

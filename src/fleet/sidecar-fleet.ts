@@ -7,6 +7,7 @@ import { ApiObject } from 'cdk8s';
 import { IConstruct } from 'constructs';
 import { FleetProblemKind } from './fleet-types';
 import { AppObject, _oncePerRound, allAppObjects, appObjects, describe, namespaceLabels, namespaceOf, placeOf, podTemplateOf } from './objects';
+import { _admitted } from '../admission/engine';
 import { defaultedSidecarSetSpec, sidecarSetSpecOf } from '../admission/sidecar-set';
 import { cloneJson } from '../validation/json';
 import { LabelSelectorJson, selectorMatches, selectorsOverlap } from '../validation/selectors';
@@ -40,9 +41,14 @@ export function appNamespaceLabels(scope: IConstruct): NamespaceLabels {
   return ns => namespaceLabels(scope, ns);
 }
 
-/** Every SidecarSet (any served version, L1 or L2) in the app of `scope`. */
+/**
+ * Every SidecarSet (any served version, L1 or L2) in the app of `scope` and
+ * its contexts that passes admission: one the cluster refuses injects
+ * nothing (the app's own fails synth with its own errors; a context's is
+ * judged in its own tree and left out).
+ */
 export function appSidecarSets(scope: IConstruct): AppSidecarSet[] {
-  return [..._oncePerRound(scope, 'sidecar-sets', () => appObjects(scope, 'apps.kruise.io', 'SidecarSet').map(obj => ({
+  return [..._oncePerRound(scope, 'sidecar-sets', () => appObjects(scope, 'apps.kruise.io', 'SidecarSet').filter(o => _admitted(o.apiObject)).map(obj => ({
     obj,
     name: obj.json.metadata?.name,
     spec: defaultedSidecarSetSpec(sidecarSetSpecOf(obj.json)),

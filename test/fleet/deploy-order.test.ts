@@ -103,6 +103,7 @@ describe('file order', () => {
   });
 
   test('a policy chart that depends on the workload\'s chart cannot come first: a warning says so', () => {
+    jest.spyOn(console, 'warn').mockImplementation(() => undefined);
     const app = Testing.app();
     const billing = new Chart(app, 'billing', { namespace: 'billing' });
     web(billing, 'api');
@@ -119,6 +120,7 @@ describe('file order', () => {
 });
 
 test('a policy that depends on the workload it selects cannot come first: a warning says so', () => {
+  jest.spyOn(console, 'warn').mockImplementation(() => undefined);
   const app = Testing.app();
   const shop = new Chart(app, 'shop');
   const w = web(shop);

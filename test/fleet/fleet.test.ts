@@ -300,27 +300,28 @@ describe('with the old policies: what the change does', () => {
   const lines = (r: FleetReport) => r.changes.flatMap(c => [`${c.kind} ${c.name} ${c.change}: ${c.summary}`,
     ...c.workloads.map(w => `  ${w.workload.source}:${w.workload.name} ${w.change} [${w.restarted}] [${w.hotUpgraded}] [${w.onRecreate}]: ${w.summary}`), ...c.notes.map(n => `  note: ${n}`)]);
 
-  test('an image bump: in place by container restart on every selected workload of every source', () => {
-    const r = change([sidecarSet('logging', { containers: agent('fluent-bit:3.1') })], [sidecarSet('logging', { containers: agent('fluent-bit:3.2') })]);
+  test('an image bump: in place by container restart on every selected workload of every source; a partition noted', () => {
+    const strategy = { partition: 1 };
+    const r = change([sidecarSet('logging', { containers: agent('fluent-bit:3.1'), updateStrategy: strategy })], [sidecarSet('logging', { containers: agent('fluent-bit:3.2'), updateStrategy: strategy })]);
     expect(lines(r)).toEqual([
       'SidecarSet logging Update: in place on running pods: "log-agent" fluent-bit:3.1 -> fluent-bit:3.2 (container restart)',
       '  shop-repo:web InPlace [log-agent] [] []: in place: "log-agent" restarted with the new image',
       '  shop-repo:cart InPlace [log-agent] [] []: in place: "log-agent" restarted with the new image',
       '  prod-eu:web InPlace [log-agent] [] []: in place: "log-agent" restarted with the new image',
+      '  note: updateStrategy.partition 1 keeps that many selected pods of each cluster on the old sidecars',
     ]);
     expect(r.compared).toBe(true);
   });
 
-  test('a hot-upgrade sidecar: in place by the container swap; outside updateStrategy.selector: only when recreated; a partition noted', () => {
+  test('a hot-upgrade sidecar: in place by the container swap; outside updateStrategy.selector: only when recreated', () => {
     const hot = (image: string) => agent(image, { upgradeStrategy: { upgradeType: 'HotUpgrade', hotUpgradeEmptyImage: 'empty:1' } });
-    const strategy = { selector: { matchLabels: { canary: 'yes' } }, partition: 1 };
+    const strategy = { selector: { matchLabels: { canary: 'yes' } } };
     const r = change([sidecarSet('logging', { containers: hot('envoy:1.30'), updateStrategy: strategy })], [sidecarSet('logging', { containers: hot('envoy:1.31'), updateStrategy: strategy })]);
     expect(lines(r)).toEqual([
       'SidecarSet logging Update: in place on running pods: "log-agent" envoy:1.30 -> envoy:1.31 (hot upgrade)',
       '  shop-repo:web OnRecreate [] [] [image of sidecar "log-agent"]: only when recreated (its pods are outside updateStrategy.selector): "log-agent" envoy:1.30 -> envoy:1.31',
       '  shop-repo:cart InPlace [] [log-agent] []: in place: "log-agent" hot-upgraded',
       '  prod-eu:web OnRecreate [] [] [image of sidecar "log-agent"]: only when recreated (its pods are outside updateStrategy.selector): "log-agent" envoy:1.30 -> envoy:1.31',
-      '  note: updateStrategy.partition 1 keeps that many selected pods of each cluster on the old sidecars',
     ]);
   });
 
@@ -474,6 +475,12 @@ describe('cdk8s-kruise fleet', () => {
     [['fleet', '--nodes', '3'], "cdk8s-kruise fleet: Unknown option '--nodes' (cdk8s-kruise fleet --help)\n"],
   ])('usage and input errors: exit 1 with one line: %j', (argv, line) => {
     expect(run(argv)).toEqual({ code: 1, out: '', err: line });
+  });
+
+  test('a policy the API server refuses is an input error naming its file', () => {
+    const bad = write(tmp(), 'platform.k8s.yaml', [{ ...sidecarSet('logging'), spec: { selector: { matchLabels: LOGGING }, containers: [{ image: 'no-name' }] } }]);
+    expect(run(['fleet', '--policies', bad, '--live', live]).err).toBe(
+      `cdk8s-kruise fleet: ${path.join(bad, 'platform.k8s.yaml')}: SidecarSet "logging" is refused by the cluster: spec.containers[0].name: (unset) must consist of lowercase letters, digits and '-', starting and ending with a letter or digit; use a DNS-1123 label; fix it where it is written\n`);
   });
 
   test('two sources of one name, and bad YAML', () => {
