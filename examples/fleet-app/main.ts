@@ -2,7 +2,7 @@
  * An app repository of a fleet: the payments team's workloads, checked
  * against the platform's policies without owning them. The platform's synth
  * output (examples/fleet-platform) is read into a KruiseContext: its
- * SidecarSets, budget, control plane (feature gates) take part in every
+ * SidecarSets and budget take part in every
  * check of this app's synth, and none of them is written to this app's
  * output. `PLATFORM_DIST` says where the platform's output is (in CI, a
  * checkout or an artifact of the platform repository); by default the

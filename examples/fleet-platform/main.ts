@@ -1,6 +1,7 @@
 /**
- * The platform repository of a fleet: OpenKruise itself, and the policies
- * every app team's pods get by a label (policies.ts). App repositories read
+ * The platform repository of a fleet: the policies every app team's pods get
+ * by a label (policies.ts), for clusters that run OpenKruise (installed as in
+ * examples/control-plane). App repositories read
  * this app's synth output as context (examples/fleet-app); `cdk8s-kruise
  * fleet` checks a change of it against every app and cluster
  * (docs/fleet-policies.md).
@@ -11,7 +12,6 @@
 import { App, Chart } from 'cdk8s';
 import { Construct } from 'constructs';
 import { CriticalPaymentsBudget, LOG_AGENT_IMAGE, LoggingAgent, MeshProxy } from './policies';
-import { KruiseControlPlane } from 'cdk8s-kruise';
 
 /** The policies: cluster-wide SidecarSets and the payments team's budget. */
 export class PoliciesChart extends Chart {
@@ -25,7 +25,6 @@ export class PoliciesChart extends Chart {
 
 /** Build the example app; `npx projen examples` synthesizes it. */
 export function build(app: App = new App()): App {
-  new KruiseControlPlane(new Chart(app, 'kruise'), 'kruise');
   new PoliciesChart(app, 'policies', process.env.LOG_AGENT_IMAGE ?? LOG_AGENT_IMAGE);
   return app;
 }

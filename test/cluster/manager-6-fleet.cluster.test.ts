@@ -1,6 +1,7 @@
 /**
- * The fleet check judged by the real pod webhook: the platform's synth output
- * (examples/fleet-platform: OpenKruise and its policies) and two app outputs
+ * The fleet check judged by the real pod webhook: on a cluster running the
+ * released kruise-manager, the platform's synth output (examples/fleet-platform:
+ * its policies) and two app outputs
  * (examples/fleet-app, and a second app built here), each app reading the
  * platform's output as context, applied file by file in the order they were
  * written, to a cluster running the released kruise-manager. Every pod the
@@ -13,8 +14,9 @@ import * as os from 'os';
 import * as path from 'path';
 import { App, Chart } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
+import { parseAllDocuments } from 'yaml';
 import { Kube, Manifest, applyAll, describeObject } from './kube';
-import { Managers, ensureDefaultServiceAccount, fakeNodes, runControlPlane } from './manager';
+import { Managers, defaultsSynth, ensureDefaultServiceAccount, fakeNodes, runControlPlane } from './manager';
 import { rejections } from './prove';
 import { Synth, exampleSynth, synthApp } from './sources';
 import * as lib from '../../src';
@@ -35,9 +37,7 @@ function writeDist(s: Synth): string {
 
 /** The objects of one file of a synth. */
 function objectsOf(s: Synth, file: string): Manifest[] {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { parseAllDocuments } = require('yaml');
-  return parseAllDocuments(s.files[file]).map((d: any) => d.toJSON()).filter((x: any) => x);
+  return parseAllDocuments(s.files[file]).map(d => d.toJSON()).filter(x => x);
 }
 
 /** A second app repository: the shop team's, reading the platform's output as context too. */
@@ -74,6 +74,9 @@ const outputs: Array<{ name: string; synth: Synth; dist: string }> = [];
 beforeAll(async () => {
   kube = new Kube();
   await fakeNodes(kube, NODES);
+  // the SidecarSets the tier's earlier files left in this shared cluster are no part of this fleet
+  const stale = (await kube.request('GET', '/apis/apps.kruise.io/v1beta1/sidecarsets')).body?.items ?? [];
+  for (const s of stale) await kube.request('DELETE', `/apis/apps.kruise.io/v1beta1/sidecarsets/${s.metadata.name}`);
   platform = exampleSynth('fleet-platform');
   platformDist = writeDist(platform);
   process.env.PLATFORM_DIST = platformDist;
@@ -103,12 +106,11 @@ async function apply(objects: Manifest[], what: string): Promise<void> {
 }
 
 test('the platform output, then the two app outputs, applied file by file in the order they were written', async () => {
+  // OpenKruise as examples/control-plane installs it, its kruise-manager started as the cluster would run it
+  ({ managers } = await runControlPlane(kube, defaultsSynth()));
   const files = Object.keys(platform.files);
-  expect(files).toEqual(['0000-kruise.k8s.yaml', '0001-policies.k8s.yaml']);
-  // the first file is OpenKruise: installed, and its kruise-manager started as the cluster would run it
-  const controlPlane: Synth = { name: 'fleet-platform (control plane)', files: { [files[0]]: platform.files[files[0]] }, objects: objectsOf(platform, files[0]) };
-  ({ managers } = await runControlPlane(kube, controlPlane));
-  for (const f of files.slice(1)) await apply(objectsOf(platform, f), `fleet-platform/${f}`);
+  expect(files).toEqual(['policies.k8s.yaml']);
+  for (const f of files) await apply(objectsOf(platform, f), `fleet-platform/${f}`);
   // the pod webhook injects the SidecarSets kruise-manager's cache holds: once the controller has seen them, so has the webhook
   for (const s of platform.objects.filter(o => o.kind === 'SidecarSet')) {
     const until = Date.now() + 60_000;
