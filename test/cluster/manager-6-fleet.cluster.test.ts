@@ -48,17 +48,22 @@ function shopApp(platformDist: string) {
     new kplus.Namespace(shop, 'namespace', { metadata: { name: 'shop' } });
     const logged = { 'platform.io/logging': 'enabled', 'platform.io/mesh': 'enabled' };
     new kplus.Deployment(shop, 'web', {
-      metadata: { name: 'web' }, replicas: 2, podMetadata: { labels: logged },
+      metadata: { name: 'web' },
+      replicas: 2,
+      podMetadata: { labels: logged },
       containers: [{ name: 'web', image: 'nginx:1.27', portNumber: 8080, securityContext: { ensureNonRoot: false } }],
     });
     new kplus.DaemonSet(shop, 'exporter', {
-      metadata: { name: 'exporter' }, podMetadata: { labels: { 'platform.io/logging': 'enabled' } },
+      metadata: { name: 'exporter' },
+      podMetadata: { labels: { 'platform.io/logging': 'enabled' } },
       containers: [{ name: 'exporter', image: 'node-exporter:1.8', portNumber: 9100, securityContext: { ensureNonRoot: false } }],
     });
     const search = new Chart(app, 'search', { namespace: 'search' });
     new kplus.Namespace(search, 'namespace', { metadata: { name: 'search', labels: { 'platform.io/mesh': 'enabled' } } });
     new lib.CloneSet(search, 'api', {
-      metadata: { name: 'search-api' }, replicas: 2, podMetadata: { labels: { 'platform.io/mesh': 'enabled' } },
+      metadata: { name: 'search-api' },
+      replicas: 2,
+      podMetadata: { labels: { 'platform.io/mesh': 'enabled' } },
       containers: [{ name: 'api', image: 'search:2.0', portNumber: 8080, securityContext: { ensureNonRoot: false } }],
     });
     return app;
