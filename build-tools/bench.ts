@@ -20,6 +20,10 @@
  *   synthesize), `require`, and the control plane against `helm template`;
  *   wall time from here, CPU time (user + system) from the kernel's count of
  *   reaped children.
+ * - Fleet rows (a worker process per row): `FleetCheck.fromPaths` over app
+ *   outputs written to disk (workloads in many folders, SidecarSets, their
+ *   old versions) and the table it prints, against reading and parsing the
+ *   same files with the `yaml` library alone (what any reader of them pays).
  *
  * `npx projen bench -- --smoke` (or BENCH_SMOKE=1) runs every row at a tiny
  * size, once, and checks that each side produced what the row says (the test
@@ -166,6 +170,132 @@ function runInProcess(rows: InProcessRow[]): Result[][] {
       summarize(`${row.name}, wall`, r.base.map(x => x.wall), r.ours.map(x => x.wall), row.goal),
     ];
   });
+}
+
+
+// ---------------------------------------------------------------- fleet rows
+
+/** A fleet written to disk: app outputs in `dirs` folders, `sidecarSets` SidecarSets (and their old versions). */
+interface FleetSpec { readonly workloads: number; readonly dirs: number; readonly sidecarSets: number }
+
+/** Write the fleet's files under `root`; returns the CLI's inputs. */
+function writeFleet(root: string, f: FleetSpec): { policies: string; oldPolicies: string; workloads: string[] } {
+  const doc = (o: any) => JSON.stringify(o);
+  const sidecarSet = (name: string, selector: any, image: string, more: any = {}) => ({
+    apiVersion: 'apps.kruise.io/v1alpha1',
+    kind: 'SidecarSet',
+    metadata: { name },
+    spec: { selector: { matchLabels: selector }, containers: [{ name: `${name}-c`, image, ports: [{ containerPort: 15000 + (Number(name.replace(/\D/g, '')) || 0) % 1000 }] }], ...more },
+  });
+  const policies = (image: string) => [
+    sidecarSet('logging-agent', { 'platform.io/logging': 'enabled' }, image),
+    sidecarSet('mesh-proxy', { 'platform.io/mesh': 'enabled' }, 'envoy:1.31', { namespaceSelector: { matchLabels: { 'platform.io/mesh': 'enabled' } } }),
+    ...Array.from({ length: f.sidecarSets - 2 }, (_, k) => sidecarSet(`team-${k}`, { team: `t${k}` }, 'agent:1.0')),
+  ];
+  const dir = (p: string) => { fs.mkdirSync(p, { recursive: true }); return p; };
+  fs.writeFileSync(path.join(dir(path.join(root, 'policies')), 'policies.k8s.yaml'), policies('fluent-bit:3.2').map(doc).join('\n---\n'));
+  fs.writeFileSync(path.join(dir(path.join(root, 'old-policies')), 'policies.k8s.yaml'), policies('fluent-bit:3.1').map(doc).join('\n---\n'));
+  const teams = Math.max(1, f.sidecarSets - 2);
+  const perDir = Math.ceil(f.workloads / f.dirs);
+  const workloads: string[] = [];
+  for (let d = 0, i = 0; d < f.dirs; d++) {
+    const ns = `app-${d}`;
+    const docs: any[] = [{ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns, labels: d % 2 === 0 ? { 'platform.io/mesh': 'enabled' } : {} } }];
+    for (let j = 0; j < perDir && i < f.workloads; j++, i++) {
+      const labels = { 'app': `w${i}`, 'team': `t${i % teams}`, 'platform.io/logging': 'enabled', 'platform.io/mesh': 'enabled' };
+      docs.push({
+        apiVersion: i % 2 === 0 ? 'apps.kruise.io/v1alpha1' : 'apps/v1',
+        kind: i % 2 === 0 ? 'CloneSet' : 'Deployment',
+        metadata: { name: `w${i}`, namespace: ns },
+        spec: {
+          replicas: 3,
+          selector: { matchLabels: { app: `w${i}` } },
+          template: {
+            metadata: { labels },
+            spec: { containers: [{ name: 'app', image: 'nginx:1.27', ports: [{ containerPort: 8080, name: 'http' }], resources: { requests: { cpu: '100m' } } }] },
+          },
+        },
+      });
+    }
+    const out = dir(path.join(root, 'apps', `app-${d}`, 'dist'));
+    fs.writeFileSync(path.join(out, `app-${d}.k8s.yaml`), docs.map(doc).join('\n---\n'));
+    workloads.push(`app-${d}=${out}`);
+  }
+  return { policies: path.join(root, 'policies'), oldPolicies: path.join(root, 'old-policies'), workloads };
+}
+
+interface FleetSide { readonly spec: FleetSpec; readonly check: boolean }
+
+/** The fleet worker: each side reads (and, when `check`, checks) its fleet, interleaved, and prints JSON. */
+function fleetWorker(spec: { base: FleetSide; ours: FleetSide; rounds: number }): void {
+  /* eslint-disable @typescript-eslint/no-require-imports */
+  const lib = require(LIB);
+  const { parseAllDocuments: parse } = require('yaml') as typeof import('yaml');
+  /* eslint-enable @typescript-eslint/no-require-imports */
+  const gc: () => void = (global as any).gc ?? (() => undefined);
+  const files = (p: string): string[] => (fs.statSync(p).isDirectory() ? fs.readdirSync(p).sort().flatMap(e => files(path.join(p, e))) : [p]);
+  const prepare = (side: FleetSide) => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-fleet-'));
+    const inputs = writeFleet(root, side.spec);
+    const all = [inputs.policies, inputs.oldPolicies, ...inputs.workloads.map(w => w.slice(w.indexOf('=') + 1))].flatMap(files);
+    return { root, inputs, all };
+  };
+  const sides = { base: prepare(spec.base), ours: prepare(spec.ours) };
+  const once = (name: 'base' | 'ours'): { t: Times; docs: number } => {
+    const side = spec[name];
+    const { inputs, all } = sides[name];
+    gc();
+    const cpu0 = process.cpuUsage();
+    const start = performance.now();
+    let docs: number;
+    if (side.check) {
+      const report = lib.FleetCheck.fromPaths({ policies: [inputs.policies], oldPolicies: [inputs.oldPolicies], workloads: inputs.workloads });
+      const table: string = lib.FleetCheck.render(report);
+      if (!table.includes('Result: ')) throw new Error('bench: the fleet check printed no result');
+      docs = report.sources.reduce((n: number, s: any) => n + s.workloads, 0);
+    } else {
+      docs = 0;
+      for (const f of all) {
+        for (const d of parse(fs.readFileSync(f, 'utf8'))) {
+          const o = d.toJS({ maxAliasCount: -1 });
+          if (o && o.spec?.template) docs++;
+        }
+      }
+    }
+    const wall = performance.now() - start;
+    const cpu = process.cpuUsage(cpu0);
+    return { t: { wall, cpu: (cpu.user + cpu.system) / 1000 }, docs };
+  };
+  const docs = { base: once('base').docs, ours: once('ours').docs };
+  const base: Times[] = [];
+  const ours: Times[] = [];
+  for (let r = 0; r < spec.rounds; r++) {
+    if (r % 2 === 0) {
+      base.push(once('base').t); ours.push(once('ours').t);
+    } else {
+      ours.push(once('ours').t); base.push(once('base').t);
+    }
+  }
+  for (const s of Object.values(sides)) fs.rmSync(s.root, { recursive: true, force: true });
+  process.stdout.write(JSON.stringify({ base, ours, docs }));
+}
+
+interface FleetRow { readonly name: string; readonly base: FleetSide; readonly ours: FleetSide; readonly goal?: number }
+
+function runFleetRow(row: FleetRow): Result[] {
+  const spec = { base: row.base, ours: row.ours, rounds: ROUNDS };
+  const args = ['--expose-gc', '--max-old-space-size=8192', '-r', 'ts-node/register/transpile-only', __filename, '--fleet-worker', JSON.stringify(spec)];
+  const env = { ...process.env, TS_NODE_PROJECT: path.join(ROOT, 'test', 'tsconfig.json') };
+  const out = execFileSync(process.execPath, args, { cwd: ROOT, encoding: 'utf-8', maxBuffer: 64 * 1024 * 1024, env });
+  const r = JSON.parse(out) as Measured;
+  for (const side of ['base', 'ours'] as const) {
+    const expected = row[side].spec.workloads;
+    if (r.docs[side] !== expected) throw new Error(`bench: row "${row.name}": the ${side} side read ${r.docs[side]} workloads, expected ${expected}`);
+  }
+  return [
+    summarize(`${row.name}, CPU`, r.base.map(x => x.cpu), r.ours.map(x => x.cpu), row.goal),
+    summarize(`${row.name}, wall`, r.base.map(x => x.wall), r.ours.map(x => x.wall), row.goal),
+  ];
 }
 
 // ---------------------------------------------------------------- whole-process rows
@@ -382,6 +512,26 @@ function main(): void {
       ours: { build: 'deployments', n: BIG },
     },
   ];
+  const FLEET = Number(process.env.BENCH_FLEET_WORKLOADS ?? n(100000, 400));
+  const fleetSpec = (k: number): FleetSpec => ({
+    workloads: FLEET / k, dirs: Math.max(1, Math.round(FLEET / 100 / k)), sidecarSets: Math.max(3, Math.round(FLEET / 200 / k)),
+  });
+  const big = fleetSpec(1);
+  const quarter = fleetSpec(4);
+  const fleetRows: FleetRow[] = [
+    {
+      name: `fleet check: ${fmt(big.workloads)} workloads in ${fmt(big.dirs)} app outputs, ${big.sidecarSets} SidecarSets and their old versions (\`cdk8s-kruise fleet\`, table) vs reading and parsing the same files with \`yaml\``,
+      base: { spec: big, check: false },
+      ours: { spec: big, check: true },
+      goal: 2.0,
+    },
+    {
+      name: `fleet check growth, 4x the objects: ${fmt(big.workloads)} workloads, ${fmt(big.dirs)} outputs, ${big.sidecarSets} SidecarSets vs ${fmt(quarter.workloads)}, ${fmt(quarter.dirs)}, ${quarter.sidecarSets}`,
+      base: { spec: quarter, check: true },
+      ours: { spec: big, check: true },
+      goal: 4.4,
+    },
+  ];
   const started = performance.now();
   console.log(`# npx projen bench${SMOKE ? ' --smoke (sizes too small for the figures to mean anything)' : ''}`);
   console.log(`machine: ${machine()}`);
@@ -400,6 +550,7 @@ function main(): void {
   if (SMOKE) runInProcess(inProcess).flat().forEach(print);
   else for (const row of inProcess) runInProcess([row]).flat().forEach(print);
   if (wanted(SMALL_APP_ROW)) smallAppRow().forEach(print);
+  for (const row of fleetRows.filter(r => wanted(r.name))) runFleetRow(row).forEach(print);
   if (wanted(REQUIRE_ROW)) requireRow().forEach(print);
   if (wanted(CONTROL_PLANE_ROW)) {
     const cp = controlPlaneRow();
@@ -411,5 +562,7 @@ function main(): void {
 }
 
 const at = process.argv.indexOf('--worker');
+const fleetAt = process.argv.indexOf('--fleet-worker');
 if (at >= 0) worker(JSON.parse(process.argv[at + 1]));
+else if (fleetAt >= 0) fleetWorker(JSON.parse(process.argv[fleetAt + 1]));
 else main();

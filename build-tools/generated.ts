@@ -25,7 +25,11 @@ export function generatedFiles(): Map<string, string> {
       const validator = validatorFileName(k.group, v.name, k.kind);
       // statusSubresource: the API server drops `status` of such objects on create, and so does admission at synth
       index.push({
-        apiVersion: `${k.group}/${v.name}`, kind: k.kind, file, validator, l1Class: l1ClassName(k, v),
+        apiVersion: `${k.group}/${v.name}`,
+        kind: k.kind,
+        file,
+        validator,
+        l1Class: l1ClassName(k, v),
         ...(v.statusSubresource ? { statusSubresource: true } : {}),
       });
       const schema = validationSchema(k, v);

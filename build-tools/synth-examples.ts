@@ -6,7 +6,8 @@
  *
  * The apps are type-checked once, together (tsc -p examples/tsconfig.json);
  * ts-node then only transpiles (swc, set in that tsconfig), two apps at a
- * time.
+ * time. An app that reads another app's output (a second repository's
+ * dist/, READS_OUTPUT_OF) is synthesized after it, told where that output is.
  */
 import { spawn, spawnSync } from 'child_process';
 import * as fs from 'fs';
@@ -23,15 +24,27 @@ export function exampleApps(): string[] {
     .sort();
 }
 
+/**
+ * Apps that read another app's synth output, as an app repository reads the
+ * platform repository's: the app, and the variable that tells it where.
+ */
+export const READS_OUTPUT_OF: Record<string, { readonly example: string; readonly env: string }> = {
+  'fleet-app': { example: 'fleet-platform', env: 'PLATFORM_DIST' },
+};
+
 interface Result { readonly name: string; readonly code: number | null; readonly output: string }
+
+const outdirOf = (name: string) => path.join(root, 'dist', 'examples', name);
 
 /** `cdk8s synth` inside examples/<name>, written to dist/examples/<name>/. */
 function synth(name: string): Promise<Result> {
-  const outdir = path.join(root, 'dist', 'examples', name);
+  const outdir = outdirOf(name);
   fs.rmSync(outdir, { recursive: true, force: true });
+  const reads = READS_OUTPUT_OF[name];
   return new Promise(resolve => {
     const child = spawn(bin('cdk8s'), ['synth', '--no-check-upgrade', '--output', outdir], {
       cwd: path.join(examplesDir, name),
+      env: reads ? { ...process.env, [reads.env]: outdirOf(reads.example) } : process.env,
     });
     let output = '';
     child.stdout.on('data', d => (output += d));
@@ -48,12 +61,20 @@ async function main() {
     process.exit(1);
   }
 
-  const queue = [...apps];
+  // the apps another app reads first, the apps that read them once those are written
+  const queue = apps.filter(a => !READS_OUTPUT_OF[a]);
+  const later = apps.filter(a => READS_OUTPUT_OF[a]);
   const failed: Result[] = [];
   const worker = async () => {
     for (let name = queue.shift(); name !== undefined; name = queue.shift()) {
+      const reads = READS_OUTPUT_OF[name];
+      if (reads && failed.some(f => f.name === reads.example)) {
+        failed.push({ name, code: null, output: '' });
+        console.error(`examples/${name}: not synthesized: it reads the output of examples/${reads.example}, which failed`);
+        continue;
+      }
       const r = await synth(name);
-      const outdir = path.join(root, 'dist', 'examples', name);
+      const outdir = outdirOf(name);
       if (r.code !== 0) {
         failed.push(r);
         console.error(`examples/${name}: cdk8s synth failed (exit ${r.code})\n${r.output}`);
@@ -65,6 +86,8 @@ async function main() {
       console.log(`examples/${name} -> ${path.relative(root, outdir)}/ (${files.join(', ')})`);
     }
   };
+  await Promise.all([worker(), worker()]);
+  queue.push(...later);
   await Promise.all([worker(), worker()]);
   if (failed.length > 0) {
     console.error(`${failed.length} of ${apps.length} example app(s) failed: ${failed.map(f => f.name).join(', ')}`);

@@ -67,9 +67,9 @@ export class DeleteProtection extends Construct {
         const errors: string[] = [];
         for (const src of _gateSources(this)) {
           if (!src.isEnabled('ResourcesDeletionProtection')) {
-            errors.push(`the ${obj.kind} carries policy.kruise.io/delete-protection=${mode}, but the feature gate ResourcesDeletionProtection is off in the control plane at '${src.path}', so nothing is protected; ${src.howToEnable('ResourcesDeletionProtection')}`);
+            errors.push(`the ${obj.kind} carries policy.kruise.io/delete-protection=${mode}, but the feature gate ResourcesDeletionProtection is off in the control plane ${src.place}, so nothing is protected; ${src.howToEnable('ResourcesDeletionProtection')}`);
           } else if (obj.kind === 'CustomResourceDefinition' && mode === DeleteProtectionMode.CASCADING && !src.isEnabled('DeletionProtectionForCRDCascadingGate')) {
-            errors.push(`the CustomResourceDefinition carries policy.kruise.io/delete-protection=Cascading, but the feature gate DeletionProtectionForCRDCascadingGate is off in the control plane at '${src.path}', so OpenKruise refuses every deletion of it; ${src.howToEnable('DeletionProtectionForCRDCascadingGate')}, or use DeleteProtectionMode.ALWAYS`);
+            errors.push(`the CustomResourceDefinition carries policy.kruise.io/delete-protection=Cascading, but the feature gate DeletionProtectionForCRDCascadingGate is off in the control plane ${src.place}, so OpenKruise refuses every deletion of it; ${src.howToEnable('DeletionProtectionForCRDCascadingGate')}, or use DeleteProtectionMode.ALWAYS`);
           }
         }
         return errors;

@@ -123,7 +123,7 @@ export abstract class KruiseWorkload extends kplus.Workload {
           for (const gate of [w.preDownloadGate, 'KruiseDaemon']) {
             if (!src.isEnabled(gate)) {
               out.push(_objectLine(this.apiObject, fieldError('metadata.annotations', Object.keys(annotations),
-                `ask for image pre-download, which needs the OpenKruise feature gate ${gate}, off in the control plane at '${src.path}', so they have no effect`, src.howToEnable(gate))));
+                `ask for image pre-download, which needs the OpenKruise feature gate ${gate}, off in the control plane ${src.place}, so they have no effect`, src.howToEnable(gate))));
             }
           }
         }

@@ -18,7 +18,7 @@ import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { _l1 } from './_kruise-l1';
 import { _admitted, _objectLine } from './admission/engine';
-import { _appObjectsByKey, groupOf, namespaceOf, targetKey } from './fleet/objects';
+import { _appObjectsByKey, namespaceOf, placeOf, sameTargetRef, targetKey } from './fleet/objects';
 import { _renderForChecks } from './validation/render';
 import { fieldError } from './validation/report';
 import { WorkloadRef } from './workload-ref';
@@ -169,11 +169,10 @@ export class PersistentPodState extends kplus.Resource {
     const sameTarget = _appObjectsByKey(this, 'apps.kruise.io', 'PersistentPodState', 'target', o => [targetKey(namespaceOf(o.json), o.json.spec?.targetRef)]);
     for (const other of sameTarget.get(targetKey(namespaceOf(json), t)) ?? []) {
       if (other.apiObject === this.apiObject || namespaceOf(other.json) !== namespaceOf(json)) continue;
-      const r = other.json.spec?.targetRef ?? {};
-      const same = groupOf(r.apiVersion) === groupOf(t.apiVersion) && r.kind === t.kind && r.name === t.name;
-      // between two constructs the later one reports; an L1 or included object has no check of its own
-      if (same && (!(other.owner instanceof PersistentPodState) || other.owner.node.path < this.node.path)) {
-        errors.push(fieldError('spec.targetRef', t, `is also the target of PersistentPodState "${other.json.metadata?.name}" at '${other.owner.node.path}', which OpenKruise refuses`,
+      const same = sameTargetRef(other.json.spec?.targetRef, t);
+      // between two constructs the later one reports; an L1, included or context object has no check of its own
+      if (same && (other.origin !== undefined || !(other.owner instanceof PersistentPodState) || other.owner.node.path < this.node.path)) {
+        errors.push(fieldError('spec.targetRef', t, `is also the target of PersistentPodState "${other.json.metadata?.name}" ${placeOf(other)}, which OpenKruise refuses`,
           'keep one PersistentPodState per workload'));
       }
     }

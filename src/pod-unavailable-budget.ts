@@ -4,7 +4,7 @@ import { Construct } from 'constructs';
 import { _l1 } from './_kruise-l1';
 import type * as kruise from '../imports/kruise';
 import { _admitted, _objectLine } from './admission/engine';
-import { _appObjectsByKey, groupOf, mergeInPathOrder, namespaceOf, targetKey } from './fleet/objects';
+import { _appObjectsByKey, groupOf, mergeInPathOrder, namespaceOf, placeOf, sameTargetRef, targetKey } from './fleet/objects';
 import { ResolvedTarget, resolveTarget, targetNamespace } from './fleet/targets';
 import { _assertOwnKplus } from './validation/foreign-kplus';
 import { _requireGates } from './validation/gates';
@@ -154,16 +154,15 @@ export class PodUnavailableBudget extends Construct {
     for (const other of candidates) {
       if (other.apiObject === this.apiObject || namespaceOf(other.json) !== namespaceOf(json)) continue;
       if (other.json.metadata?.name === json.metadata?.name) continue;
-      if (other.owner.node.path < this.node.path && other.owner instanceof PodUnavailableBudget) continue;
+      if (other.origin === undefined && other.owner.node.path < this.node.path && other.owner instanceof PodUnavailableBudget) continue;
       const a = json.spec ?? {};
       const b = other.json.spec ?? {};
-      const sameTarget = a.targetRef && b.targetRef && groupOf(a.targetRef.apiVersion) === groupOf(b.targetRef.apiVersion)
-        && a.targetRef.kind === b.targetRef.kind && a.targetRef.name === b.targetRef.name;
+      const sameTarget = sameTargetRef(a.targetRef, b.targetRef);
       if (sameTarget) {
-        errors.push(fieldError('spec.targetRef', a.targetRef, `is also the target of PodUnavailableBudget "${other.json.metadata?.name}" at '${other.owner.node.path}', which OpenKruise refuses`, 'keep one budget per workload'));
+        errors.push(fieldError('spec.targetRef', a.targetRef, `is also the target of PodUnavailableBudget "${other.json.metadata?.name}" ${placeOf(other)}, which OpenKruise refuses`, 'keep one budget per workload'));
       }
       if (a.selector && b.selector && selectorsLooselyOverlap(a.selector, b.selector)) {
-        errors.push(fieldError('spec.selector', a.selector, `overlaps the selector of PodUnavailableBudget "${other.json.metadata?.name}" at '${other.owner.node.path}', which OpenKruise refuses`, 'make the selectors use different keys or disjoint values'));
+        errors.push(fieldError('spec.selector', a.selector, `overlaps the selector of PodUnavailableBudget "${other.json.metadata?.name}" ${placeOf(other)}, which OpenKruise refuses`, 'make the selectors use different keys or disjoint values'));
       }
     }
     return errors;

@@ -4,6 +4,7 @@ import { Construct, IConstruct } from 'constructs';
 import { _l1 } from './_kruise-l1';
 import type * as kruise from '../imports/kruise';
 import { _admitted, _objectLine } from './admission/engine';
+import { placeOf } from './fleet/objects';
 import { InjectionPreview } from './fleet/preview';
 import { AppSidecarSet, appInjectionProblems, appSidecarSetOf, conflictCandidates, sidecarSetConflicts } from './fleet/sidecar-fleet';
 import { ImagePullJob, ImagePullJobOptions, ImagePullNodes } from './image-pull-job';
@@ -609,17 +610,18 @@ export class SidecarSet extends Construct {
       if (!reportsConflictWith(me, other)) continue;
       const why = sidecarSetConflicts(me, other);
       if (why.length > 0) {
-        errors.push(fieldError('spec', other.name, `is another SidecarSet (at '${other.obj.owner.node.path}') whose selectors and namespaces can match the same pods, and ${why.join(', ')}; OpenKruise refuses the second one applied`,
+        const place = placeOf(other.obj);
+        errors.push(fieldError('spec', other.name, `is another SidecarSet ${place.startsWith('(') ? place : `(${place})`} whose selectors and namespaces can match the same pods, and ${why.join(', ')}; OpenKruise refuses the second one applied`,
           'rename, or make the selectors or namespaceSelectors disjoint'));
       }
     }
-    errors.push(...(appInjectionProblems(this).get(me.name) ?? []));
+    errors.push(...(appInjectionProblems(this).bySidecarSet.get(me.name) ?? []));
     return [...new Set(errors)];
   }
 }
 
-/** A conflict between two L2 SidecarSets is reported once, by the one whose path sorts first. */
+/** A conflict between two L2 SidecarSets of the app is reported once, by the one whose path sorts first; with any other, by the L2. */
 function reportsConflictWith(me: AppSidecarSet, other: AppSidecarSet): boolean {
-  if (!l2SidecarSets.has(other.obj.owner)) return true;
+  if (other.obj.origin !== undefined || !l2SidecarSets.has(other.obj.owner)) return true;
   return me.obj.owner.node.path < other.obj.owner.node.path;
 }

@@ -4,7 +4,7 @@ import { Construct } from 'constructs';
 import { _l1 } from './_kruise-l1';
 import type * as kruise from '../imports/kruise';
 import { _admitted, _objectLine } from './admission/engine';
-import { _appObjectsByKey, groupOf, namespaceOf, targetKey } from './fleet/objects';
+import { _appObjectsByKey, groupOf, namespaceOf, placeOf, sameTargetRef, targetKey } from './fleet/objects';
 import { resolveTarget, targetNamespace } from './fleet/targets';
 import { _seconds, _withPath } from './strategies';
 import { _assertOwnKplus } from './validation/foreign-kplus';
@@ -205,10 +205,9 @@ export class WorkloadSpread extends Construct {
     const sameTarget = _appObjectsByKey(this, 'apps.kruise.io', 'WorkloadSpread', 'target', o => [targetKey(namespaceOf(o.json), o.json.spec?.targetRef)]);
     for (const other of sameTarget.get(targetKey(namespaceOf(json), t.ref)) ?? []) {
       if (other.apiObject === this.apiObject || namespaceOf(other.json) !== namespaceOf(json)) continue;
-      const r = other.json.spec?.targetRef ?? {};
-      const same = groupOf(r.apiVersion) === groupOf(t.ref.apiVersion) && r.kind === t.ref.kind && r.name === t.ref.name;
-      if (same && other.owner.node.path > this.node.path) {
-        errors.push(fieldError('spec.targetRef', t.ref, `is also the target of WorkloadSpread "${other.json.metadata?.name}" at '${other.owner.node.path}', which OpenKruise refuses`, 'keep one WorkloadSpread per workload'));
+      const same = sameTargetRef(other.json.spec?.targetRef, t.ref);
+      if (same && (other.origin !== undefined || other.owner.node.path > this.node.path)) {
+        errors.push(fieldError('spec.targetRef', t.ref, `is also the target of WorkloadSpread "${other.json.metadata?.name}" ${placeOf(other)}, which OpenKruise refuses`, 'keep one WorkloadSpread per workload'));
       }
     }
     return errors;

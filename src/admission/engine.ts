@@ -17,7 +17,7 @@ import { IConstruct } from 'constructs';
 import { admissionModuleFor } from './index';
 import { AdmissionApp, AdmissionContext, Manifest } from './types';
 import { GATE_DEFAULTS } from '../control-plane/_gates';
-import { appObjects } from '../fleet/objects';
+import { appObjects, placeOf } from '../fleet/objects';
 import { _adviseFor } from '../validation/advice';
 import { _gateSources } from '../validation/gates';
 import { cloneJson } from '../validation/json';
@@ -93,7 +93,7 @@ function appOf(obj: ApiObject): AdmissionApp {
   return {
     objects: (group: string, kind: string) => appObjects(obj, group, kind)
       .filter(o => o.apiObject !== obj)
-      .map(o => ({ json: o.json, path: o.owner.node.path })),
+      .map(o => ({ json: o.json, path: o.owner.node.path, place: placeOf(o) })),
   };
 }
 

@@ -366,7 +366,7 @@ export function rolloutAppErrors(m: Manifest, app: AdmissionApp, ctx?: Admission
     if ((o.metadata?.namespace || 'default') !== ns || o.metadata?.name === m.metadata?.name) continue;
     const oref = workloadRefOf(o);
     if (targetKey(oref) === key && oref?.name === ref.name) {
-      errors.push(fieldError(refField, ref, `is also released by Rollout "${o.metadata?.name}" at '${other.path}', and a workload can have one Rollout only`, 'keep one Rollout per workload (merge their steps)'));
+      errors.push(fieldError(refField, ref, `is also released by Rollout "${o.metadata?.name}" ${other.place}, and a workload can have one Rollout only`, 'keep one Rollout per workload (merge their steps)'));
     }
   }
 
@@ -375,18 +375,18 @@ export function rolloutAppErrors(m: Manifest, app: AdmissionApp, ctx?: Admission
   const here = candidates.filter(w => (w.json.metadata?.namespace || 'default') === ns);
   if (here.length === 0 && candidates.length > 0) {
     const elsewhere = candidates[0];
-    errors.push(fieldError('metadata.namespace', ns, `differs from the namespace of ${kind} "${ref.name}" at '${elsewhere.path}' (${elsewhere.json.metadata?.namespace || 'default'}), and a Rollout only releases a workload of its own namespace`,
+    errors.push(fieldError('metadata.namespace', ns, `differs from the namespace of ${kind} "${ref.name}" ${elsewhere.place} (${elsewhere.json.metadata?.namespace || 'default'}), and a Rollout only releases a workload of its own namespace`,
       'create the Rollout in the workload\'s namespace'));
   }
   const style = styleOf(m);
   for (const w of here) {
     const type = w.json.spec?.updateStrategy?.type;
     if ((key === 'apps/StatefulSet' || key === 'apps.kruise.io/StatefulSet') && type === 'OnDelete') {
-      errors.push(fieldError(refField, ref, `is StatefulSet "${ref.name}" at '${w.path}', whose spec.updateStrategy.type is OnDelete, and the Kruise Rollouts webhook never intercepts an update of an OnDelete StatefulSet, so no release would ever start`,
+      errors.push(fieldError(refField, ref, `is StatefulSet "${ref.name}" ${w.place}, whose spec.updateStrategy.type is OnDelete, and the Kruise Rollouts webhook never intercepts an update of an OnDelete StatefulSet, so no release would ever start`,
         'use the RollingUpdate type (the default) for a StatefulSet under a Rollout'));
     }
     for (const [field, value, why] of fieldsDrivenByRollout(w.json, key, style)) {
-      errors.push(fieldError(refField, ref, `is ${kind} "${ref.name}" at '${w.path}', whose ${field} (${JSON.stringify(value)}) the release drives: ${why}`,
+      errors.push(fieldError(refField, ref, `is ${kind} "${ref.name}" ${w.place}, whose ${field} (${JSON.stringify(value)}) the release drives: ${why}`,
         `remove ${field} from the ${kind} (the Rollout's steps decide how many pods are updated)`));
     }
   }
@@ -395,7 +395,7 @@ export function rolloutAppErrors(m: Manifest, app: AdmissionApp, ctx?: Admission
   if (key === 'apps/Deployment' && style === RolloutStyle.PARTITION) {
     for (const mgr of ctx?.rollout?.managers ?? []) {
       if (!mgr.isEnabled('AdvancedDeployment')) {
-        errors.push(fieldError(refField, ref, `is a Deployment released in batches in place, which needs the Kruise Rollouts feature gate AdvancedDeployment, off in the control plane at '${mgr.path}' (the release would never progress)`,
+        errors.push(fieldError(refField, ref, `is a Deployment released in batches in place, which needs the Kruise Rollouts feature gate AdvancedDeployment, off in the control plane ${mgr.place} (the release would never progress)`,
           `${mgr.howToEnable('AdvancedDeployment')}, or release the Deployment with an extra canary Deployment (enableExtraWorkloadForCanary)`));
       }
     }

@@ -33,7 +33,12 @@ export interface RolloutAdmissionSettings {
   /** `--partition-percent-limit` (the smallest, when the App has several managers). */
   readonly partitionPercentLimit: number;
   /** The managers, for cross-checks of their feature gates. */
-  readonly managers: ReadonlyArray<{ readonly path: string; isEnabled(gate: string): boolean; howToEnable(gate: string): string }>;
+  readonly managers: ReadonlyArray<{
+    readonly path: string;
+    readonly place: string;
+    isEnabled(gate: string): boolean;
+    howToEnable(gate: string): string;
+  }>;
 }
 
 /** Another object of the App, as an app-wide rule sees it. */
@@ -42,6 +47,8 @@ export interface AppObjectView {
   readonly json: Manifest;
   /** The construct path of its owner (the L2 when it is one's `Resource`). */
   readonly path: string;
+  /** How a message places it: `at 'path'`, or `(context: origin)` for an object of a context the app reads but does not write. */
+  readonly place: string;
 }
 
 /** What an app-wide rule may read of the App. */

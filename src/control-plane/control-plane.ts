@@ -207,10 +207,13 @@ export interface KruiseControlPlaneProps {
 
   /**
    * Annotate the control plane's objects with Argo CD sync waves
-   * (`argocd.argoproj.io/sync-wave`): Namespaces and CRDs wave "-2",
-   * everything else of the control plane wave "-1". Objects of the app
-   * charts keep the default wave 0, so Argo CD applies them once
-   * kruise-manager is healthy.
+   * (`argocd.argoproj.io/sync-wave`): Namespaces and CRDs wave "-3",
+   * everything else of the control plane wave "-2". The app's policies that
+   * act when a pod is created (SidecarSet, WorkloadSpread,
+   * PodUnavailableBudget, PersistentPodState) get wave "-1"
+   * (`KruiseDeployOrder.argoCdSyncWaves`); every other object keeps the
+   * default wave 0, so Argo CD applies it once kruise-manager is healthy and
+   * the policies exist.
    *
    * @default false
    */

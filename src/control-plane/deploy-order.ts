@@ -1,14 +1,24 @@
 /**
  * Deploy order of an app that installs OpenKruise or Kruise Rollouts: each
  * control plane's chart before every chart holding objects that need it, and
- * inside a control plane the Namespaces and CRDs before everything else.
+ * inside a control plane the Namespaces and CRDs before everything else. The
+ * app's policies come next, before the workloads they select
+ * (fleet/deploy-order.ts).
  */
 import { ApiObject, Chart } from 'cdk8s';
 import { IConstruct } from 'constructs';
+import type * as PolicyOrder from '../fleet/deploy-order';
 import { Warnings } from '../validation/report';
 
 /** Annotation Argo CD reads to order the objects of one sync. */
 export const ARGO_CD_SYNC_WAVE = 'argocd.argoproj.io/sync-wave';
+
+/**
+ * The Argo CD sync waves: a control plane's Namespaces and CRDs, then the
+ * rest of the control plane, then the app's policies that act when a pod is
+ * created (fleet/deploy-order.ts), then everything else (wave 0).
+ */
+export const SYNC_WAVES = { controlPlaneFirst: '-3', controlPlane: '-2', policies: '-1' } as const;
 
 /** API groups whose objects need OpenKruise's CRDs and webhooks. */
 const KRUISE_GROUPS = ['apps.kruise.io', 'policy.kruise.io'];
@@ -37,6 +47,19 @@ interface Registry {
 
 /** Control planes whose own objects need OpenKruise (kruise-rollout-manager watches the kinds it discovers at start). */
 const needsOpenKruise = new WeakSet<IConstruct>();
+/** Every control plane construct ordered here. */
+const controlPlanes = new WeakSet<IConstruct>();
+let anyControlPlane = false;
+
+/**
+ * Whether `c` is part of a control plane (its objects deploy before the app's in any case).
+ * @internal
+ */
+export function _inControlPlane(c: IConstruct): boolean {
+  if (!anyControlPlane) return false;
+  for (let s: IConstruct | undefined = c; s; s = s.node.scope) if (controlPlanes.has(s)) return true;
+  return false;
+}
 
 /**
  * Mark a control plane whose objects must come after OpenKruise's.
@@ -67,14 +90,17 @@ function apiObjectsOf(scope: IConstruct): ApiObject[] {
   return scope.node.findAll().filter((c): c is ApiObject => c instanceof ApiObject);
 }
 
-/** True when `from` depends on `to`, directly or through other dependencies (nested charts included). */
-function reaches(from: IConstruct, to: IConstruct, seen = new Set<IConstruct>()): boolean {
+/**
+ * True when `from` depends on `to`, directly or through other dependencies (nested charts included).
+ * @internal
+ */
+export function _reaches(from: IConstruct, to: IConstruct, seen = new Set<IConstruct>()): boolean {
   if (from === to) return true;
   if (seen.has(from)) return false;
   seen.add(from);
   const next = [...from.node.dependencies];
   if (Chart.isChart(from)) next.push(...from.node.children.filter(c => Chart.isChart(c)));
-  return next.some(n => reaches(n, to, seen));
+  return next.some(n => _reaches(n, to, seen));
 }
 
 /**
@@ -88,10 +114,15 @@ function reaches(from: IConstruct, to: IConstruct, seen = new Set<IConstruct>())
  * @internal
  */
 export function _orderDeploy(controlPlane: IConstruct, argoCdSyncWaves: boolean, dependents: _DeployDependents = OPENKRUISE_DEPENDENTS): void {
+  controlPlanes.add(controlPlane);
+  anyControlPlane = true;
   if (argoCdSyncWaves) {
     for (const o of apiObjectsOf(controlPlane)) {
-      o.metadata.addAnnotation(ARGO_CD_SYNC_WAVE, isFirstWave(o) ? '-2' : '-1');
+      o.metadata.addAnnotation(ARGO_CD_SYNC_WAVE, isFirstWave(o) ? SYNC_WAVES.controlPlaneFirst : SYNC_WAVES.controlPlane);
     }
+    // the app's policies go between the control plane and the workloads
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    (require('../fleet/deploy-order') as typeof PolicyOrder).KruiseDeployOrder.argoCdSyncWaves(controlPlane);
   }
   const root = controlPlane.node.root as IConstruct & { [REGISTRY]?: Registry };
   let registry = root[REGISTRY];
@@ -113,7 +144,7 @@ function applyOrder(root: IConstruct, registry: Registry): void {
     const rest = apiObjectsOf(chart).filter(o => Chart.of(o) === chart && !isFirstWave(o));
     for (const o of rest) {
       // an object a Namespace or CRD already depends on stays before it
-      const deps = first.filter(f => !reaches(f, o));
+      const deps = first.filter(f => !_reaches(f, o));
       if (deps.length > 0) o.node.addDependency(...deps);
     }
   }
@@ -126,7 +157,7 @@ function applyOrder(root: IConstruct, registry: Registry): void {
       if (cpChart === chart) continue;
       const needs = apiObjectsOf(chart).some(o => Chart.of(o) === chart && dependents.needs(o));
       if (!needs) continue;
-      if (reaches(cpChart, chart)) {
+      if (_reaches(cpChart, chart)) {
         const key = `${chart.node.path} ${cpChart.node.path}`;
         if (!registry.warned.has(key)) {
           registry.warned.add(key);

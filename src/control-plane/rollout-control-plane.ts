@@ -229,7 +229,8 @@ export interface KruiseRolloutControlPlaneProps {
 
   /**
    * Annotate the objects with Argo CD sync waves: Namespaces and CRDs wave
-   * "-2", everything else "-1" (app charts keep wave 0).
+   * "-3", everything else "-2"; the app's OpenKruise policies get "-1"
+   * (`KruiseDeployOrder.argoCdSyncWaves`), everything else keeps wave 0.
    *
    * @default false
    */

@@ -6,6 +6,7 @@
  */
 import { ApiObject } from 'cdk8s';
 import { IConstruct } from 'constructs';
+import { _contextsOf, contextPlace } from './context-registry';
 import { _currentRound, _sharedRender } from '../validation/render';
 import { isObject } from '../validation/shape';
 
@@ -20,8 +21,26 @@ export interface AppObject {
    * synth, shared by every check and written out, so read it, never change it.
    */
   readonly json: any;
-  /** Its position in construct-path order. */
+  /** Its position in construct-path order (the app's objects, then each context's). */
   readonly order: number;
+  /**
+   * Where a context object came from (a file, a URL or its construct path in
+   * the context); undefined for the app's own objects. Context objects take
+   * part in the app-wide checks, are never written, and report nothing
+   * themselves: a problem between an app object and a context object is
+   * reported by the app object, naming the context object's origin.
+   */
+  readonly origin?: string;
+}
+
+/** How a message places an object: `at 'construct/path'` for the app's own, `(context: origin)` for a context object. */
+export function placeOf(o: AppObject): string {
+  return o.origin !== undefined ? contextPlace(o.origin) : `at '${o.owner.node.path}'`;
+}
+
+/** The identity of an object in a cluster: group, kind, namespace and name. */
+function identityOf(json: any): string {
+  return `${groupOf(json?.apiVersion)}/${json?.kind}/${json?.metadata?.namespace || 'default'}/${json?.metadata?.name}`;
 }
 
 /** `group` of an apiVersion (`''` for the core group). */
@@ -49,21 +68,44 @@ interface AppIndex {
 
 const indexes = new WeakMap<IConstruct, AppIndex>();
 
-/** The app's objects, rendered once and sorted once per round (every app-wide check shares them). */
-function indexOf(scope: IConstruct): AppIndex {
-  const root = scope.node.root;
-  const hit = indexes.get(root);
-  if (hit && hit.round === _currentRound()) return hit;
+/** The ApiObjects under `scope`, with their owners, in construct-path order. */
+function apiObjectsIn(scope: IConstruct): Array<{ apiObject: ApiObject; owner: IConstruct }> {
   const found: Array<{ apiObject: ApiObject; owner: IConstruct; path: string }> = [];
-  for (const c of root.node.findAll()) {
+  for (const c of scope.node.findAll()) {
     if (c instanceof ApiObject) {
       const owner = ownerOf(c);
       found.push({ apiObject: c, owner, path: owner.node.path });
     }
   }
   // code-unit order: the same on every machine (localeCompare follows the process locale), and no ICU collator to build
-  found.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  const all: AppObject[] = found.map((f, order) => ({ apiObject: f.apiObject, owner: f.owner, json: _sharedRender(f.apiObject), order }));
+  return found.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+/**
+ * The app's objects, rendered once and sorted once per round (every app-wide
+ * check shares them), then the objects of its contexts: a context object the
+ * app also writes (same group, kind, namespace and name) is the app's, so the
+ * context's copy is left out.
+ */
+function indexOf(scope: IConstruct): AppIndex {
+  const root = scope.node.root;
+  const hit = indexes.get(root);
+  if (hit && hit.round === _currentRound()) return hit;
+  const all: AppObject[] = apiObjectsIn(root)
+    .map((f, order) => ({ apiObject: f.apiObject, owner: f.owner, json: _sharedRender(f.apiObject), order }));
+  const contexts = _contextsOf(root);
+  if (contexts.length > 0) {
+    const own = new Set(all.map(o => identityOf(o.json)));
+    for (const ctx of contexts) {
+      for (const f of apiObjectsIn(ctx.scope)) {
+        const json = _sharedRender(f.apiObject);
+        const id = identityOf(json);
+        if (own.has(id)) continue;
+        own.add(id);
+        all.push({ apiObject: f.apiObject, owner: f.owner, json, order: all.length, origin: ctx.originOf(f.apiObject) });
+      }
+    }
+  }
   const byGroupKind = new Map<string, AppObject[]>();
   const namespaceLabelsOf = new Map<string, Record<string, string>>();
   for (const o of all) {
@@ -79,7 +121,7 @@ function indexOf(scope: IConstruct): AppIndex {
   return created;
 }
 
-/** Every ApiObject of the app of `scope`, in construct-path order. */
+/** Every ApiObject of the app of `scope` (and of its contexts), in construct-path order. */
 export function allAppObjects(scope: IConstruct, filter: (o: ApiObject) => boolean = () => true): AppObject[] {
   return indexOf(scope).all.filter(o => filter(o.apiObject));
 }
@@ -145,6 +187,17 @@ export interface PodTemplateJson {
  */
 export function podTemplateOf(json: any): PodTemplateJson | undefined {
   if (!isObject(json)) return undefined;
+  // read many times per object by the checks of a synth (or a fleet check): the objects they read are never changed
+  const hit = templates.get(json);
+  if (hit !== undefined) return hit ?? undefined;
+  const t = templateOf(json);
+  templates.set(json, t ?? null);
+  return t;
+}
+
+const templates = new WeakMap<object, PodTemplateJson | null>();
+
+function templateOf(json: any): PodTemplateJson | undefined {
   if (json.kind === 'Pod' && groupOf(json.apiVersion) === '') return decodable({ metadata: json.metadata ?? {}, spec: json.spec ?? {} });
   const spec = isObject(json.spec) ? json.spec : {};
   const tpl = spec.template?.spec ? spec.template
@@ -175,7 +228,7 @@ export function namespaceOf(json: any): string {
   return json?.metadata?.namespace || 'default';
 }
 
-/** The labels of a namespace as the cluster sets them: its Namespace object's labels (if in the app) plus kubernetes.io/metadata.name. */
+/** The labels of a namespace as the cluster sets them: its Namespace object's labels (the app's, else a context's) plus kubernetes.io/metadata.name. */
 export function namespaceLabels(scope: IConstruct, name: string): Record<string, string> {
   return { ...(indexOf(scope).namespaceLabels.get(name) ?? {}), 'kubernetes.io/metadata.name': name };
 }
@@ -183,6 +236,18 @@ export function namespaceLabels(scope: IConstruct, name: string): Record<string,
 /** `Kind "name"` for messages. */
 export function describe(json: any): string {
   return `${json?.kind} "${json?.metadata?.name}"`;
+}
+
+/** A target reference in wire form. */
+interface TargetRefJson {
+  readonly apiVersion?: string;
+  readonly kind?: string;
+  readonly name?: string;
+}
+
+/** Whether two target references name the same workload: group, kind and name (the version does not make it another workload). */
+export function sameTargetRef(a: TargetRefJson | undefined, b: TargetRefJson | undefined): boolean {
+  return !!a && !!b && groupOf(a.apiVersion) === groupOf(b.apiVersion) && a.kind === b.kind && a.name === b.name;
 }
 
 /** The index key of "this target in this namespace" (the app-wide checks of WorkloadSpread, PodUnavailableBudget, PersistentPodState). */

@@ -3,7 +3,7 @@ import * as path from 'path';
 import { ApiObject, App, Yaml } from 'cdk8s';
 import { IConstruct } from 'constructs';
 import { namespaceOf, podTemplateOf } from './objects';
-import { SidecarSetIndex, appSidecarSets, appWorkloads, injectInto } from './sidecar-fleet';
+import { SidecarSetIndex, appNamespaceLabels, appSidecarSets, appWorkloads, injectInto, sidecarSetLabel } from './sidecar-fleet';
 import { _currentRound, _markCheckRounds, _newCheckRound } from '../validation/render';
 
 /**
@@ -42,9 +42,10 @@ export class InjectionPreview {
     _newCheckRound();
     const obj = workload instanceof ApiObject ? workload : ApiObject.of(workload);
     const json = obj.toJson();
-    const result = injectInto(workload, json);
+    const result = injectInto(appNamespaceLabels(workload), json, appSidecarSets(workload));
     if (!result) throw new Error(`${json.kind} "${json.metadata?.name}" at '${workload.node.path}' has no pod template, so no sidecar can be injected into it`);
-    return new InjectionPreview(workload.node.path, json, result.injectedBy, result.template, result.problems.map(p => `SidecarSet "${p.sidecarSet}": ${p.problem}`));
+    return new InjectionPreview(workload.node.path, json, result.injectedBy, result.template, result.problems.map(p => `${sidecarSetLabel(p.from)}: ${p.problem}`),
+      result.sidecarOrderFixed);
   }
 
   /**
@@ -68,9 +69,11 @@ export class InjectionPreview {
         written = _currentRound();
         const dir = writers.get(root) ?? path.join((root instanceof App ? root.outdir : 'dist'), 'injection-preview');
         const index = new SidecarSetIndex(appSidecarSets(root));
+        const nsLabels = appNamespaceLabels(root);
         const files = new Map<string, any>();
-        for (const w of appWorkloads(root)) {
-          const r = injectInto(root, w.json, index.candidates(podTemplateOf(w.json)?.metadata.labels));
+        // the app's own workloads (a context's are written by their own repository)
+        for (const w of appWorkloads(root).filter(o => o.origin === undefined)) {
+          const r = injectInto(nsLabels, w.json, index.candidates(podTemplateOf(w.json)?.metadata.labels));
           if (!r || r.injectedBy.length === 0) continue;
           const name = `${w.json.kind}.${namespaceOf(w.json)}.${w.json.metadata?.name}`.replace(/[^0-9a-zA-Z-_.]/g, '');
           files.set(name, {
@@ -104,8 +107,15 @@ export class InjectionPreview {
   public readonly podTemplate: any;
   /** Problems found (name and port collisions); the SidecarSet constructs fail synth on them. */
   public readonly problems: string[];
+  /**
+   * Whether the order of the containers is fixed. It is not when sidecars of
+   * two SidecarSets go on the same side of the app containers: OpenKruise
+   * v1.9.0 then injects them in the order it lists the SidecarSets from its
+   * cache, which varies; `containerNames` lists them by SidecarSet name.
+   */
+  public readonly containerOrderFixed: boolean;
 
-  private constructor(workloadPath: string, json: any, injectedBy: string[], template: any, problems: string[]) {
+  private constructor(workloadPath: string, json: any, injectedBy: string[], template: any, problems: string[], containerOrderFixed: boolean) {
     this.workloadPath = workloadPath;
     this.kind = json.kind;
     this.name = json.metadata?.name;
@@ -113,6 +123,7 @@ export class InjectionPreview {
     this.injectedBy = injectedBy;
     this.podTemplate = template;
     this.problems = problems;
+    this.containerOrderFixed = containerOrderFixed;
   }
 
   /** Container names of the pod, in order. */

@@ -5,24 +5,54 @@
  */
 import { ApiObject } from 'cdk8s';
 import { IConstruct } from 'constructs';
-import { AppObject, _oncePerRound, allAppObjects, appObjects, describe, namespaceLabels, namespaceOf, podTemplateOf } from './objects';
+import { FleetProblemKind } from './fleet-types';
+import { AppObject, _oncePerRound, allAppObjects, appObjects, describe, namespaceLabels, namespaceOf, placeOf, podTemplateOf } from './objects';
+import { _admitted } from '../admission/engine';
 import { defaultedSidecarSetSpec, sidecarSetSpecOf } from '../admission/sidecar-set';
 import { cloneJson } from '../validation/json';
 import { LabelSelectorJson, selectorMatches, selectorsOverlap } from '../validation/selectors';
 
-/** A SidecarSet of the app, defaulted. */
-export interface AppSidecarSet {
-  readonly obj: AppObject;
+/** A SidecarSet as the injection reads it: its name and defaulted spec. */
+export interface SidecarSetLike {
   readonly name: string;
   readonly spec: any;
+  /**
+   * Where it came from when that is not the app itself, as messages append
+   * it after the name, e.g. `(context: platform/dist/platform.k8s.yaml)`.
+   */
+  readonly where?: string;
 }
 
-/** Every SidecarSet (any served version, L1 or L2) in the app of `scope`. */
+/** A SidecarSet of the app (or of one of its contexts), defaulted. */
+export interface AppSidecarSet extends SidecarSetLike {
+  readonly obj: AppObject;
+}
+
+/** `SidecarSet "name"`, followed by where it came from when it is not the app's own. */
+export function sidecarSetLabel(s: SidecarSetLike): string {
+  return `SidecarSet "${s.name}"${s.where ? ` ${s.where}` : ''}`;
+}
+
+/** The labels of a namespace, as a namespace selector sees them. */
+export type NamespaceLabels = (namespace: string) => Record<string, string>;
+
+/** The namespace labels of the app of `scope` (its Namespace objects, its contexts'). */
+export function appNamespaceLabels(scope: IConstruct): NamespaceLabels {
+  return ns => namespaceLabels(scope, ns);
+}
+
+/**
+ * Every SidecarSet (any served version, L1 or L2) in the app of `scope` and
+ * its contexts that passes admission: one the cluster refuses injects
+ * nothing (the app's own fails synth with its own errors; a context's is
+ * judged in its own tree and left out).
+ */
 export function appSidecarSets(scope: IConstruct): AppSidecarSet[] {
-  return [..._oncePerRound(scope, 'sidecar-sets', () => appObjects(scope, 'apps.kruise.io', 'SidecarSet').map(obj => ({
+  return [..._oncePerRound(scope, 'sidecar-sets', () => appObjects(scope, 'apps.kruise.io', 'SidecarSet').filter(o => _admitted(o.apiObject)).map(obj => ({
     obj,
     name: obj.json.metadata?.name,
     spec: defaultedSidecarSetSpec(sidecarSetSpecOf(obj.json)),
+    where: obj.origin !== undefined ? placeOf(obj) : undefined,
   })))];
 }
 
@@ -32,7 +62,7 @@ export function appSidecarSetOf(scope: IConstruct, obj: ApiObject): AppSidecarSe
 }
 
 /** The names rule 29 compares: injected containers and init containers, volumes, pod annotations patched other than Retain. */
-function conflictKeys(s: AppSidecarSet): string[] {
+export function conflictKeys(s: SidecarSetLike): string[] {
   const out: string[] = [];
   for (const c of s.spec.initContainers ?? []) out.push(`init ${c.name}`);
   for (const c of s.spec.containers ?? []) out.push(`container ${c.name}`);
@@ -72,13 +102,13 @@ export function conflictCandidates(scope: IConstruct, me: AppSidecarSet): AppSid
  * (`Exists`); SidecarSets whose selector requires neither are candidates for
  * every pod. The exact match is still decided by `sidecarSetSelects`.
  */
-export class SidecarSetIndex {
-  private readonly byLabel = new Map<string, AppSidecarSet[]>();
-  private readonly byKey = new Map<string, AppSidecarSet[]>();
-  private readonly always: AppSidecarSet[] = [];
+export class SidecarSetIndex<S extends SidecarSetLike = AppSidecarSet> {
+  private readonly byLabel = new Map<string, S[]>();
+  private readonly byKey = new Map<string, S[]>();
+  private readonly always: S[] = [];
 
-  constructor(sets: AppSidecarSet[]) {
-    const add = (m: Map<string, AppSidecarSet[]>, k: string, s: AppSidecarSet) => {
+  constructor(sets: S[]) {
+    const add = (m: Map<string, S[]>, k: string, s: S) => {
       const list = m.get(k);
       if (list) list.push(s); else m.set(k, [s]);
     };
@@ -95,8 +125,8 @@ export class SidecarSetIndex {
   }
 
   /** The SidecarSets that may select a pod with these labels. */
-  public candidates(labels: Record<string, string> | undefined): AppSidecarSet[] {
-    const out = new Set<AppSidecarSet>(this.always);
+  public candidates(labels: Record<string, string> | undefined): S[] {
+    const out = new Set<S>(this.always);
     for (const [k, v] of Object.entries(labels ?? {})) {
       for (const s of this.byLabel.get(`${k}=${v}`) ?? []) out.add(s);
       for (const s of this.byKey.get(k) ?? []) out.add(s);
@@ -105,22 +135,63 @@ export class SidecarSetIndex {
   }
 }
 
-/** The injection problems of the app, per SidecarSet name, computed once per round for every SidecarSet. */
-export function appInjectionProblems(scope: IConstruct): Map<string, string[]> {
-  return _oncePerRound(scope, 'injection-problems', () => {
+/** The injection problems of the app, by who reports them (computed once per round, for every SidecarSet). */
+export interface AppInjectionProblems {
+  /** Lines an app SidecarSet reports, by SidecarSet name. */
+  readonly bySidecarSet: Map<string, string[]>;
+  /**
+   * Lines an app workload reports, by the construct that owns it: problems a
+   * context SidecarSet (one the app does not own) causes in the app's pods.
+   */
+  readonly byOwner: Map<IConstruct, string[]>;
+}
+
+/** One workload of the app (or of a context) into whose pods SidecarSets are injected. */
+export interface AppInjection {
+  readonly workload: AppObject;
+  readonly result: InjectionResult<AppSidecarSet>;
+}
+
+/**
+ * The SidecarSets of the app (and its contexts) injected into each workload's
+ * pods, with the problems, computed once per round: what the injection
+ * problems and the policies' deploy order read. Workloads no SidecarSet
+ * selects are left out.
+ */
+export function appInjections(scope: IConstruct): AppInjection[] {
+  return _oncePerRound(scope, 'injections', () => {
     const index = new SidecarSetIndex(appSidecarSets(scope));
-    const out = new Map<string, string[]>();
+    const nsLabels = appNamespaceLabels(scope);
+    const out: AppInjection[] = [];
     for (const w of appWorkloads(scope)) {
       const candidates = index.candidates(podTemplateOf(w.json)?.metadata.labels);
       if (candidates.length === 0) continue;
-      const r = injectInto(scope, w.json, candidates, { problemsOnly: true });
-      for (const p of r?.problems ?? []) {
-        const line = `injecting into ${describe(w.json)} at '${w.owner.node.path}': ${p.problem.slice(p.problem.indexOf(': ') + 2)}`;
-        const list = out.get(p.sidecarSet);
-        if (list) list.push(line); else out.set(p.sidecarSet, [line]);
-      }
+      const r = injectInto(nsLabels, w.json, candidates, { problemsOnly: true });
+      if (r && (r.injected.length > 0 || r.problems.length > 0)) out.push({ workload: w, result: r });
     }
     return out;
+  });
+}
+
+/** The injection problems of the app, once per round. */
+export function appInjectionProblems(scope: IConstruct): AppInjectionProblems {
+  return _oncePerRound(scope, 'injection-problems', () => {
+    const bySidecarSet = new Map<string, string[]>();
+    const byOwner = new Map<IConstruct, string[]>();
+    const add = <K>(m: Map<K, string[]>, k: K, line: string) => {
+      const list = m.get(k);
+      if (list) list.push(line); else m.set(k, [line]);
+    };
+    for (const { workload: w, result: r } of appInjections(scope)) {
+      for (const p of r.problems) {
+        if (p.from.obj.origin === undefined) {
+          add(bySidecarSet, p.sidecarSet, `injecting into ${describe(w.json)} ${placeOf(w)}: ${p.detail}`);
+        } else if (w.origin === undefined) {
+          add(byOwner, w.owner, `${sidecarSetLabel(p.from)} injects into ${describe(w.json)}: ${p.detail}`);
+        }
+      }
+    }
+    return { bySidecarSet, byOwner };
   });
 }
 
@@ -128,7 +199,7 @@ const canonical = (v: any): string => JSON.stringify(v, (_k, x) => (x && typeof 
   ? Object.keys(x).sort().reduce((r: any, k) => { r[k] = x[k]; return r; }, {}) : x));
 
 /** Rule 29: why `a` and `b` conflict (empty when they can coexist). */
-export function sidecarSetConflicts(a: AppSidecarSet, b: AppSidecarSet): string[] {
+export function sidecarSetConflicts(a: SidecarSetLike, b: SidecarSetLike): string[] {
   if (a.name === b.name) return [];
   const nsA = a.spec.namespaceSelector as LabelSelectorJson | undefined;
   const nsB = b.spec.namespaceSelector as LabelSelectorJson | undefined;
@@ -161,20 +232,61 @@ export function sidecarSetConflicts(a: AppSidecarSet, b: AppSidecarSet): string[
 }
 
 /** Whether a SidecarSet selects the pods of a workload (namespace and labels), as the pod webhook decides. */
-export function sidecarSetSelects(scope: IConstruct, s: AppSidecarSet, workloadJson: any): boolean {
+export function sidecarSetSelects(nsLabels: NamespaceLabels, s: SidecarSetLike, workloadJson: any): boolean {
   const pod = podTemplateOf(workloadJson);
   if (!pod || !s.spec.selector) return false;
   const ns = namespaceOf(workloadJson);
-  if (s.spec.namespaceSelector && !selectorMatches(s.spec.namespaceSelector, namespaceLabels(scope, ns))) return false;
+  if (s.spec.namespaceSelector && !selectorMatches(s.spec.namespaceSelector, nsLabels(ns))) return false;
   return selectorMatches(s.spec.selector, pod.metadata.labels ?? {});
 }
 
+/** Whether the pod webhook injects `s` into the pods of a workload: selected, not paused, not in kube-system. */
+export function injects(nsLabels: NamespaceLabels, s: SidecarSetLike, workloadJson: any): boolean {
+  return !s.spec.injectionStrategy?.paused && namespaceOf(workloadJson) !== 'kube-system' && sidecarSetSelects(nsLabels, s, workloadJson);
+}
+
+/** Why two SidecarSets conflict (rule 29), as a line: `a` names the one reporting, `b` the other with where it is. */
+export function sidecarSetConflictLine(a: string, b: string, why: string[]): string {
+  return `${a} conflicts with ${b}: their selectors and namespaces can match the same pods and ${why.join(', ')}; OpenKruise refuses the second one applied. Rename, or make the selectors or namespaceSelectors disjoint`;
+}
+
+
+/** One injection problem: the SidecarSet, what happens, and the line that says it. */
+export interface InjectionProblem<S extends SidecarSetLike = SidecarSetLike> {
+  /** Name of the SidecarSet the problem is charged to. */
+  readonly sidecarSet: string;
+  /** That SidecarSet. */
+  readonly from: S;
+  /** What is wrong (one of the injection kinds of `FleetProblemKind`). */
+  readonly kind: FleetProblemKind;
+  /** `Kind "name": <detail>`. */
+  readonly problem: string;
+  /** What is wrong and the fix, without the workload. */
+  readonly detail: string;
+  /** The other side when it is another SidecarSet or a container of one, else undefined (the app's container, volume or port). */
+  readonly other?: S;
+}
+
 /** The result of injecting the app's SidecarSets into one workload's pod. */
-export interface InjectionResult {
+export interface InjectionResult<S extends SidecarSetLike = SidecarSetLike> {
   readonly workload: any;
   readonly injectedBy: string[];
+  /** The SidecarSets injected, in the order the webhook applies them. */
+  readonly injected: S[];
+  /** The pod's container names after injection, in order. */
+  readonly containerNames: string[];
+  /** The pod's init container names after injection, in order. */
+  readonly initContainerNames: string[];
+  /**
+   * Whether the order of the containers is fixed: false when sidecars of two
+   * SidecarSets go on the same side of the app containers. OpenKruise v1.9.0
+   * injects the SidecarSets in the order it lists them from its cache, which
+   * is not a fixed order (unless the EnableSortSidecarContainerByName gate is
+   * on); `containerNames` then lists them by SidecarSet name.
+   */
+  readonly sidecarOrderFixed: boolean;
   readonly template: { metadata: any; spec: any };
-  readonly problems: Array<{ sidecarSet: string; problem: string }>;
+  readonly problems: Array<InjectionProblem<S>>;
 }
 
 /** Names of the containers a sidecar becomes in the pod (a hot-upgrade sidecar becomes two). */
@@ -196,7 +308,10 @@ function mergeByKey<T>(original: T[], extra: T[], key: (t: T) => string): T[] {
 }
 
 /** Build the sidecar containers of one SidecarSet for `pod`, as the pod webhook does at creation. */
-function buildSidecar(c: any, pod: any, isInit: boolean): any[] {
+function buildSidecar(c: any, pod: any, isInit: boolean, namesOnly: boolean): any[] {
+  const hotUpgrade = c.upgradeStrategy?.upgradeType === 'HotUpgrade' && (!isInit || c.restartPolicy === 'Always');
+  // the checks read only names, ports and restart policies: no copy of the container
+  if (namesOnly) return (hotUpgrade ? podNames(c) : [c.name]).map(name => ({ name, ports: c.ports, restartPolicy: c.restartPolicy }));
   const appContainers: any[] = pod.spec.containers ?? [];
   const built = cloneJson(c);
   const sidecarOnly = ['podInjectPolicy', 'upgradeStrategy', 'shareVolumePolicy', 'shareVolumeDevicePolicy', 'transferEnv', 'resourcesPolicy'];
@@ -244,8 +359,7 @@ function buildSidecar(c: any, pod: any, isInit: boolean): any[] {
   if (mounts.length > 0) built.volumeMounts = mounts;
   const env = mergeByKey([...(built.env ?? []), { name: 'IS_INJECTED', value: 'true' }], transferEnvs, e => e.name);
   built.env = env;
-  const hot = c.upgradeStrategy?.upgradeType === 'HotUpgrade' && (!isInit || c.restartPolicy === 'Always');
-  if (!hot) return [built];
+  if (!hotUpgrade) return [built];
   return podNames(c).map((name, i) => ({
     ...built,
     name,
@@ -264,33 +378,49 @@ function containerOf(list: any[], name: string): any {
 
 /** Options of `injectInto`. */
 export interface InjectOptions {
-  /** Only the problems are wanted (the app-wide check): the injected template is not assembled. */
+  /**
+   * Only the problems and the container names are wanted (the app-wide and
+   * fleet checks): sidecars are not copied, the template is not assembled.
+   */
   readonly problemsOnly?: boolean;
 }
 
 /**
- * Inject every SidecarSet of the app that selects `workloadJson` into its pod
- * template, in SidecarSet name order, and report collisions with the app's
- * own containers, volumes and ports. `workloadJson` is only read (it may be
- * the render the output writes); the template returned is a copy.
+ * Inject every SidecarSet of `sidecarSets` that selects `workloadJson` into
+ * its pod template, in SidecarSet name order, and report collisions with the
+ * app's own containers, volumes and ports. `workloadJson` is only read (it
+ * may be the render the output writes); the template returned is a copy.
  */
-export function injectInto(scope: IConstruct, workloadJson: any, sidecarSets: AppSidecarSet[] = appSidecarSets(scope),
-  options: InjectOptions = {}): InjectionResult | undefined {
+export function injectInto<S extends SidecarSetLike>(nsLabels: NamespaceLabels, workloadJson: any, sidecarSets: S[],
+  options: InjectOptions = {}): InjectionResult<S> | undefined {
   const tpl = podTemplateOf(workloadJson);
   if (!tpl) return undefined;
   const pod = { metadata: tpl.metadata ?? {}, spec: tpl.spec ?? {} };
-  const matched = [...sidecarSets]
-    .filter(s => !s.spec.injectionStrategy?.paused && namespaceOf(workloadJson) !== 'kube-system' && sidecarSetSelects(scope, s, workloadJson))
-    .sort((a, b) => a.name.localeCompare(b.name));
-  const problems: Array<{ sidecarSet: string; problem: string }> = [];
+  const namesOnly = options.problemsOnly === true;
+  const matched = sidecarSets
+    .filter(s => injects(nsLabels, s, workloadJson))
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const byName = new Map<string, S>(matched.map(s => [s.name, s]));
+  const problems: Array<InjectionProblem<S>> = [];
   const appMain: any[] = pod.spec.containers ?? [];
   const appInit: any[] = pod.spec.initContainers ?? [];
   const appVolumes: any[] = pod.spec.volumes ?? [];
   const where = describe(workloadJson);
 
+  const problem = (fromName: string, kind: FleetProblemKind, detail: string, otherName?: string) => {
+    problems.push({
+      sidecarSet: fromName,
+      from: byName.get(fromName)!,
+      kind,
+      problem: `${where}: ${detail}`,
+      detail,
+      other: otherName === undefined ? undefined : byName.get(otherName),
+    });
+  };
+
   // patchPodMetadata
   const annotations: Record<string, string> = { ...(pod.metadata.annotations ?? {}) };
-  for (const s of matched) {
+  for (const s of namesOnly ? [] : matched) {
     for (const p of s.spec.patchPodMetadata ?? []) {
       for (const [k, v] of Object.entries<string>(p.annotations ?? {})) {
         if (p.patchPolicy === 'Retain' && k in annotations) continue;
@@ -317,34 +447,36 @@ export function injectInto(scope: IConstruct, workloadJson: any, sidecarSets: Ap
     };
     for (const c of s.spec.initContainers ?? []) {
       useVolumes(c);
-      for (const b of buildSidecar(c, pod, true)) sidecarInit.push({ c: b, policy: c.podInjectPolicy, from: s.name });
+      for (const b of buildSidecar(c, pod, true, namesOnly)) sidecarInit.push({ c: b, policy: c.podInjectPolicy, from: s.name });
     }
     secrets.push(...(s.spec.imagePullSecrets ?? []));
     for (const c of s.spec.containers ?? []) {
       useVolumes(c);
-      for (const b of buildSidecar(c, pod, false)) sidecarMain.push({ c: b, policy: c.podInjectPolicy, from: s.name });
+      for (const b of buildSidecar(c, pod, false, namesOnly)) sidecarMain.push({ c: b, policy: c.podInjectPolicy, from: s.name });
     }
   }
 
   // collisions with the app's own containers: upstream silently replaces the app container
   for (const { c, from } of sidecarMain) {
-    if (containerOf(appMain, c.name)) problems.push({ sidecarSet: from, problem: `${where}: sidecar container "${c.name}" has the name of an app container, which OpenKruise silently replaces with the sidecar; rename one of them` });
-    if (containerOf(appInit, c.name)) problems.push({ sidecarSet: from, problem: `${where}: sidecar container "${c.name}" has the name of an app init container, which the API server refuses; rename one of them` });
+    if (containerOf(appMain, c.name)) problem(from, FleetProblemKind.REPLACES_APP_CONTAINER, `sidecar container "${c.name}" has the name of an app container, which OpenKruise silently replaces with the sidecar; rename one of them`);
+    if (containerOf(appInit, c.name)) problem(from, FleetProblemKind.NAME_IN_OTHER_LIST, `sidecar container "${c.name}" has the name of an app init container, which the API server refuses; rename one of them`);
   }
   for (const { c, from } of sidecarInit) {
-    if (containerOf(appInit, c.name)) problems.push({ sidecarSet: from, problem: `${where}: sidecar init container "${c.name}" has the name of an app init container, which OpenKruise silently replaces with the sidecar; rename one of them` });
-    if (containerOf(appMain, c.name)) problems.push({ sidecarSet: from, problem: `${where}: sidecar init container "${c.name}" has the name of an app container, which the API server refuses; rename one of them` });
+    if (containerOf(appInit, c.name)) problem(from, FleetProblemKind.REPLACES_APP_INIT_CONTAINER, `sidecar init container "${c.name}" has the name of an app init container, which OpenKruise silently replaces with the sidecar; rename one of them`);
+    if (containerOf(appMain, c.name)) problem(from, FleetProblemKind.NAME_IN_OTHER_LIST, `sidecar init container "${c.name}" has the name of an app container, which the API server refuses; rename one of them`);
   }
   const seenSidecar = new Map<string, string>();
   for (const { c, from } of [...sidecarInit, ...sidecarMain]) {
     const prev = seenSidecar.get(c.name);
-    if (prev && prev !== from) problems.push({ sidecarSet: from, problem: `${where}: sidecar "${c.name}" is injected by both SidecarSet "${prev}" and "${from}"; rename one of them` });
+    if (prev && prev !== from) {
+      problem(from, FleetProblemKind.INJECTED_TWICE, `sidecar "${c.name}" is injected by both ${sidecarSetLabel(byName.get(prev)!)} and ${sidecarSetLabel(byName.get(from)!)}; rename one of them`, prev);
+    }
     seenSidecar.set(c.name, from);
   }
   for (const { v, from } of sidecarVolumes) {
     const app = appVolumes.find(a => a.name === v.name);
     if (app && canonical(app) !== canonical(v)) {
-      problems.push({ sidecarSet: from, problem: `${where}: sidecar volume "${v.name}" has the name of a different app volume; OpenKruise keeps the app's volume, so the sidecar mounts the wrong data; rename one of them` });
+      problem(from, FleetProblemKind.VOLUME, `sidecar volume "${v.name}" has the name of a different app volume; OpenKruise keeps the app's volume, so the sidecar mounts the wrong data; rename one of them`);
     }
   }
 
@@ -360,36 +492,61 @@ export function injectInto(scope: IConstruct, workloadJson: any, sidecarSets: Ap
     }
     return [...before, ...out, ...after];
   };
-  const initSorted = [...sidecarInit].sort((a, b) => a.c.name.localeCompare(b.c.name));
+  const initSorted = [...sidecarInit].sort((a, b) => (a.c.name < b.c.name ? -1 : a.c.name > b.c.name ? 1 : 0));
   const containers = merge(appMain, sidecarMain);
   const initContainers = merge(appInit, initSorted);
-  const volumes = mergeByKey(appVolumes, sidecarVolumes.map(x => x.v), v => v.name);
-  const pullSecrets = mergeByKey(pod.spec.imagePullSecrets ?? [], secrets, s => s.name);
 
   // ports: every container shares the pod's network namespace
-  const hotPair = (a: string, b: string) => a.replace(/-[12]$/, '') === b.replace(/-[12]$/, '') && sidecarMain.some(x => x.c.name === a) && sidecarMain.some(x => x.c.name === b) && a !== b;
+  const sidecars = [...sidecarMain, ...sidecarInit];
+  const hotPair = (a: string, b: string) => a !== b && a.replace(/-[12]$/, '') === b.replace(/-[12]$/, '') && sidecarMain.some(x => x.c.name === a) && sidecarMain.some(x => x.c.name === b);
   const ports = new Map<string, string>();
   const portNames = new Map<string, string>();
+  /** The SidecarSet a clash between containers `a` and `b` is charged to (the first sidecar of the two), and the other one's when both are sidecars of different SidecarSets. */
+  const charge = (a: string, b: string): [string, string | undefined] | undefined => {
+    const first = sidecars.find(x => x.c.name === a || x.c.name === b);
+    if (!first) return undefined;
+    const second = sidecars.find(x => x.c.name === (first.c.name === a ? b : a));
+    return [first.from, second && second.from !== first.from ? second.from : undefined];
+  };
   for (const c of [...initContainers.filter(x => x.restartPolicy === 'Always'), ...containers]) {
     for (const p of c.ports ?? []) {
       const key = `${p.containerPort}/${p.protocol ?? 'TCP'}`;
       const prev = ports.get(key);
       if (prev && prev !== c.name && !hotPair(prev, c.name)) {
-        const from = [...sidecarMain, ...sidecarInit].find(x => x.c.name === c.name || x.c.name === prev)?.from;
-        if (from) problems.push({ sidecarSet: from, problem: `${where}: containers "${prev}" and "${c.name}" both listen on port ${key} in the same pod; change one port` });
+        const who = charge(prev, c.name);
+        if (who) problem(who[0], FleetProblemKind.PORT, `containers "${prev}" and "${c.name}" both listen on port ${key} in the same pod; change one port`, who[1]);
       }
       ports.set(key, c.name);
       if (p.name) {
         const prevName = portNames.get(p.name);
         if (prevName && prevName !== c.name && !hotPair(prevName, c.name)) {
-          const from = [...sidecarMain, ...sidecarInit].find(x => x.c.name === c.name || x.c.name === prevName)?.from;
-          if (from) problems.push({ sidecarSet: from, problem: `${where}: containers "${prevName}" and "${c.name}" both name a port "${p.name}", so a Service targetPort "${p.name}" is ambiguous; rename one port` });
+          const who = charge(prevName, c.name);
+          if (who) problem(who[0], FleetProblemKind.PORT_NAME, `containers "${prevName}" and "${c.name}" both name a port "${p.name}", so a Service targetPort "${p.name}" is ambiguous; rename one port`, who[1]);
         }
         portNames.set(p.name, c.name);
       }
     }
   }
 
+  const sides = new Map<boolean, Set<string>>();
+  for (const { c, policy, from } of sidecarMain) {
+    if (containerOf(appMain, c.name)) continue;
+    const before = policy === 'BeforeAppContainer';
+    sides.set(before, (sides.get(before) ?? new Set()).add(from));
+  }
+  const base = {
+    workload: workloadJson,
+    sidecarOrderFixed: [...sides.values()].every(x => x.size <= 1),
+    injectedBy: matched.map(s => s.name),
+    injected: matched,
+    containerNames: containers.map(c => c.name),
+    initContainerNames: initContainers.map(c => c.name),
+    problems,
+  };
+  if (namesOnly) return { ...base, template: { metadata: {}, spec: {} } };
+
+  const volumes = mergeByKey(appVolumes, sidecarVolumes.map(x => x.v), v => v.name);
+  const pullSecrets = mergeByKey(pod.spec.imagePullSecrets ?? [], secrets, s => s.name);
   const spec: any = { ...pod.spec, containers };
   if (initContainers.length > 0) spec.initContainers = initContainers;
   if (volumes.length > 0) spec.volumes = volumes;
@@ -415,8 +572,7 @@ export function injectInto(scope: IConstruct, workloadJson: any, sidecarSets: Ap
     annotations['kruise.io/sidecarset-injected-list'] = matched.map(s => s.name).sort().join(',');
     metadata.annotations = annotations;
   }
-  const template = options.problemsOnly ? { metadata: {}, spec: {} } : cloneJson({ metadata, spec });
-  return { workload: workloadJson, injectedBy: matched.map(s => s.name), template, problems };
+  return { ...base, template: cloneJson({ metadata, spec }) };
 }
 
 /** Every object of the app that creates pods from a template (workloads and pods), in construct-path order. */

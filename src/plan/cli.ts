@@ -3,6 +3,7 @@
  * planned, 2 the plan holds a change the cluster will refuse (a CI gate), 3
  * a change fights a Kruise Rollouts release in progress (known with
  * --old-live), 1 a usage or input error (one line on stderr).
+ * `cdk8s-kruise fleet` is src/fleet/cli.ts.
  */
 import * as path from 'path';
 import { parseArgs } from 'util';
@@ -12,6 +13,7 @@ import { comparePlan } from './planner';
 import { renderPlan } from './render';
 import { readDirectory, readGitRef, readLive } from './sources';
 import { PlanFormat } from './types';
+import type * as FleetCli from '../fleet/cli';
 
 /** Where the CLI writes. */
 export interface CliIo {
@@ -20,6 +22,12 @@ export interface CliIo {
   /** Working directory for --git-ref. */
   readonly cwd?: string;
 }
+
+const COMMANDS = `commands:
+  plan    what OpenKruise will do with a change of manifests (cdk8s-kruise plan --help)
+  fleet   policies against the workloads of many apps and clusters (cdk8s-kruise fleet --help)
+
+`;
 
 const USAGE = `usage: cdk8s-kruise plan (--old DIR --new DIR | --git-ref REF --dir DIR | --old-live FILE --new DIR)
                           [--format table|markdown|json] [--feature-gates Name=true,...] [--nodes N] [--namespace NS]
@@ -52,10 +60,15 @@ export function main(argv: string[], io: CliIo = defaultIo): number {
   };
   const [command, ...rest] = argv;
   if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
-    io.out(USAGE);
+    io.out(COMMANDS + USAGE);
     return command === undefined ? 1 : 0;
   }
-  if (command !== 'plan') return fail(`unknown command '${command}'; the only command is 'plan' (cdk8s-kruise plan --help)`);
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  if (command === 'fleet') return (require('../fleet/cli') as typeof FleetCli).fleetMain(rest, io);
+  if (command !== 'plan') {
+    io.err(`cdk8s-kruise: unknown command '${command}'; the commands are 'plan' and 'fleet' (cdk8s-kruise --help)\n`);
+    return 1;
+  }
   let values: Record<string, string | boolean | undefined>;
   try {
     values = parseArgs({

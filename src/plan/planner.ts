@@ -9,11 +9,11 @@ import { planGates } from './gates';
 import {
   RELEASED_KINDS, RolloutView, planRollout, releasePlan, releasedObject, rolloutView, workloadConflicts, workloadKey,
 } from './rollout-release';
-import { PodOwner, planSidecarSet } from './sidecarsets';
+import { PodOwner, planSidecarSet, podsOf } from './sidecarsets';
 import {
   PlanReport, RolloutChange, RolloutPlan, SidecarSetPlan, UpdatePlanOptions, UpdateType, WorkloadPlan,
 } from './types';
-import { planUnitedDeployment, subsetReplicas } from './united-deployment';
+import { planUnitedDeployment } from './united-deployment';
 import {
   PlanContext, PlanSubject, howOf, planCloneSet, planDaemonSet, planDeployment, planStatefulSet,
 } from './workloads';
@@ -82,26 +82,8 @@ function describeObj(k: Keyed): string {
 function podOwners(objs: Keyed[], daemonSetNodes: number | undefined): PodOwner[] {
   const out: PodOwner[] = [];
   for (const k of objs) {
-    const o = k.obj;
-    const spec = o.spec ?? {};
-    let labels: Record<string, string> | undefined;
-    let pods: number | undefined;
-    if (o.kind === 'UnitedDeployment') {
-      const t = Object.values(spec.template ?? {})[0] as Json;
-      labels = t?.spec?.template?.metadata?.labels;
-      const per = [...subsetReplicas(spec).values()];
-      pods = per.every(v => v !== undefined) ? per.reduce((a: number, b) => a + (b ?? 0), 0) : undefined;
-    } else if (o.kind === 'Pod' && groupOf(o.apiVersion) === '') {
-      labels = o.metadata?.labels;
-      pods = 1;
-    } else if (spec.template?.spec) {
-      labels = spec.template.metadata?.labels;
-      pods = o.kind === 'DaemonSet' ? daemonSetNodes : o.kind === 'Job' ? spec.parallelism ?? 1 : spec.replicas ?? 1;
-    } else if (spec.jobTemplate?.spec?.template) {
-      labels = spec.jobTemplate.spec.template.metadata?.labels;
-      pods = undefined;
-    }
-    if (labels) out.push({ id: describeObj(k), namespace: k.namespace, labels, pods });
+    const pods = podsOf(k.obj, daemonSetNodes);
+    if (pods) out.push({ id: describeObj(k), namespace: k.namespace, ...pods });
   }
   return out;
 }

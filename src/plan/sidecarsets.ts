@@ -10,6 +10,7 @@
 import { diff, fieldPath, sameJson } from './diff';
 import { batchesOf, describeBatches, partitionReplicas, upstreamValue } from './rollout';
 import { ImageChange, SidecarSetPlan, UpdateType } from './types';
+import { subsetReplicas } from './united-deployment';
 import { defaultedSidecarSetSpec, sidecarSetSpecOf } from '../admission/sidecar-set';
 import { defaultPodTemplate } from '../validation/pod-template';
 import { fieldError } from '../validation/report';
@@ -25,6 +26,34 @@ export interface PodOwner {
   readonly labels: Record<string, string>;
   /** Pods it runs; undefined when the manifests do not say (DaemonSets). */
   readonly pods: number | undefined;
+}
+
+/**
+ * The pod labels and pod count of a workload (any object with a pod
+ * template), or undefined when it creates no pods. `pods` is undefined when
+ * the manifest does not say (a DaemonSet without `daemonSetNodes`, a CronJob).
+ */
+export function podsOf(o: Json, daemonSetNodes?: number): { labels: Record<string, string>; pods: number | undefined } | undefined {
+  const spec = o?.spec ?? {};
+  const core = !String(o?.apiVersion ?? '').includes('/');
+  let labels: Record<string, string> | undefined;
+  let pods: number | undefined;
+  if (o?.kind === 'UnitedDeployment') {
+    const t = Object.values(spec.template ?? {})[0] as Json;
+    labels = t?.spec?.template?.metadata?.labels;
+    const per = [...subsetReplicas(spec).values()];
+    pods = per.every(v => v !== undefined) ? per.reduce((a: number, b) => a + (b ?? 0), 0) : undefined;
+  } else if (o?.kind === 'Pod' && core) {
+    labels = o.metadata?.labels;
+    pods = 1;
+  } else if (spec.template?.spec) {
+    labels = spec.template.metadata?.labels;
+    pods = o.kind === 'DaemonSet' ? daemonSetNodes : o.kind === 'Job' ? spec.parallelism ?? 1 : spec.replicas ?? 1;
+  } else if (spec.jobTemplate?.spec?.template) {
+    labels = spec.jobTemplate.spec.template.metadata?.labels;
+    pods = undefined;
+  }
+  return labels ? { labels, pods } : undefined;
 }
 
 /** The SidecarSet spec as stored: v1beta1 form, webhook defaults, container defaults. */

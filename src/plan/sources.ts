@@ -46,14 +46,36 @@ function flatten(value: Json, origin: string): Json[] {
   return [value];
 }
 
+/** The folder `InjectionPreview.writeAtSynth` writes into a synth output by default: its documents are not manifests. */
+const PREVIEWS = 'injection-preview';
+
 function walkFiles(dir: string): string[] {
   const out: string[] = [];
   for (const e of fs.readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
     const p = path.join(dir, e.name);
+    if (e.isDirectory() && e.name === PREVIEWS) continue;
     if (e.isDirectory()) out.push(...walkFiles(p));
     else if (MANIFEST.test(e.name)) out.push(p);
   }
   return out;
+}
+
+/**
+ * The manifest files of `source`: the file itself, or every `*.yaml`, `*.yml`
+ * and `*.json` under a folder (recursively, in name order). `flag` names the
+ * input in errors.
+ */
+export function manifestFiles(source: string, flag: string): string[] {
+  let stat: fs.Stats;
+  try {
+    stat = fs.statSync(source);
+  } catch {
+    throw new PlanInputError(`${flag} '${source}' does not exist; pass a synth output folder (e.g. dist) or a manifest file`);
+  }
+  if (!stat.isDirectory()) return [source];
+  const files = walkFiles(source);
+  if (files.length === 0) throw new PlanInputError(`${flag} '${source}' has no .yaml, .yml or .json files; run the synth first`);
+  return files;
 }
 
 /** Every manifest under `dir` (`*.yaml`, `*.yml`, `*.json`, recursively). */

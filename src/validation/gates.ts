@@ -1,4 +1,5 @@
 import { IConstruct } from 'constructs';
+import { _contextsOf, contextPlace } from '../fleet/context-registry';
 
 /**
  * Something in the app that decides which OpenKruise feature gates are on:
@@ -8,10 +9,23 @@ import { IConstruct } from 'constructs';
 export interface _GateSource {
   /** Construct path, for messages. */
   readonly path: string;
+  /**
+   * How messages place it.
+   * @default - `at 'path'`; `(context: path)` for a control plane of a context
+   */
+  readonly place?: string;
   /** Whether the gate is on in this installation (its default when not set). */
   isEnabled(gate: string): boolean;
   /** How the user turns the gate on, for messages. */
   howToEnable(gate: string): string;
+}
+
+/** A gate source with its place resolved. */
+export type _PlacedGateSource = _GateSource & { readonly place: string };
+
+/** How to turn a gate on in a control plane the app reads as context but does not own. */
+export function notOwnedHowToEnable(gate: string): string {
+  return `that control plane is not this app's: ask its owners to turn ${gate} on, or stop using the kind`;
 }
 
 const sources = new WeakMap<IConstruct, _GateSource[]>();
@@ -31,8 +45,19 @@ export function _registerGateSource(scope: IConstruct, source: _GateSource): voi
  * The feature-gate sources (control planes) in the app of `scope`.
  * @internal
  */
-export function _gateSources(scope: IConstruct): _GateSource[] {
-  return [...(sources.get(scope.node.root) ?? [])];
+export function _gateSources(scope: IConstruct): _PlacedGateSource[] {
+  const own = (sources.get(scope.node.root) ?? []).map(s => ({ ...placed(s, `at '${s.path}'`), isEnabled: s.isEnabled, howToEnable: s.howToEnable }));
+  // control planes of the app's contexts: the gates of the cluster the app deploys to
+  const fromContexts = _contextsOf(scope).flatMap(ctx => (sources.get(ctx.scope.node.root) ?? []).map(s => ({
+    ...placed(s, contextPlace(s.path)),
+    isEnabled: s.isEnabled,
+    howToEnable: s.place !== undefined ? s.howToEnable : notOwnedHowToEnable,
+  })));
+  return [...own, ...fromContexts];
+}
+
+function placed(s: _GateSource, place: string): { path: string; place: string } {
+  return { path: s.path, place: s.place ?? place };
 }
 
 /**
@@ -51,11 +76,11 @@ export function _requireGates(scope: IConstruct, kind: string, allOf: string[], 
       for (const src of _gateSources(scope)) {
         for (const gate of allOf) {
           if (!src.isEnabled(gate)) {
-            errors.push(`${kind} needs the OpenKruise feature gate ${gate}, which is off in the control plane at '${src.path}' (${then}); ${src.howToEnable(gate)}`);
+            errors.push(`${kind} needs the OpenKruise feature gate ${gate}, which is off in the control plane ${src.place} (${then}); ${src.howToEnable(gate)}`);
           }
         }
         if (anyOf.length > 0 && !anyOf.some(g => src.isEnabled(g))) {
-          errors.push(`${kind} needs one of the OpenKruise feature gates ${anyOf.join(' or ')}, all off in the control plane at '${src.path}'; ${src.howToEnable(anyOf[0])}`);
+          errors.push(`${kind} needs one of the OpenKruise feature gates ${anyOf.join(' or ')}, all off in the control plane ${src.place}; ${src.howToEnable(anyOf[0])}`);
         }
       }
       return errors;

@@ -1,5 +1,6 @@
 import { IConstruct } from 'constructs';
 import { _admissionEngine } from '../admission/engine';
+import { _orderPolicies } from '../fleet/deploy-order';
 
 /**
  * Synth-time admission of OpenKruise objects.
@@ -26,6 +27,8 @@ export class KruiseValidation {
    */
   public static enable(scope: IConstruct): void {
     _admissionEngine(scope);
+    // the policies that act at pod creation deploy before the workloads they select
+    _orderPolicies(scope);
   }
 
   private constructor() {}

@@ -1,4 +1,6 @@
 import { IConstruct } from 'constructs';
+import { notOwnedHowToEnable } from './gates';
+import { _contextsOf, contextPlace } from '../fleet/context-registry';
 
 /**
  * Something in the app that runs kruise-rollout-manager (the Kruise Rollouts
@@ -11,6 +13,11 @@ export interface _RolloutManagerSource {
   readonly path: string;
   /** `--partition-percent-limit`. */
   readonly partitionPercentLimit: number;
+  /**
+   * How messages place it.
+   * @default - `at 'path'`; `(context: path)` for a control plane of a context
+   */
+  readonly place?: string;
   /** Whether a Kruise Rollouts feature gate is on in this installation. */
   isEnabled(gate: string): boolean;
   /** How the user turns the gate on, for messages. */
@@ -37,6 +44,16 @@ export function _registerRolloutManager(scope: IConstruct, source: _RolloutManag
  * The kruise-rollout-managers (control planes) of the app of `scope`.
  * @internal
  */
-export function _rolloutManagers(scope: IConstruct): _RolloutManagerSource[] {
-  return [...(sources.get(scope.node.root) ?? [])];
+export function _rolloutManagers(scope: IConstruct): Placed[] {
+  const own = (sources.get(scope.node.root) ?? []).map(s => withPlace(s, s.place ?? `at '${s.path}'`, s.howToEnable));
+  // control planes of the app's contexts: the managers of the cluster the app deploys to
+  const fromContexts = _contextsOf(scope).flatMap(ctx => (sources.get(ctx.scope.node.root) ?? [])
+    .map(s => withPlace(s, s.place ?? contextPlace(s.path), s.place !== undefined ? s.howToEnable : notOwnedHowToEnable)));
+  return [...own, ...fromContexts];
+}
+
+type Placed = _RolloutManagerSource & { readonly place: string };
+
+function withPlace(s: _RolloutManagerSource, place: string, howToEnable: (gate: string) => string): Placed {
+  return { path: s.path, partitionPercentLimit: s.partitionPercentLimit, isEnabled: g => s.isEnabled(g), howToEnable, place };
 }

@@ -8,7 +8,7 @@ import * as path from 'path';
 import { ApiObject, App, Chart } from 'cdk8s';
 import { parseAllDocuments } from 'yaml';
 import { Manifest } from './kube';
-import { exampleApps } from '../../build-tools/synth-examples';
+import { READS_OUTPUT_OF, exampleApps } from '../../build-tools/synth-examples';
 import { ALL_KINDS, renderCrd } from '../../src/api';
 import { KruiseValidation } from '../../src/validation/register';
 import { servedVersions } from '../../src/validation/schemas';
@@ -46,11 +46,26 @@ export function synthApp(name: string, build: (app: App) => App): Synth {
   }
 }
 
-/** One example app under examples/: the app its main.ts builds (what `cdk8s synth` runs there). */
+/**
+ * One example app under examples/: the app its main.ts builds (what `cdk8s
+ * synth` runs there). An app that reads another app's output (a second
+ * repository's dist/) reads that app's synth, as `npx projen examples` has it.
+ */
 export function exampleSynth(name: string): Synth {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const mod = require(path.join(root, 'examples', name, 'main.ts'));
-  return synthApp(`examples/${name}`, (app: App) => mod.build(app));
+  const reads = READS_OUTPUT_OF[name];
+  if (!reads) return synthApp(`examples/${name}`, (app: App) => mod.build(app));
+  const dist = fs.mkdtempSync(path.join(os.tmpdir(), `cluster-tier-${reads.example}-`));
+  const before = process.env[reads.env];
+  try {
+    for (const [f, text] of Object.entries(exampleSynth(reads.example).files)) fs.writeFileSync(path.join(dist, f), text);
+    process.env[reads.env] = dist;
+    return synthApp(`examples/${name}`, (app: App) => mod.build(app));
+  } finally {
+    if (before === undefined) delete process.env[reads.env]; else process.env[reads.env] = before;
+    fs.rmSync(dist, { recursive: true, force: true });
+  }
 }
 
 /** The example apps (folders of examples/ with a cdk8s.yaml). */

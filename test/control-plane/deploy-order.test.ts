@@ -133,7 +133,7 @@ describe('argoCdSyncWaves', () => {
     }
   });
 
-  test('Namespaces and CRDs wave -2, the rest of the control plane -1, app objects untouched', () => {
+  test('Namespaces and CRDs wave -3, the rest of the control plane -2, app objects untouched', () => {
     const app = Testing.app();
     const chart = new Chart(app, 'kruise');
     new KruiseControlPlane(chart, 'ControlPlane', { argoCdSyncWaves: true });
@@ -145,19 +145,19 @@ describe('argoCdSyncWaves', () => {
       expect(hit).toHaveLength(1);
       return hit[0].metadata.annotations[WAVE];
     };
-    expect(waveOf('Namespace', 'kruise-system')).toBe('-2');
-    expect(waveOf('Namespace', 'kruise-daemon-config')).toBe('-2');
-    expect(waveOf('CustomResourceDefinition', 'clonesets.apps.kruise.io')).toBe('-2');
-    expect(waveOf('CustomResourceDefinition', 'podunavailablebudgets.policy.kruise.io')).toBe('-2');
-    expect(waveOf('Deployment', 'kruise-controller-manager')).toBe('-1');
-    expect(waveOf('Service', 'kruise-webhook-service')).toBe('-1');
-    expect(waveOf('ServiceAccount', 'kruise-manager')).toBe('-1');
-    expect(waveOf('DaemonSet', 'kruise-daemon')).toBe('-1');
-    expect(waveOf('ValidatingWebhookConfiguration', 'kruise-validating-webhook-configuration')).toBe('-1');
-    expect(waveOf('MutatingWebhookConfiguration', 'kruise-mutating-webhook-configuration')).toBe('-1');
+    expect(waveOf('Namespace', 'kruise-system')).toBe('-3');
+    expect(waveOf('Namespace', 'kruise-daemon-config')).toBe('-3');
+    expect(waveOf('CustomResourceDefinition', 'clonesets.apps.kruise.io')).toBe('-3');
+    expect(waveOf('CustomResourceDefinition', 'podunavailablebudgets.policy.kruise.io')).toBe('-3');
+    expect(waveOf('Deployment', 'kruise-controller-manager')).toBe('-2');
+    expect(waveOf('Service', 'kruise-webhook-service')).toBe('-2');
+    expect(waveOf('ServiceAccount', 'kruise-manager')).toBe('-2');
+    expect(waveOf('DaemonSet', 'kruise-daemon')).toBe('-2');
+    expect(waveOf('ValidatingWebhookConfiguration', 'kruise-validating-webhook-configuration')).toBe('-2');
+    expect(waveOf('MutatingWebhookConfiguration', 'kruise-mutating-webhook-configuration')).toBe('-2');
     for (const m of manifests) {
       const first = m.kind === 'Namespace' || m.kind === 'CustomResourceDefinition';
-      expect([m.kind, m.metadata.name, m.metadata.annotations?.[WAVE]]).toEqual([m.kind, m.metadata.name, first ? '-2' : '-1']);
+      expect([m.kind, m.metadata.name, m.metadata.annotations?.[WAVE]]).toEqual([m.kind, m.metadata.name, first ? '-3' : '-2']);
     }
     for (const m of Testing.synth(api)) {
       expect(m.metadata.annotations?.[WAVE]).toBeUndefined();

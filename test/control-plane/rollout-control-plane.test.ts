@@ -221,7 +221,7 @@ describe('KruiseRolloutControlPlane and the Rollouts of its app', () => {
     expect(kinds.slice(0, 5)).toEqual(['Namespace', 'CustomResourceDefinition', 'CustomResourceDefinition', 'CustomResourceDefinition', 'CustomResourceDefinition']);
     const all = Testing.synth(app.charts.find(c => c.node.id === 'b-rollout')!);
     for (const m of all) {
-      expect(m.metadata.annotations?.['argocd.argoproj.io/sync-wave']).toBe(['Namespace', 'CustomResourceDefinition'].includes(m.kind) ? '-2' : '-1');
+      expect(m.metadata.annotations?.['argocd.argoproj.io/sync-wave']).toBe(['Namespace', 'CustomResourceDefinition'].includes(m.kind) ? '-3' : '-2');
     }
   });
 });

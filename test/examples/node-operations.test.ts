@@ -14,8 +14,9 @@ const one = (all: any[], kind: string) => {
 
 test('the node-operations example writes each day-2 operation for the web CloneSet and the cache', () => {
   const all = docs();
+  // the PersistentPodState before the StatefulSet it records the pods of
   expect(all.map(d => d.kind)).toEqual([
-    'CloneSet', 'ImagePullJob', 'PodProbeMarker', 'ContainerRecreateRequest', 'ImageListPullJob', 'EphemeralJob', 'Service', 'StatefulSet', 'PersistentPodState',
+    'CloneSet', 'ImagePullJob', 'PodProbeMarker', 'ContainerRecreateRequest', 'ImageListPullJob', 'EphemeralJob', 'Service', 'PersistentPodState', 'StatefulSet',
   ]);
   const web = one(all, 'CloneSet');
   const webPods = web.spec.selector;

@@ -41,7 +41,8 @@ test('the injection preview shows each app pod as it will run', () => {
 test('synth writes the previews next to the YAML', () => {
   const outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'sidecar-platform-'));
   build(new App({ outdir })).synth();
-  expect(fs.readdirSync(outdir).sort()).toEqual(['billing.k8s.yaml', 'injection-preview', 'platform.k8s.yaml', 'shop.k8s.yaml']);
+  // the SidecarSets' chart first: a pod created before its SidecarSet never gets the sidecars
+  expect(fs.readdirSync(outdir).sort()).toEqual(['0000-platform.k8s.yaml', '0001-shop.k8s.yaml', '0002-billing.k8s.yaml', 'injection-preview']);
   expect(fs.readdirSync(path.join(outdir, 'injection-preview'))).toEqual(['Deployment.billing.api.yaml', 'Deployment.shop.web.yaml']);
   const doc = parseAllDocuments(fs.readFileSync(path.join(outdir, 'injection-preview', 'Deployment.shop.web.yaml'), 'utf8'))[0].toJSON();
   expect(doc.workload).toEqual({ apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'shop', name: 'web', path: 'shop/web' });

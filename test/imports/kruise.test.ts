@@ -101,11 +101,12 @@ test('several kinds and versions of one API group live side by side', () => {
   new kruise.KubeSidecarSetV1Alpha1(chart, 'old-sidecars', { spec: { selector, containers: [sidecar] } });
   new kruise.KubePodUnavailableBudget(chart, 'pub', { spec: { selector, maxUnavailable: kruise.PodUnavailableBudgetSpecMaxUnavailable.fromString('25%') } });
   const kinds = Testing.synth(chart).map(m => `${m.apiVersion}/${m.kind}`);
+  // the policies before the CloneSet whose pods they select
   expect(kinds).toEqual([
-    'apps.kruise.io/v1alpha1/CloneSet',
-    'apps.kruise.io/v1beta1/SidecarSet',
     'apps.kruise.io/v1alpha1/SidecarSet',
+    'apps.kruise.io/v1beta1/SidecarSet',
     'policy.kruise.io/v1alpha1/PodUnavailableBudget',
+    'apps.kruise.io/v1alpha1/CloneSet',
   ]);
   expect(kruise.KubeSidecarSet.GVK).toEqual({ apiVersion: 'apps.kruise.io/v1beta1', kind: 'SidecarSet' });
   expect(kruise.KubeSidecarSetV1Alpha1.GVK).toEqual({ apiVersion: 'apps.kruise.io/v1alpha1', kind: 'SidecarSet' });

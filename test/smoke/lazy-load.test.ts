@@ -49,9 +49,10 @@ const heavy = (loaded: string[]) => ({
   yaml: loaded.some(f => f.startsWith(dependency('yaml'))),
   apiModel: loaded.includes('lib/src/api/index.js'), // the kinds (a helper or two of src/api may load)
   planner: loaded.includes('lib/src/plan/planner.js'),
+  fleetCheck: loaded.includes('lib/src/fleet/fleet-engine.js'),
 });
 
-const NOTHING_HEAVY = { ajvCompiler: false, yaml: false, apiModel: false, planner: false };
+const NOTHING_HEAVY = { ajvCompiler: false, yaml: false, apiModel: false, planner: false, fleetCheck: false };
 const NO_KIND = { kruiseL1: [], rolloutsL1: [], validators: [], admission: [] };
 
 const ours = (loaded: string[]) => loaded.filter(f => f.startsWith('lib/'));
@@ -120,6 +121,8 @@ test('a small app (a CloneSet and its budget) loads those two kinds and nothing 
   expect(loaded).not.toContain('lib/imports/kruise/index.js');
   // the L2 constructs: the two used, their shared base and strategies (a workload's Rollout, spread, jobs load on request)
   expect(modulesIn(loaded, 'lib/src')).toEqual(['_kruise-l1', 'clone-set', 'index', 'kruise-workload', 'pod-unavailable-budget', 'strategies']);
+  // no context, no fleet check: neither is loaded
+  expect(loaded).not.toContain('lib/src/fleet/context.js');
 });
 
 test('included YAML loads the L1 class, validator and rules of the kinds it holds', () => {
@@ -163,4 +166,10 @@ test('the rollouts namespace is there on first access, the same object every tim
 test('the update planner loads with the first plan', () => {
   const loaded = loadedAfter("if (lib.UpdatePlan.compare([], []).workloads.length !== 0) throw new Error('empty plan');");
   expect(heavy(loaded).planner).toBe(true);
+});
+
+test('the fleet check loads with the first check', () => {
+  const loaded = loadedAfter("if (lib.FleetCheck.run({ policies: [], sources: [] }).policies.length !== 0) throw new Error('empty check');");
+  expect(heavy(loaded).fleetCheck).toBe(true);
+  expect(heavy(loaded).planner).toBe(false);
 });

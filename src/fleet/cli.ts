@@ -1,0 +1,76 @@
+/**
+ * `cdk8s-kruise fleet`: the fleet check on the command line. Exit codes: 0
+ * checked, 2 the cluster refuses part of it (a CI gate), 3 nothing is
+ * refused but a sidecar silently replaces an app container, 1 a usage or
+ * input error (one line on stderr).
+ */
+import { parseArgs } from 'util';
+import { runFleetCheck } from './fleet-engine';
+import { readFleetPaths } from './fleet-read';
+import { renderFleet } from './fleet-render';
+import { FleetFormat } from './fleet-types';
+import type { CliIo } from '../plan/cli';
+import { PlanInputError } from '../plan/errors';
+
+export const FLEET_USAGE = `usage: cdk8s-kruise fleet --policies PATH [--policies PATH ...]
+                          [--workloads [NAME=]PATH ...] [--live [NAME=]FILE ...] [--old-policies PATH ...]
+                          [--format table|markdown|json]
+
+  --policies PATH      policies under review: a synth output folder or a manifest file (SidecarSets,
+                       WorkloadSpreads, PodUnavailableBudgets, PersistentPodStates; Namespaces count everywhere)
+  --workloads PATH     an app's synth output, one per app (named by the path, or NAME=PATH)
+  --live FILE          a cluster's objects from kubectl get ... -A -o json, one per cluster (named by the
+                       file name, or NAME=FILE); each source keeps its own Namespaces and their labels
+  --old-policies PATH  the policies as they are now: the report says what the change does
+  --format F           table (default), markdown (for a PR comment) or json
+
+exit codes: 0 checked, 2 the cluster refuses part of it, 3 a sidecar silently replaces an app container,
+1 usage or input error
+`;
+
+const NAMES = { policies: '--policies', workloads: '--workloads', live: '--live', oldPolicies: '--old-policies' };
+
+/** Run `cdk8s-kruise fleet` with the arguments after `fleet`; returns the exit code. */
+export function fleetMain(args: string[], io: CliIo): number {
+  const fail = (msg: string): number => {
+    io.err(`cdk8s-kruise fleet: ${msg}\n`);
+    return 1;
+  };
+  let values: Record<string, string | string[] | boolean | undefined>;
+  try {
+    values = parseArgs({
+      args,
+      strict: true,
+      allowPositionals: false,
+      options: {
+        'policies': { type: 'string', multiple: true },
+        'workloads': { type: 'string', multiple: true },
+        'live': { type: 'string', multiple: true },
+        'old-policies': { type: 'string', multiple: true },
+        'format': { type: 'string' },
+        'help': { type: 'boolean', short: 'h' },
+      },
+    }).values;
+  } catch (e: any) {
+    return fail(`${String(e?.message ?? e).split('\n')[0]} (cdk8s-kruise fleet --help)`);
+  }
+  if (values.help) {
+    io.out(FLEET_USAGE);
+    return 0;
+  }
+  const format = (values.format as string | undefined) ?? 'table';
+  if (!['table', 'markdown', 'json'].includes(format)) return fail(`--format '${format}' is not table, markdown or json`);
+  const policies = (values.policies as string[] | undefined) ?? [];
+  if (policies.length === 0) return fail('say which policies to check: --policies PATH (cdk8s-kruise fleet --help)');
+  const workloads = values.workloads as string[] | undefined;
+  const live = values.live as string[] | undefined;
+  if (!workloads && !live) return fail('say what the policies act on: --workloads PATH (an app\'s synth output) or --live FILE (a cluster\'s objects)');
+  try {
+    const report = runFleetCheck(readFleetPaths({ policies, workloads, live, oldPolicies: values['old-policies'] as string[] | undefined }, NAMES));
+    io.out(renderFleet(report, format as FleetFormat));
+    return report.refused ? 2 : report.replacesAppContainer ? 3 : 0;
+  } catch (e) {
+    if (e instanceof PlanInputError) return fail(e.message);
+    throw e;
+  }
+}

@@ -1,0 +1,476 @@
+/**
+ * The fleet check: the policies a platform team publishes (SidecarSets,
+ * WorkloadSpreads, PodUnavailableBudgets, PersistentPodStates) against every
+ * workload of every app output and cluster, in one linear pass: each
+ * workload meets only the policies its labels, namespace and name can
+ * select (looked up in indexes), never every policy.
+ */
+import {
+  FleetChangeType, FleetCheckInput, FleetInjection, FleetObjectRef, FleetPodChange, FleetPolicyChange, FleetPolicyReport, FleetProblem,
+  FleetProblemKind, FleetProblemSeverity, FleetReport, FleetSource, FleetSourceSelection, FleetSourceSummary, FleetWorkload, FleetWorkloadChange,
+} from './fleet-types';
+import { groupOf, namespaceOf, podTemplateOf, sameTargetRef, targetKey } from './objects';
+import {
+  NamespaceLabels, SidecarSetIndex, SidecarSetLike, conflictKeys, injectInto, injects, sidecarSetConflictLine,
+  sidecarSetConflicts, sidecarSetLabel,
+} from './sidecar-fleet';
+import { admissionModuleFor } from '../admission';
+import { defaultedSidecarSetSpec, sidecarSetSpecOf } from '../admission/sidecar-set';
+import { AdmissionContext } from '../admission/types';
+import { GATE_DEFAULTS } from '../control-plane/_gates';
+import { sameJson } from '../plan/diff';
+import { PlanInputError } from '../plan/errors';
+import { planSidecarSet, podsOf } from '../plan/sidecarsets';
+import { ImageChange, UpdateType } from '../plan/types';
+import { formatIssue, validateManifest } from '../validation/schemas';
+import { selectorMatches, selectorsLooselyOverlap } from '../validation/selectors';
+
+type Json = any;
+
+/** The file each object was read from (the readers record it; objects given in code have none). */
+export const fileOf = new WeakMap<object, string>();
+
+const SIDECAR_SET = 'apps.kruise.io/SidecarSet';
+const WORKLOAD_SPREAD = 'apps.kruise.io/WorkloadSpread';
+const BUDGET = 'policy.kruise.io/PodUnavailableBudget';
+const POD_STATE = 'apps.kruise.io/PersistentPodState';
+const POLICY_KINDS = new Set([SIDECAR_SET, WORKLOAD_SPREAD, BUDGET, POD_STATE]);
+
+/** A policy: one under review (`reviewed`), an old one, or one a source has of its own. */
+interface Policy {
+  readonly json: Json;
+  /** `group/kind`. */
+  readonly gk: string;
+  readonly name: string;
+  readonly namespace?: string;
+  readonly ref: FleetObjectRef;
+  readonly reviewed: boolean;
+  /** For SidecarSets: what the injection reads. */
+  readonly sidecar?: FleetSidecarSet;
+}
+
+interface FleetSidecarSet extends SidecarSetLike {
+  readonly policy: Policy;
+}
+
+interface Workload {
+  readonly json: Json;
+  readonly ref: FleetWorkload;
+  readonly namespace: string;
+  readonly labels: Record<string, string>;
+  /** `targetKey` of the workload, as a targetRef names it. */
+  readonly key: string;
+}
+
+interface Source {
+  readonly name: string;
+  readonly summary: FleetSourceSummary;
+  readonly nsLabels: NamespaceLabels;
+  readonly workloads: Workload[];
+  /** Policies of the source's own (not under review, not an older copy of one). */
+  readonly own: Policy[];
+}
+
+/** The workloads the old and the new version of a policy reach. */
+interface Reach {
+  readonly old: Workload[];
+  readonly new: Workload[];
+}
+
+/** What the report collects for one reviewed policy. */
+interface Acc {
+  readonly workloads: FleetWorkload[];
+  readonly injections: FleetInjection[];
+  readonly problems: FleetProblem[];
+}
+
+const identity = (gk: string, namespace: string | undefined, name: string) => `${gk}/${namespace ?? ''}/${name}`;
+
+function policyOf(json: Json, source: string, reviewed: boolean): Policy | undefined {
+  const gk = `${groupOf(json?.apiVersion)}/${json?.kind}`;
+  if (!POLICY_KINDS.has(gk)) return undefined;
+  const name = String(json.metadata?.name);
+  // what the cluster refuses acts on nothing: the input is wrong, not the fleet
+  const refusal = refusalOf(json);
+  if (refusal) throw new PlanInputError(`${fileOf.get(json) ?? source}: ${json.kind} "${name}" is refused by the cluster: ${refusal}; fix it where it is written`);
+  const namespace = gk === SIDECAR_SET ? undefined : namespaceOf(json);
+  const file = fileOf.get(json);
+  const ref: FleetObjectRef = { kind: json.kind, name, namespace, source, file };
+  const policy: { -readonly [K in keyof Policy]: Policy[K] } = { json, gk, name, namespace, ref, reviewed };
+  if (gk === SIDECAR_SET) {
+    policy.sidecar = { name, spec: defaultedSidecarSetSpec(sidecarSetSpecOf(json)), where: reviewed ? undefined : `(${source})`, policy };
+  }
+  return policy;
+}
+
+function policiesOf(objects: Json[], source: string, reviewed: boolean): Map<string, Policy> {
+  const out = new Map<string, Policy>();
+  for (const o of objects) {
+    const p = policyOf(o, source, reviewed);
+    if (p) out.set(identity(p.gk, p.namespace, p.name), p);
+  }
+  return out;
+}
+
+function namespaceLabelsOf(objects: Json[]): Map<string, Record<string, string>> {
+  const out = new Map<string, Record<string, string>>();
+  for (const o of objects) {
+    if (o?.kind === 'Namespace' && o.apiVersion === 'v1' && o.metadata?.name && !out.has(o.metadata.name)) out.set(o.metadata.name, o.metadata.labels ?? {});
+  }
+  return out;
+}
+
+function workloadLabel(w: FleetWorkload): string {
+  return `${w.kind} ${w.namespace}/${w.name} (${w.source})`;
+}
+
+function policyLabel(p: Policy): string {
+  return p.sidecar ? sidecarSetLabel(p.sidecar) : `${p.ref.kind} ${p.namespace}/${p.name}${p.reviewed ? '' : ` (${p.ref.source})`}`;
+}
+
+/** What the cluster does about each kind of injection problem. */
+const SEVERITY: Partial<Record<FleetProblemKind, FleetProblemSeverity>> = {
+  [FleetProblemKind.REPLACES_APP_CONTAINER]: FleetProblemSeverity.REPLACES_APP_CONTAINER,
+  [FleetProblemKind.REPLACES_APP_INIT_CONTAINER]: FleetProblemSeverity.REPLACES_APP_CONTAINER,
+  [FleetProblemKind.NAME_IN_OTHER_LIST]: FleetProblemSeverity.REFUSED,
+  [FleetProblemKind.INJECTED_TWICE]: FleetProblemSeverity.REFUSED,
+};
+
+/** The policies with a targetRef by target, and the budgets with a selector by namespace. */
+class PolicyIndex {
+  private readonly byTarget = new Map<string, Policy[]>();
+  private readonly budgetsByNamespace = new Map<string, Policy[]>();
+
+  constructor(policies: Iterable<Policy>) {
+    for (const p of policies) {
+      if (p.gk === SIDECAR_SET) continue;
+      const ref = p.json.spec?.targetRef;
+      if (ref) push(this.byTarget, targetKey(p.namespace!, ref), p);
+      else if (p.gk === BUDGET && p.json.spec?.selector) push(this.budgetsByNamespace, p.namespace!, p);
+    }
+  }
+
+  /** The WorkloadSpreads, budgets and PersistentPodStates that cover the pods of `w`. */
+  public covering(w: Workload): Policy[] {
+    const out = [...(this.byTarget.get(w.key) ?? [])];
+    for (const p of this.budgetsByNamespace.get(w.namespace) ?? []) if (selectorMatches(p.json.spec.selector, w.labels)) out.push(p);
+    return out;
+  }
+}
+
+function push<K, V>(m: Map<K, V[]>, k: K, v: V): void {
+  const list = m.get(k);
+  if (list) list.push(v); else m.set(k, [v]);
+}
+
+/** The feature gates the policies are judged with: OpenKruise v1.9.0's defaults. */
+const DEFAULT_GATES: AdmissionContext = { gate: (name: string) => GATE_DEFAULTS[name] === true };
+
+/** The first thing the API server or the OpenKruise webhook refuses in a policy (schema, then the defaulted object's rules), if any. */
+function refusalOf(live: Json): string | undefined {
+  // a live object's status is the controller's, not what was applied
+  const { status, ...json } = live;
+  void status;
+  const issues = validateManifest(json);
+  if (issues.length > 0) return formatIssue(issues[0]);
+  const module = admissionModuleFor(String(json.apiVersion), String(json.kind));
+  if (!module) return undefined;
+  return module.validate(module.defaults ? module.defaults(json, DEFAULT_GATES) : json, DEFAULT_GATES)[0];
+}
+
+/** Run the fleet check. */
+export function runFleetCheck(input: FleetCheckInput): FleetReport {
+  const reviewed = policiesOf(input.policies, 'policies', true);
+  const old = input.oldPolicies ? policiesOf(input.oldPolicies, 'old policies', false) : undefined;
+  const policyNamespaces = namespaceLabelsOf(input.policies);
+  const sources = input.sources.map(s => readSource(s, reviewed, old, policyNamespaces));
+
+  const acc = new Map<Policy, Acc>([...reviewed.values()].map(p => [p, { workloads: [], injections: [], problems: [] }]));
+  const problems: FleetProblem[] = [];
+  const problem = (kind: FleetProblemKind, severity: FleetProblemSeverity, policies: Policy[], other: FleetObjectRef, message: string) => {
+    const reviewedOnes = policies.filter(p => p.reviewed);
+    const p: FleetProblem = { kind, severity, policy: reviewedOnes[0].ref, other, message };
+    problems.push(p);
+    for (const r of reviewedOnes) acc.get(r)!.problems.push(p);
+  };
+
+  sidecarSetConflictsOf(reviewed, sources, problem);
+  targetConflictsOf(reviewed, sources, problem);
+
+  const newSidecars = [...reviewed.values()].filter(p => p.sidecar).map(p => p.sidecar!);
+  const newIndex = new SidecarSetIndex(newSidecars);
+  const oldSidecars = old ? [...old.values()].filter(p => p.sidecar).map(p => p.sidecar!) : [];
+  const oldIndex = new SidecarSetIndex(oldSidecars);
+  const newCover = new PolicyIndex(reviewed.values());
+  const oldCover = new PolicyIndex(old?.values() ?? []);
+  /** Per old-or-new policy identity: the workloads the old and the new version reach. */
+  const reach = new Map<string, Reach>();
+  const reached = (p: Policy, side: 'old' | 'new', w: Workload) => {
+    const id = identity(p.gk, p.namespace, p.name);
+    let r = reach.get(id);
+    if (!r) reach.set(id, r = { old: [], new: [] });
+    r[side].push(w);
+  };
+
+  for (const s of sources) {
+    const ownSidecars = s.own.filter(p => p.sidecar).map(p => p.sidecar!);
+    const ownIndex = ownSidecars.length > 0 ? new SidecarSetIndex(ownSidecars) : undefined;
+    for (const w of s.workloads) {
+      const candidates = newIndex.candidates(w.labels);
+      if (ownIndex) candidates.push(...ownIndex.candidates(w.labels));
+      if (candidates.length > 0) {
+        const r = injectInto(s.nsLabels, w.json, candidates, { problemsOnly: true });
+        if (r && r.injected.some(x => x.policy.reviewed)) {
+          const injection: FleetInjection = {
+            workload: w.ref,
+            sidecarSets: r.injectedBy,
+            containers: r.containerNames,
+            initContainers: r.initContainerNames,
+            containerOrderFixed: r.sidecarOrderFixed,
+          };
+          for (const x of r.injected) {
+            if (!x.policy.reviewed) continue;
+            acc.get(x.policy)!.workloads.push(w.ref);
+            acc.get(x.policy)!.injections.push(injection);
+            if (old) reached(x.policy, 'new', w);
+          }
+        }
+        for (const p of r?.problems ?? []) {
+          const involved = [p.from.policy, ...(p.other ? [p.other.policy] : [])];
+          if (!involved.some(x => x.reviewed)) continue;
+          problem(p.kind, SEVERITY[p.kind] ?? FleetProblemSeverity.WARNING, involved, refOf(w.ref), `${sidecarSetLabel(p.from)} injects into ${workloadLabel(w.ref)}: ${p.detail}`);
+        }
+      }
+      for (const p of newCover.covering(w)) {
+        acc.get(p)!.workloads.push(w.ref);
+        if (old) reached(p, 'new', w);
+      }
+      if (old) {
+        for (const x of oldIndex.candidates(w.labels)) if (injects(s.nsLabels, x, w.json)) reached(x.policy, 'old', w);
+        for (const p of oldCover.covering(w)) reached(p, 'old', w);
+      }
+    }
+  }
+
+  const changes = old ? changesOf(reviewed, old, reach, problem) : [];
+  const policies: FleetPolicyReport[] = [...reviewed.values()].map(p => {
+    const a = acc.get(p)!;
+    return {
+      kind: p.ref.kind,
+      name: p.name,
+      namespace: p.namespace,
+      file: p.ref.file,
+      workloads: a.workloads,
+      sources: perSource(a.workloads),
+      pods: podSum(a.workloads),
+      injections: a.injections,
+      problems: a.problems,
+    };
+  });
+  return {
+    sources: sources.map(s => s.summary),
+    policies,
+    problems,
+    compared: old !== undefined,
+    changes,
+    refused: problems.some(p => p.severity === FleetProblemSeverity.REFUSED),
+    replacesAppContainer: problems.some(p => p.severity === FleetProblemSeverity.REPLACES_APP_CONTAINER),
+  };
+}
+
+function refOf(w: FleetWorkload): FleetObjectRef {
+  return { kind: w.kind, name: w.name, namespace: w.namespace, source: w.source, file: w.file };
+}
+
+/** A source's workloads, namespace labels and own policies. */
+function readSource(s: FleetSource, reviewed: Map<string, Policy>, old: Map<string, Policy> | undefined,
+  policyNamespaces: Map<string, Record<string, string>>): Source {
+  const namespaces = namespaceLabelsOf(s.manifests);
+  const nsLabels: NamespaceLabels = ns => ({ ...(namespaces.get(ns) ?? policyNamespaces.get(ns) ?? {}), 'kubernetes.io/metadata.name': ns });
+  const workloads: Workload[] = [];
+  const own: Policy[] = [];
+  for (const o of s.manifests) {
+    const p = policyOf(o, s.name, false);
+    if (p) {
+      // the cluster's copy of a policy under review (or being removed) is what the change replaces
+      const id = identity(p.gk, p.namespace, p.name);
+      if (!reviewed.has(id) && !old?.has(id)) own.push(p);
+      continue;
+    }
+    if (!podTemplateOf(o)) continue;
+    const pods = podsOf(o);
+    const namespace = namespaceOf(o);
+    const name = String(o.metadata?.name);
+    workloads.push({
+      json: o,
+      ref: { source: s.name, kind: o.kind, namespace, name, pods: pods?.pods, file: fileOf.get(o) },
+      namespace,
+      labels: podTemplateOf(o)!.metadata.labels ?? {},
+      key: targetKey(namespace, { apiVersion: o.apiVersion, kind: o.kind, name }),
+    });
+  }
+  const summary = { name: s.name, kind: s.kind, workloads: workloads.length, namespaces: namespaces.size };
+  return { name: s.name, summary, nsLabels, workloads, own };
+}
+
+type ProblemSink = (kind: FleetProblemKind, severity: FleetProblemSeverity, policies: Policy[], other: FleetObjectRef, message: string) => void;
+
+/** Rule 29 between the SidecarSets under review, and between each of them and every source's own SidecarSets. */
+function sidecarSetConflictsOf(reviewed: Map<string, Policy>, sources: Source[], problem: ProblemSink): void {
+  const mine = [...reviewed.values()].filter(p => p.sidecar);
+  const byKey = new Map<string, Policy[]>();
+  for (const p of mine) for (const k of new Set(conflictKeys(p.sidecar!))) push(byKey, k, p);
+  const check = (a: Policy, b: Policy) => {
+    const why = sidecarSetConflicts(a.sidecar!, b.sidecar!);
+    if (why.length === 0) return;
+    const line = sidecarSetConflictLine(sidecarSetLabel(a.sidecar!), sidecarSetLabel(b.sidecar!), why);
+    problem(FleetProblemKind.SIDECAR_SET_CONFLICT, FleetProblemSeverity.REFUSED, [a, b], b.ref, line);
+  };
+  const order = new Map(mine.map((p, i) => [p, i]));
+  for (const a of mine) {
+    const seen = new Set<Policy>();
+    for (const k of conflictKeys(a.sidecar!)) {
+      for (const b of byKey.get(k) ?? []) {
+        if (order.get(b)! <= order.get(a)! || seen.has(b)) continue;
+        seen.add(b);
+        check(a, b);
+      }
+    }
+  }
+  for (const s of sources) {
+    for (const o of s.own.filter(p => p.sidecar)) {
+      const seen = new Set<Policy>();
+      for (const k of conflictKeys(o.sidecar!)) {
+        for (const a of byKey.get(k) ?? []) {
+          if (seen.has(a)) continue;
+          seen.add(a);
+          check(a, o);
+        }
+      }
+    }
+  }
+}
+
+const TARGET_CONFLICT: Record<string, [FleetProblemKind, string]> = {
+  [BUDGET]: [FleetProblemKind.BUDGET_CONFLICT, 'keep one budget per workload'],
+  [WORKLOAD_SPREAD]: [FleetProblemKind.WORKLOAD_SPREAD_CONFLICT, 'keep one WorkloadSpread per workload'],
+  [POD_STATE]: [FleetProblemKind.PERSISTENT_POD_STATE_CONFLICT, 'keep one PersistentPodState per workload'],
+};
+
+/**
+ * Budgets, WorkloadSpreads and PersistentPodStates OpenKruise refuses: two of
+ * a kind in one namespace with the same target (budgets also with loosely
+ * overlapping selectors), among those under review and against each source's own.
+ */
+function targetConflictsOf(reviewed: Map<string, Policy>, sources: Source[], problem: ProblemSink): void {
+  const mine = [...reviewed.values()].filter(p => p.gk !== SIDECAR_SET);
+  const byNamespace = new Map<string, Policy[]>();
+  for (const p of mine) push(byNamespace, `${p.gk} ${p.namespace}`, p);
+  const check = (a: Policy, b: Policy) => {
+    const [kind, fix] = TARGET_CONFLICT[a.gk];
+    const sa = a.json.spec ?? {};
+    const sb = b.json.spec ?? {};
+    if (sameTargetRef(sa.targetRef, sb.targetRef)) {
+      problem(kind, FleetProblemSeverity.REFUSED, [a, b], b.ref, `${policyLabel(a)} and ${policyLabel(b)} both target ${sa.targetRef.kind} ${a.namespace}/${sa.targetRef.name}, which OpenKruise refuses (the second one applied); ${fix}`);
+    } else if (a.gk === BUDGET && sa.selector && sb.selector && selectorsLooselyOverlap(sa.selector, sb.selector)) {
+      problem(kind, FleetProblemSeverity.REFUSED, [a, b], b.ref, `${policyLabel(a)} and ${policyLabel(b)} have overlapping selectors (${JSON.stringify(sa.selector)} and ${JSON.stringify(sb.selector)}), which OpenKruise refuses (the second one applied); make the selectors use different keys or disjoint values`);
+    }
+  };
+  for (const list of byNamespace.values()) for (let i = 0; i < list.length; i++) for (let j = i + 1; j < list.length; j++) check(list[i], list[j]);
+  for (const s of sources) for (const o of s.own) for (const a of byNamespace.get(`${o.gk} ${o.namespace}`) ?? []) check(a, o);
+}
+
+function perSource(workloads: FleetWorkload[]): FleetSourceSelection[] {
+  const by = new Map<string, FleetWorkload[]>();
+  for (const w of workloads) push(by, w.source, w);
+  return [...by].map(([source, ws]) => ({
+    source, namespaces: [...new Set(ws.map(w => w.namespace))].sort(), workloads: ws.length, pods: podSum(ws),
+  }));
+}
+
+function podSum(workloads: FleetWorkload[]): number | undefined {
+  let sum = 0;
+  for (const w of workloads) {
+    if (w.pods === undefined) return undefined;
+    sum += w.pods;
+  }
+  return sum;
+}
+
+const images = (list: ImageChange[]) => list.map(i => `"${i.container}" ${i.oldImage} -> ${i.newImage}`).join('; ');
+
+/** The change of every policy that is created, removed or changed, per workload it reaches. */
+function changesOf(reviewed: Map<string, Policy>, old: Map<string, Policy>, reach: Map<string, Reach>, problem: ProblemSink): FleetPolicyChange[] {
+  const out: FleetPolicyChange[] = [];
+  for (const id of [...new Set([...reviewed.keys(), ...old.keys()])]) {
+    const n = reviewed.get(id);
+    const o = old.get(id);
+    const p = (n ?? o)!;
+    const r = reach.get(id) ?? { old: [], new: [] };
+    const base = { kind: p.ref.kind, name: p.name, namespace: p.namespace };
+    const entry = (w: Workload, change: FleetPodChange, summary: string, more: Partial<FleetWorkloadChange> = {}): FleetWorkloadChange =>
+      ({ workload: w.ref, change, restarted: [], hotUpgraded: [], onRecreate: [], summary, ...more });
+    const isSidecar = p.gk === SIDECAR_SET;
+    const start = (w: Workload) => (isSidecar
+      ? entry(w, FleetPodChange.START_INJECTION, 'starts being injected: new pods get the sidecars, running pods only when recreated')
+      : entry(w, FleetPodChange.START_COVERAGE, `starts being covered by the ${p.ref.kind}`));
+    const stop = (w: Workload) => (isSidecar
+      ? entry(w, FleetPodChange.STOP_INJECTION, 'stops being injected: running pods keep the sidecars until recreated, new pods are created without')
+      : entry(w, FleetPodChange.STOP_COVERAGE, `stops being covered by the ${p.ref.kind}`));
+    if (!o) {
+      out.push({ ...base, change: FleetChangeType.CREATE, summary: isSidecar ? 'new SidecarSet: its sidecars are injected into pods created from now on; running pods get them only when recreated' : `new ${p.ref.kind}`, workloads: r.new.map(start), notes: [] });
+      continue;
+    }
+    if (!n) {
+      out.push({ ...base, change: FleetChangeType.DELETE, summary: isSidecar ? 'removed: running pods keep its sidecars until they are recreated' : `removed ${p.ref.kind}`, workloads: r.old.map(stop), notes: [] });
+      continue;
+    }
+    const before = new Set(r.old.map(w => w.ref));
+    const after = new Set(r.new.map(w => w.ref));
+    const started = r.new.filter(w => !before.has(w.ref));
+    const stopped = r.old.filter(w => !after.has(w.ref));
+    const kept = r.new.filter(w => before.has(w.ref));
+    if (!isSidecar) {
+      const specChanged = !sameJson(o.json.spec, n.json.spec);
+      if (!specChanged && started.length === 0 && stopped.length === 0) continue;
+      const fields = Object.keys({ ...o.json.spec, ...n.json.spec }).filter(k => !sameJson(o.json.spec?.[k], n.json.spec?.[k])).sort();
+      const summary = `spec changes (${fields.map(f => `spec.${f}`).join(', ')})${p.gk === WORKLOAD_SPREAD ? '; a WorkloadSpread acts when pods are created, so running pods stay where they are' : ''}`;
+      out.push({ ...base, change: FleetChangeType.UPDATE, summary, workloads: [...started.map(start), ...stopped.map(stop)], notes: [] });
+      continue;
+    }
+    const plan = planSidecarSet(o.json, n.json, [], () => ({}));
+    if (!plan && started.length === 0 && stopped.length === 0) continue;
+    const notes: string[] = [];
+    const us = n.sidecar!.spec.updateStrategy ?? {};
+    const workloads: FleetWorkloadChange[] = [...started.map(start), ...stopped.map(stop)];
+    let summary = plan?.summary ?? 'the selection changes';
+    if (plan?.updateType === UpdateType.REJECTED) {
+      summary = `refused: ${plan.rejection}`;
+      problem(FleetProblemKind.SIDECAR_SET_UPDATE_REFUSED, FleetProblemSeverity.REFUSED, [n], n.ref, `${sidecarSetLabel(n.sidecar!)}: the webhook refuses the update: ${plan.rejection}`);
+      for (const w of kept) workloads.push(entry(w, FleetPodChange.REFUSED, `the update is refused: ${plan.rejection}`));
+    } else if (plan?.updateType === UpdateType.IN_PLACE) {
+      const hot = plan.hotUpgrade;
+      const cold = plan.inPlaceImages.filter(i => !hot.includes(i.container)).map(i => i.container);
+      summary = `in place on running pods: ${plan.inPlaceImages.map(i => `"${i.container}" ${i.oldImage} -> ${i.newImage}${hot.includes(i.container) ? ' (hot upgrade)' : ' (container restart)'}`).join('; ')}`;
+      if (us.type === 'NotUpdate') notes.push('updateStrategy.type is NotUpdate: running pods keep the old sidecars');
+      if (us.paused) notes.push('updateStrategy.paused is true: no running pod is upgraded until it is unpaused');
+      if (us.partition !== undefined && us.partition !== 0 && us.partition !== '0%') notes.push(`updateStrategy.partition ${JSON.stringify(us.partition)} keeps that many selected pods of each cluster on the old sidecars`);
+      for (const w of kept) {
+        if (us.type === 'NotUpdate' || (us.selector && !selectorMatches(us.selector, w.labels))) {
+          const why = us.type === 'NotUpdate' ? 'updateStrategy.type is NotUpdate' : 'its pods are outside updateStrategy.selector';
+          workloads.push(entry(w, FleetPodChange.ON_RECREATE, `only when recreated (${why}): ${images(plan.inPlaceImages)}`, { onRecreate: plan.inPlaceImages.map(i => `image of sidecar "${i.container}"`) }));
+        } else {
+          const how = [cold.length > 0 ? `${cold.map(c => `"${c}"`).join(', ')} restarted with the new image` : '', hot.length > 0 ? `${hot.map(c => `"${c}"`).join(', ')} hot-upgraded` : ''].filter(x => x).join('; ');
+          workloads.push(entry(w, FleetPodChange.IN_PLACE, `in place${us.paused ? ' once the update is unpaused' : ''}: ${how}`, { restarted: cold, hotUpgraded: hot }));
+        }
+      }
+    } else if (plan?.updateType === UpdateType.NEW_PODS_ONLY) {
+      summary = `only on recreate: ${plan.newPodsOnly.join(', ')}`;
+      for (const w of kept) workloads.push(entry(w, FleetPodChange.ON_RECREATE, `only when recreated: ${plan.newPodsOnly.join(', ')}`, { onRecreate: plan.newPodsOnly }));
+    } else if (plan) {
+      summary = plan.summary;
+    }
+    out.push({ ...base, change: FleetChangeType.UPDATE, summary, workloads, notes });
+  }
+  return out;
+}
