@@ -201,7 +201,7 @@ if [ "$nodes" = 1 ]; then
   # kube-proxy routes the Service addresses: webhook calls go to the Service as in a cluster, and
   # the `kubernetes` Service's endpoint is the API server's own address (the lease reconciler writes it).
   network=(--service-cluster-ip-range "$NODE_SERVICE_RANGE" --endpoint-reconciler-type lease
-    --kubelet-client-certificate "$dir/admin.crt" --kubelet-client-key "$dir/admin.key")
+    --kubelet-client-certificate "$dir/admin.crt" --kubelet-client-key "$dir/admin.key" --kubelet-preferred-address-types InternalIP)
   node_registry_up "$images"
 else
   start service-proxy node "$here/service-proxy.js" "$dir/service-proxy.sock" "$dir/routes.json"

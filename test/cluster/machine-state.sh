@@ -12,6 +12,8 @@
 set -euo pipefail
 
 snapshot() {
+  # a missing tool or folder is part of the state, never an error
+  set +e +o pipefail
   echo "## links"; ip -o link show | awk -F': ' '{ print $2 }' | cut -d@ -f1 | sort
   echo "## addresses"; ip -o addr show | awk '{ print $2, $3, $4 }' | sort
   echo "## routes"; ip route show table all 2>/dev/null | grep -v '^local\|^broadcast\|^multicast\|fe80::\|^ff00::' | sort
@@ -32,6 +34,7 @@ snapshot() {
   for p in /run/containerd /var/lib/containerd /var/lib/kubelet /var/log/pods /var/log/containers /var/lib/cni /etc/cni /opt/cni /opt/containerd /run/netns /var/run/netns /var/lib/cluster-tier; do
     [ -e "$p" ] && echo "$p $(find "$p" 2>/dev/null | wc -l)"
   done
+  set -e -o pipefail
   return 0
 }
 

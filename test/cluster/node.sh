@@ -87,6 +87,8 @@ node_preflight() {
   fi
   iptables-save 2>/dev/null | grep -q '^:KUBE-' \
     && node_fail "iptables already has KUBE-* chains: another kubelet or kube-proxy manages this machine"
+  [ -e /run/containerd/containerd.sock ] \
+    && node_fail "/run/containerd/containerd.sock exists: a containerd already runs on this machine"
   mkdir -p "$dir/node"
   echo $$ > "$dir/node/owner.pid"
   # What the machine looks like before: put back at teardown.
@@ -98,6 +100,7 @@ node_preflight() {
   : > "$dir/node/paths.before"
   for s in "${NODE_HOST_PATHS[@]}"; do [ -e "$s" ] && echo "$s" >> "$dir/node/paths.before"; done
   nft list tables 2>/dev/null | sort > "$dir/node/nft-tables.before" || true
+  awk '{ print $5 }' /proc/self/mountinfo | sort -u > "$dir/node/mounts.before"
   ls /var/log/containers 2>/dev/null | sort > "$dir/node/log-links.before" || true
   return 0
 }
@@ -237,6 +240,11 @@ TOML
     sleep 0.1
   done
   [ -S "$n/run/containerd.sock" ] || node_fail "containerd did not open its socket within 10 s"
+  # Also where a default install looks for it (KruiseControlPlane's daemon.socketLocation defaults to
+  # /var/run): a bind mount, visible inside the daemon's /hostvarrun, undone at teardown.
+  mkdir -p /run/containerd
+  touch /run/containerd/containerd.sock
+  mount --bind "$n/run/containerd.sock" /run/containerd/containerd.sock || node_fail "cannot bind containerd's socket to /run/containerd/containerd.sock"
 
   # kubelet: its serving certificate for the node address, and its configuration.
   ssl req -newkey rsa:2048 -nodes -subj "/CN=$NODE_NAME" -keyout "$n/pki/kubelet.key" -out "$n/pki/kubelet.csr"
@@ -353,6 +361,13 @@ node_unmount_under() { # folder
   return 0
 }
 
+# The bind mount of containerd's socket at its default path.
+node_unmount_socket() {
+  if awk '$5 == "/run/containerd/containerd.sock" { found = 1 } END { exit !found }' /proc/self/mountinfo; then
+    umount /run/containerd/containerd.sock 2>/dev/null || umount -l /run/containerd/containerd.sock 2>/dev/null || true
+  fi
+}
+
 # Remove the KUBE-* chains (kubelet's, kube-proxy's) and ours from every table, and tables that were not there before.
 node_iptables_clean() {
   local ipt t rule c chains
@@ -403,9 +418,17 @@ node_teardown() {
   local n="$dir/node"
   [ -f "$n/owner.pid" ] || return 0
   node_kill_tree
+  node_unmount_socket
   node_unmount_under "$dir" || echo "cluster tier: real node: mounts left under $dir: $(awk -v b="$dir/" 'index($5, b) == 1 { print $5 }' /proc/self/mountinfo | tr '\n' ' ')" >&2
   node_links_clean
   node_iptables_clean "$n/nft-tables.before"
+  # the kernel mounts tracefs when a runtime first looks for it; it was not there before
+  local m
+  for m in /sys/kernel/tracing /sys/kernel/debug/tracing /sys/kernel/debug; do
+    if [ -f "$n/mounts.before" ] && ! grep -qxF "$m" "$n/mounts.before" && awk -v m="$m" '$5 == m { f = 1 } END { exit !f }' /proc/self/mountinfo; then
+      umount "$m" 2>/dev/null || true
+    fi
+  done
   node_cgroups_clean
   local kv
   if [ -f "$n/sysctl.before" ]; then
@@ -434,6 +457,7 @@ node_teardown() {
 node_cleanup_stale() {
   local old
   node_kill_tree
+  node_unmount_socket
   for old in "${TMPDIR:-/tmp}"/cdk8s-kruise-cluster.*; do
     [ -f "$old/owner.pid" ] && kill -0 "$(cat "$old/owner.pid")" 2>/dev/null && continue
     [ -d "$old/node" ] || continue

@@ -38,13 +38,13 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/google/go-containerregistry/pkg/registry"
 	v1 "github.com/google/go-containerregistry/pkg/v1"
 	"github.com/google/go-containerregistry/pkg/v1/empty"
 	"github.com/google/go-containerregistry/pkg/v1/layout"
 	"github.com/google/go-containerregistry/pkg/v1/mutate"
 	"github.com/google/go-containerregistry/pkg/v1/tarball"
 	"github.com/google/go-containerregistry/pkg/v1/types"
-	"github.com/google/go-containerregistry/pkg/registry"
 )
 
 const refName = "org.opencontainers.image.ref.name"
@@ -81,8 +81,15 @@ type dirSpec struct {
 	Mode string `json:"mode"`
 }
 
+type linkSpec struct {
+	Dst    string `json:"dst"`
+	Target string `json:"target"`
+}
+
 type layerSpec struct {
 	Files []fileSpec `json:"files,omitempty"`
+	// Links are symbolic links (dst -> target).
+	Links []linkSpec `json:"links,omitempty"`
 	// Trees are folders copied with everything under them (files 0644, folders 0755).
 	Trees []fileSpec `json:"trees,omitempty"`
 	Dirs  []dirSpec  `json:"dirs,omitempty"`
@@ -288,6 +295,15 @@ func buildLayer(name string, ls layerSpec, srcs srcFlags) (v1.Layer, error) {
 			if err := file(p, dst, 0o644); err != nil {
 				return nil, err
 			}
+		}
+	}
+	for _, l := range ls.Links {
+		if err := parents(l.Dst); err != nil {
+			return nil, err
+		}
+		dst := strings.TrimPrefix(filepath.Clean(l.Dst), "/")
+		if err := tw.WriteHeader(&tar.Header{Typeflag: tar.TypeSymlink, Name: dst, Linkname: l.Target, Mode: 0o777, ModTime: epoch, Format: tar.FormatPAX}); err != nil {
+			return nil, err
 		}
 	}
 	if err := tw.Close(); err != nil {

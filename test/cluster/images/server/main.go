@@ -7,6 +7,13 @@
 //	server run-for 2s      print the version, wait, exit 0 (a job's pod)
 //	server probe URL       GET URL, exit 0 on HTTP 200, 1 otherwise (an exec probe)
 //
+// Called by another name (a link in the image), it is the few commands the
+// tier's images need besides:
+//
+//	env                    print the environment (kruise-daemon reads a container's env this way)
+//	sleep N, sh -c 'sleep N'
+//	                       wait N seconds or until SIGTERM (the golden plan cases run busybox so)
+//
 // GET / answers JSON: version ($SERVER_VERSION), hostname, pid, start time and
 // every variable whose name starts with APP_. GET /healthz answers 200; GET
 // /fail answers 500. With SERVER_REUSEPORT=1 the socket is opened with
@@ -22,7 +29,9 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -31,6 +40,25 @@ import (
 var started = time.Now().UTC()
 
 func main() {
+	switch filepath.Base(os.Args[0]) {
+	case "env":
+		for _, kv := range os.Environ() {
+			fmt.Println(kv)
+		}
+		return
+	case "sleep":
+		sleepFor(os.Args[1:])
+		return
+	case "sh":
+		if len(os.Args) == 3 && os.Args[1] == "-c" {
+			if f := strings.Fields(os.Args[2]); len(f) == 2 && f[0] == "sleep" {
+				sleepFor(f[1:])
+				return
+			}
+		}
+		fmt.Fprintf(os.Stderr, "sh: only `sh -c 'sleep N'` is known here, not %q\n", os.Args[1:])
+		os.Exit(127)
+	}
 	if len(os.Args) > 1 {
 		switch os.Args[1] {
 		case "run-for":
@@ -52,6 +80,29 @@ func version() string {
 		return v
 	}
 	return "unset"
+}
+
+// sleepFor waits N seconds (or forever for "infinity"), ending early on SIGTERM or SIGINT.
+func sleepFor(args []string) {
+	if len(args) != 1 {
+		fmt.Fprintln(os.Stderr, "sleep: one number of seconds")
+		os.Exit(2)
+	}
+	var wait <-chan time.Time
+	if args[0] != "infinity" {
+		n, err := strconv.ParseFloat(args[0], 64)
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "sleep: %v\n", err)
+			os.Exit(2)
+		}
+		wait = time.After(time.Duration(n * float64(time.Second)))
+	}
+	stop := make(chan os.Signal, 1)
+	signal.Notify(stop, syscall.SIGTERM, syscall.SIGINT)
+	select {
+	case <-wait:
+	case <-stop:
+	}
 }
 
 func runFor(args []string) {
@@ -118,7 +169,9 @@ func serve() {
 		_ = json.NewEncoder(w).Encode(body)
 	})
 	mux.HandleFunc("/healthz", func(w http.ResponseWriter, _ *http.Request) { fmt.Fprintln(w, "ok") })
-	mux.HandleFunc("/fail", func(w http.ResponseWriter, _ *http.Request) { http.Error(w, "failing on purpose", http.StatusInternalServerError) })
+	mux.HandleFunc("/fail", func(w http.ResponseWriter, _ *http.Request) {
+		http.Error(w, "failing on purpose", http.StatusInternalServerError)
+	})
 
 	lc := net.ListenConfig{}
 	if os.Getenv("SERVER_REUSEPORT") == "1" {
