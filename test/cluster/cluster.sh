@@ -95,7 +95,13 @@ stop() {
     kill -KILL "$pid" 2>/dev/null || true
     wait "$pid" 2>/dev/null || true
   done
-  if [ "$nodes" = 1 ]; then node_teardown; fi
+  if [ "$nodes" = 1 ]; then
+    node_teardown
+    if ! node_verify; then
+      echo "cluster tier: the real node left the machine changed (above)" >&2
+      [ "$rc" -eq 0 ] && rc=1
+    fi
+  fi
   if [ "$rc" -ne 0 ] && [ -n "${CLUSTER_KEEP_LOGS:-}" ]; then
     echo "cluster tier: logs kept in $dir" >&2
   elif [ "$nodes" = 1 ] && awk -v b="$dir/" 'index($5, b) == 1 { found = 1 } END { exit !found }' /proc/self/mountinfo; then

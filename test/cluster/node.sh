@@ -11,6 +11,7 @@
 #   node_start          containerd, kubelet, kube-proxy; waits until the node is Ready
 #   node_teardown       on exit (also after a failure): every process, mount, cgroup, link, route,
 #                       iptables chain, sysctl and file the node made, put back as it was
+#   node_verify         the machine is as node_preflight found it (machine-state.sh), or the run fails
 #
 # Run alone, `bash test/cluster/node.sh cleanup` removes what a run killed
 # outright (SIGKILL, no trap) left behind.
@@ -90,6 +91,8 @@ node_preflight() {
   [ -e /run/containerd/containerd.sock ] \
     && node_fail "/run/containerd/containerd.sock exists: a containerd already runs on this machine"
   mkdir -p "$dir/node"
+  # the machine as it is now: compared with the machine after the teardown (machine-state.sh)
+  bash "$here/machine-state.sh" > "$dir/node/machine-state.before"
   echo $$ > "$dir/node/owner.pid"
   # What the machine looks like before: put back at teardown.
   local s
@@ -131,7 +134,9 @@ node_network_up() {
 
 node_registry_up() {
   local images="$1"
-  start registry "$images/bin/imagetool" serve -layout "$images/layout" -addr 127.0.0.1:0 -ready "$dir/node/registry.addr"
+  # cluster-tier/pull-slow answers every request after 5 s: a pull of it lasts long enough for a test to act meanwhile
+  start registry "$images/bin/imagetool" serve -layout "$images/layout" -addr 127.0.0.1:0 -ready "$dir/node/registry.addr" \
+    -slow cluster-tier/pull-slow=5s
   local pid=${pids[-1]}
   for _ in $(seq 1 100); do
     [ -s "$dir/node/registry.addr" ] && break
@@ -451,6 +456,12 @@ node_teardown() {
     esac
   done
   rm -f "$n/owner.pid"
+}
+
+# The machine after the teardown against the machine before the run: the difference, and false, when they differ.
+node_verify() {
+  [ -f "$dir/node/machine-state.before" ] || return 0
+  bash "$here/machine-state.sh" --diff "$dir/node/machine-state.before" >&2
 }
 
 # A run killed outright left its folder behind: tear down from it, then remove it.

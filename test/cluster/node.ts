@@ -86,7 +86,8 @@ export function registryLog(): string[] {
 /** One HTTP GET (at most `timeoutMs`); a connection error is status 0 with the error as body. */
 export function httpGet(url: string, timeoutMs = 3000): Promise<{ status: number; body: string; json?: any }> {
   return new Promise(resolve => {
-    const req = http.get(url, res => {
+    // a new connection each time (no keep-alive): each request is routed afresh, as a new client's would be
+    const req = http.get(url, { agent: false }, res => {
       const chunks: Buffer[] = [];
       res.on('data', c => chunks.push(c));
       res.on('end', () => {
@@ -200,24 +201,35 @@ export function nodeControlPlaneSynth(extra: KruiseControlPlaneProps = {}): Synt
   });
 }
 
-/** The Deployment's pods all updated and available. */
+/** Whether the running pods of a workload are exactly its template's (no pod of an older template left, none terminating). */
+async function podsMatchTemplate(kube: Kube, w: Manifest, count: number): Promise<boolean> {
+  const selector = Object.entries(w.spec.selector.matchLabels ?? {}).map(([k, v]) => `${k}=${v}`).join(',');
+  const res = await kube.request('GET', `/api/v1/namespaces/${w.metadata.namespace}/pods?labelSelector=${encodeURIComponent(selector)}`);
+  const pods: Manifest[] = res.body?.items ?? [];
+  const images = (p: Manifest) => JSON.stringify(p.spec.containers.map((c: any) => c.image));
+  const want = JSON.stringify(w.spec.template.spec.containers.map((c: any) => c.image));
+  return pods.length === count && pods.every(p => !p.metadata.deletionTimestamp && isReady(p) && images(p) === want);
+}
+
+/** The Deployment's pods all updated and available, and no other pod of it left. */
 export async function waitDeploymentAvailable(kube: Kube, ns: string, name: string, timeoutMs = 180_000): Promise<Manifest> {
   return until(`Deployment ${ns}/${name} available`, timeoutMs, async () => {
     const d = (await kube.request('GET', `/apis/apps/v1/namespaces/${ns}/deployments/${name}`)).body;
     const s = d?.status ?? {};
     const want = d?.spec?.replicas ?? 1;
     return s.observedGeneration >= d?.metadata?.generation && s.updatedReplicas === want && s.availableReplicas === want
-      && (s.replicas ?? 0) === want ? d : undefined;
+      && (s.replicas ?? 0) === want && await podsMatchTemplate(kube, d, want) ? d : undefined;
   }, async () => describePods(kube, ns));
 }
 
-/** The DaemonSet's pod on every node it targets, updated and ready. */
+/** The DaemonSet's pod on every node it targets, updated and ready, and no other pod of it left. */
 export async function waitDaemonSetReady(kube: Kube, ns: string, name: string, timeoutMs = 180_000): Promise<Manifest> {
   return until(`DaemonSet ${ns}/${name} ready`, timeoutMs, async () => {
     const d = (await kube.request('GET', `/apis/apps/v1/namespaces/${ns}/daemonsets/${name}`)).body;
     const s = d?.status ?? {};
     return s.observedGeneration >= d?.metadata?.generation && s.desiredNumberScheduled > 0 && s.numberReady === s.desiredNumberScheduled
-      && s.updatedNumberScheduled === s.desiredNumberScheduled && s.numberAvailable === s.desiredNumberScheduled ? d : undefined;
+      && s.updatedNumberScheduled === s.desiredNumberScheduled && s.numberAvailable === s.desiredNumberScheduled
+      && await podsMatchTemplate(kube, d, s.desiredNumberScheduled) ? d : undefined;
   }, async () => describePods(kube, ns));
 }
 
@@ -291,6 +303,8 @@ export function startKubelet(): ChildProcess {
   const child = spawn('setpriv', ['--pdeathsig', 'KILL', '--', ...args], { stdio: ['ignore', log, log] });
   fs.closeSync(log);
   if (!child.pid) throw new Error('cluster tier: kubelet did not start again');
+  // the test run may end while it runs (it dies with this process, and cluster.sh stops it by its pid)
+  child.unref();
   restarted.push(child);
   fs.appendFileSync(process.env.CLUSTER_PIDS!, `${child.pid}\n`);
   fs.writeFileSync(path.join(node.dir, 'kubelet.pid'), `${child.pid}\n`);

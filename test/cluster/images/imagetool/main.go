@@ -3,7 +3,7 @@
 // go-containerregistry.
 //
 //	imagetool pack -spec images.json -layout DIR -src NAME=PATH ...
-//	imagetool serve -layout DIR -addr 127.0.0.1:0 -ready FILE
+//	imagetool serve -layout DIR -addr 127.0.0.1:0 -ready FILE [-slow REPOSITORY=DURATION ...]
 //
 // pack builds every image of the spec: its layers are made of the files and
 // folders the spec names (sources given with -src), deterministic (owner 0,
@@ -14,7 +14,8 @@
 // serve answers the registry API with the layout's blobs read from disk and
 // its manifests under their names; it writes "host:port" to the ready file
 // once every manifest is served, logs each request on stdout, and stops on
-// SIGTERM.
+// SIGTERM. -slow makes every request for one repository wait first, so that
+// a test can act while a pull of it is under way.
 package main
 
 import (
@@ -321,7 +322,17 @@ func serve(args []string) {
 	dir := fl.String("layout", "", "the OCI image layout to serve")
 	addr := fl.String("addr", "127.0.0.1:0", "where to listen")
 	ready := fl.String("ready", "", "file to write host:port to once every image is served")
+	slow := srcFlags{}
+	fl.Var(slow, "slow", "REPOSITORY=DURATION: wait this long before answering any request for the repository (repeatable)")
 	_ = fl.Parse(args)
+	delays := map[string]time.Duration{}
+	for repo, d := range slow {
+		v, err := time.ParseDuration(d)
+		if err != nil {
+			fail("-slow %s=%s: %v", repo, d, err)
+		}
+		delays["/v2/"+repo+"/"] = v
+	}
 	if *dir == "" || *ready == "" {
 		fail("serve needs -layout and -ready")
 	}
@@ -338,7 +349,16 @@ func serve(args []string) {
 		fail("%v", err)
 	}
 	logger := log.New(os.Stdout, "", log.LstdFlags|log.Lmicroseconds)
-	h := registry.New(registry.Logger(logger), registry.WithBlobHandler(registry.NewDiskBlobHandler(filepath.Join(*dir, "blobs"))))
+	reg := registry.New(registry.Logger(logger), registry.WithBlobHandler(registry.NewDiskBlobHandler(filepath.Join(*dir, "blobs"))))
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		for prefix, d := range delays {
+			if strings.HasPrefix(r.URL.Path, prefix) && r.Method != http.MethodPut {
+				logger.Printf("%s %s: waiting %s first", r.Method, r.URL.Path, d)
+				time.Sleep(d)
+			}
+		}
+		reg.ServeHTTP(w, r)
+	})
 	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
 	go func() {
 		if err := srv.Serve(ln); err != nil && err != http.ErrServerClosed {
