@@ -149,7 +149,7 @@ node_registry_up() {
 
 # --- containerd, kubelet, kube-proxy --------------------------------------------
 
-# Write a host/port mirror: pulls of <upstream>/<repo> are answered by the local registry under
+# Write a registry mirror: pulls of <upstream>/<repo> are answered by the local registry under
 # <upstream>/<repo>; nothing is asked of the upstream itself (the server line is the local registry too).
 node_mirror() { # upstream
   mkdir -p "$dir/node/certs.d/$1"
@@ -184,6 +184,9 @@ node_start() {
     > "$n/certs.d/$NODE_REGISTRY/hosts.toml"
   node_mirror docker.io
   node_mirror registry.k8s.io
+  # Every other registry: asked of the local registry too, which has nothing there (404), so no pull
+  # ever leaves the machine (containerd reads _default for a host without a folder of its own).
+  node_mirror _default
 
   cat > "$n/cni/net.d/10-cluster-tier.conflist" <<CNI
 {

@@ -79,15 +79,37 @@ async function liveWorkloads(ns: string): Promise<Manifest[]> {
 }
 
 /**
+ * The SidecarSets of a case are done: their latest spec observed, and every
+ * pod they select updated, or no pod updated for 20 s (a change that reaches
+ * new pods only never updates one). A SidecarSet moves to its next pod a few
+ * seconds after the last one, longer on a busy node.
+ */
+async function sidecarSetsDone(objects: Manifest[], progress: Map<string, { updated: number; since: number }>): Promise<boolean> {
+  for (const m of objects.filter(x => x.kind === 'SidecarSet')) {
+    const live = (await kube.get(m)).body;
+    const st = live?.status ?? {};
+    if ((st.observedGeneration ?? 0) < (live?.metadata?.generation ?? 1)) return false;
+    const seen = progress.get(m.metadata.name);
+    if (!seen || seen.updated !== st.updatedPods) progress.set(m.metadata.name, { updated: st.updatedPods, since: Date.now() });
+    const quiet = Date.now() - progress.get(m.metadata.name)!.since > 20_000;
+    if (!(st.updatedPods === st.matchedPods && st.updatedReadyPods === st.matchedPods) && !quiet) return false;
+  }
+  return true;
+}
+
+/**
  * Wait until the case's pods settled: the expected number, all ready with
- * no in-place update in flight, every workload's latest spec observed, and
- * the same pods, revisions and containers for `stable` polls a second apart.
+ * no in-place update in flight, every workload's latest spec observed (and
+ * a CloneSet's pods updated as far as it says it will take them, resizes
+ * included), its SidecarSets done, and the same pods, revisions and
+ * containers for `stable` polls a second apart.
  */
 async function settle(ns: string, objects: Manifest[], what: string, minWaitMs = 3000): Promise<NodePod[]> {
   const volumes = `${requireRealNode().dir}/volumes`;
   const stable = objects.some(m => m.kind === 'SidecarSet') ? 8 : 3;
   const started = Date.now();
   const until = started + 240_000;
+  const progress = new Map<string, { updated: number; since: number }>();
   let last = '';
   let same = 0;
   for (;;) {
@@ -95,15 +117,19 @@ async function settle(ns: string, objects: Manifest[], what: string, minWaitMs =
     const pods = await nodePods(ns);
     let live: Manifest[] = [];
     try { live = await liveWorkloads(ns); } catch { /* retried */ }
-    const observed = live.length > 0 && live.every(w => (w.status?.observedGeneration ?? 0) >= w.metadata.generation);
-    const ok = pods.length === expectedPods(objects) && pods.every(p => p.ready) && observed;
+    // expectedUpdatedReplicas: the pods the partition lets the CloneSet take to the update revision
+    const cloneSetDone = (w: Manifest) => w.kind !== 'CloneSet' || w.status?.expectedUpdatedReplicas === undefined
+      || (w.status.updatedReplicas >= w.status.expectedUpdatedReplicas && w.status.updatedReadyReplicas >= w.status.expectedUpdatedReplicas);
+    const observed = live.length > 0 && live.every(w => (w.status?.observedGeneration ?? 0) >= w.metadata.generation && cloneSetDone(w));
+    const ok = pods.length === expectedPods(objects) && pods.every(p => p.ready) && observed && await sidecarSetsDone(objects, progress);
     const signature = JSON.stringify(pods.map(p => [p.uid, p.revision, p.containers]));
     same = ok && signature === last ? same + 1 : 0;
     last = signature;
     if (same >= stable && Date.now() - started >= minWaitMs) return pods;
     if (Date.now() > until) {
       throw new Error(`cluster tier: ${what}: the pods of ${ns} did not settle within 240 s\n  `
-        + pods.map(p => `${p.name} ready=${p.ready} rev=${p.revision} ${JSON.stringify(p.containers)}`).join('\n  '));
+        + pods.map(p => `${p.name} ready=${p.ready} rev=${p.revision} ${JSON.stringify(p.containers)}`).join('\n  ')
+        + `\n  ${live.map(w => `${describeObject(w)} status ${JSON.stringify(w.status)}`).join('\n  ')}`);
     }
     await sleep(1000);
   }

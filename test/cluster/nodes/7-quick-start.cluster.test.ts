@@ -79,14 +79,20 @@ describe('the README quick start, deployed as written on the real node', () => {
     await applyAccepted(kube, files['0000-kruise.k8s.yaml']);
     await waitDeploymentAvailable(kube, KRUISE_NAMESPACE, 'kruise-controller-manager', 300_000);
     await waitDaemonSetReady(kube, KRUISE_NAMESPACE, 'kruise-daemon', 300_000);
+    // the pods run the README's image (containerd reports it under the first name it knew the same image by)
     const managers = await podsOf(kube, KRUISE_NAMESPACE, 'control-plane=controller-manager');
-    for (const p of managers) expect(containerStatus(p, 'manager').image).toBe('docker.io/openkruise/kruise-manager:v1.9.0');
+    expect(managers.length).toBe(2);
+    for (const p of managers) {
+      expect(p.spec.containers[0].image).toBe('openkruise/kruise-manager:v1.9.0');
+      expect(containerStatus(p, 'manager').state.running).toBeDefined();
+    }
     const [daemon] = (await podsOf(kube, KRUISE_NAMESPACE, 'control-plane=daemon')).filter(p => p.spec.nodeName === requireRealNode().name);
-    expect(containerStatus(daemon, 'daemon').image).toBe('docker.io/openkruise/kruise-manager:v1.9.0');
+    expect(daemon.spec.containers[0].image).toBe('openkruise/kruise-manager:v1.9.0');
+    expect(daemon.spec.volumes.find((v: any) => v.name === 'runtime-socket').hostPath.path).toBe('/var/run');
     const log = await kube.request('GET', `/api/v1/namespaces/${KRUISE_NAMESPACE}/pods/${daemon.metadata.name}/log`);
     expect(String(log.body)).toMatch(/hostvarrun\/containerd\/containerd\.sock/);
-    // pulled by that name, from the local registry
-    expect(registryLog().some(l => / (HEAD|GET) \/v2\/docker\.io\/openkruise\/kruise-manager\/manifests\/v1\.9\.0$/.test(l))).toBe(true);
+    // pulled by that name, from the local registry (as the mirror of docker.io: containerd adds ?ns=docker.io)
+    expect(registryLog().some(l => / (HEAD|GET) \/v2\/docker\.io\/openkruise\/kruise-manager\/manifests\/v1\.9\.0\?ns=docker\.io$/.test(l))).toBe(true);
     await until('kruise-manager writes the caBundle of every webhook', 120_000, async () => {
       for (const m of files['0000-kruise.k8s.yaml'].filter(x => x.kind.endsWith('WebhookConfiguration'))) {
         const live = (await kube.get(m)).body;
