@@ -82,6 +82,8 @@ describe('a canary release on real pods', () => {
     await until('the Rollout Healthy', 60_000, async () => (await live(kube, rollout)).status?.phase === 'Healthy');
     serviceIP = (await live(kube, find(objects, 'Service'))).spec.clusterIP;
     expect(serviceIP).toMatch(/^198\.19\./);
+    // the endpoints reach kube-proxy's rules a moment after the pods are ready
+    await until('the Service to answer', 30_000, async () => (await httpGet(`http://${serviceIP}/`, 1000)).status === 200);
     before = new Map();
     for (const p of pods) before.set(p.metadata.name, { uid: p.metadata.uid, started: (await answerOf(p)).started });
     const asked = await askService(serviceIP, 20);

@@ -139,6 +139,8 @@ describe('examples/web-cloneset, deployed as written on the real node', () => {
       expect(r.json?.version).toBe('nginx-unprivileged-1.27');
     }
     const svc = (await kube.request('GET', `/api/v1/namespaces/${ns}/services/web`)).body;
+    // the endpoints reach kube-proxy's rules a moment after the pods are ready
+    await until('the Service to answer', 30_000, async () => (await httpGet(`http://${svc.spec.clusterIP}:80/`, 1000)).status === 200);
     const hosts = new Set<string>();
     for (let i = 0; i < 30; i++) {
       const r = await httpGet(`http://${svc.spec.clusterIP}:80/`);
