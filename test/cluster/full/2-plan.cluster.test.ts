@@ -39,12 +39,12 @@ beforeAll(async () => {
 afterAll(() => kube.close());
 
 /**
- * Cases kwok cannot judge, and why; test/cluster/nodes/5-plan judges them on
+ * Cases kwok cannot judge, and why; test/cluster/nodes/6-plan judges them on
  * a real node.
  */
 const NOT_JUDGED: Record<string, string> = {
   'env-from-metadata': 'the container restart that re-reads env from metadata is done by kruise-daemon '
-    + '(Kruise waits for its runtime-container-meta annotation), which needs a container runtime: judged on the real node (nodes/5-plan)',
+    + '(Kruise waits for its runtime-container-meta annotation), which needs a container runtime: judged on the real node (nodes/6-plan)',
 };
 
 /** A pod as the comparison needs it. */

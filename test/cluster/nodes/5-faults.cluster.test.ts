@@ -138,7 +138,7 @@ describe('an in-place update through a kubelet restart and through a kruise-mana
     const moved = async () => (await podsOf(kube, NS, 'app=through-manager')).filter(p => specImage(p) === tierImage('server:v2')).length;
     const during = await moved();
     expect(during).toBeLessThan(4);
-    await sleep(15_000);
+    await sleep(10_000);
     expect(await moved()).toBe(during);
 
     await ensureKruise(kube, nodeControlPlaneSynth());
