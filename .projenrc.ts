@@ -24,7 +24,8 @@ const project = new cdk8s.ConstructLibraryCdk8s({
   // tsconfig-paths: resolves `cdk8s-kruise` to src/ in the examples and the README snippets
   // cdk8s-plus-33: what `cdk8s init` installs today; the foreign-kplus tests pass its objects to ours
   // @swc/core: ts-node transpiles the library's source for each example app in a fraction of a second
-  devDeps: ['json2jsii@^0.5.19', 'fast-check@^4.11.0', 'cdk8s-cli@^2.207.60', 'tsconfig-paths@^4.2.0', 'cdk8s-plus-33@^2.5.57', '@swc/core@^1.16.22'],
+  // semver: test/package-lock.test.ts holds the engines of every locked package to the documented Node.js
+  devDeps: ['json2jsii@^0.5.19', 'fast-check@^4.11.0', 'cdk8s-cli@^2.207.60', 'tsconfig-paths@^4.2.0', 'cdk8s-plus-33@^2.5.57', '@swc/core@^1.16.22', 'semver@^7.7.0', '@types/semver@^7.7.0'],
 
   // jsii targets: every package is built by `npx projen package-all` into
   // dist/<language>/ and proven by the smoke tests under test/<language>/.
@@ -51,6 +52,10 @@ const project = new cdk8s.ConstructLibraryCdk8s({
   // merged often. No hosted build CI: `.ci/run` tests every change.
   release: true,
   releaseTrigger: release.ReleaseTrigger.workflowDispatch(),
+  // The version bump of a release. projen's default, commit-and-tag-version 13, and its conventional-changelog
+  // packages need Node 22, so `npm ci` on the Node 20 the README documents printed 17 EBADENGINE warnings;
+  // 12.x does the same bump on Node 18 and later (test/package-lock.test.ts holds every locked package to Node 20).
+  bumpPackage: 'commit-and-tag-version@^12',
   releaseToNpm: true,
   buildWorkflow: false,
   depsUpgrade: false,
@@ -79,6 +84,9 @@ const project = new cdk8s.ConstructLibraryCdk8s({
     // Snapshots are never rewritten by a test run; use `npx projen test:update`.
     updateSnapshot: UpdateSnapshot.NEVER,
     jestConfig: {
+      // Coverage instruments every module a test loads (about 1.5x the CPU of a plain run);
+      // `npx projen test --coverage` collects it when wanted.
+      collectCoverage: false,
       // test/cluster/ is the cluster tier: its own jest config, run by `test:cluster`.
       testPathIgnorePatterns: ['/node_modules/', '/dist/', '/lib/', '/test/cluster/'],
       coveragePathIgnorePatterns: ['/node_modules/', '/imports/'],
@@ -188,7 +196,25 @@ project.addTask('test:languages', {
 project.testTask.prependSpawn(project.tasks.tryFind('docgen')!);
 project.testTask.prependSpawn(project.compileTask);
 
+// One line per skipped group of tests at the end of the run, outside jest's console frames (test/util/reference.ts).
+project.jest!.addReporter(new javascript.JestReporter('<rootDir>/test/util/skip-reporter.js'));
+
+// --- the newcomer's path: the README's Install and Quick start, followed offline in a temporary folder
+// with the npm tarball of this build (test/newcomer/run.ts). `.ci/run` runs it after the test command.
+project.addTask('test:newcomer', {
+  description: 'Follow the README offline: cdk8s init typescript-app, the library from the local tarball, the quick start, cdk8s synth, npm run build, npm test',
+  steps: [
+    { spawn: 'package:js' },
+    { exec: 'ts-node --project test/tsconfig.json test/newcomer/run.ts', receiveArgs: true },
+  ],
+});
+
 project.package.addField('types', 'lib/src/index.d.ts');
+// npm 11 runs no dependency install script it was not told about, and ends every install with a list of
+// them. Neither is needed here: @swc/core's postinstall only looks for a fallback when its native binding
+// (an optional dependency) is missing, and @parcel/watcher (jest's file watcher) builds from source only
+// without its prebuilt binary. Recorded as denied, so `npm ci` prints nothing but its summary.
+project.package.addField('allowScripts', { '@parcel/watcher': false, '@swc/core': false });
 // The npm package ships what runs and what documents: lib/ (the compiled JS
 // and its .d.ts, the L1 included), .jsii, schemas/*.json (read at synth),
 // bin/, README.md, API.md, docs/ and the bundled dependencies. Not the L1's

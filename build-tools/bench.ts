@@ -22,7 +22,7 @@
  * size, once, and checks that each side produced what the row says (the test
  * suite runs it; its figures mean nothing). The Helm row needs Helm
  * (build-tools/bench-helm.sh builds it into .cache/bench/ from the Go module
- * proxy) and the kruise chart source in .cache/bench/charts/ (see the README);
+ * proxy) and the kruise chart source in .cache/bench/charts/ (see docs/synth-cost.md);
  * without them it is reported as skipped.
  */
 import { execFileSync, spawnSync } from 'child_process';
@@ -247,7 +247,7 @@ function helmBinary(): string | undefined {
 function controlPlaneRow(): Result[] | string {
   const helm = helmBinary();
   if (!helm) return `skipped: no Helm ${HELM_VERSION} (build-tools/bench-helm.sh builds it from the Go module proxy${SMOKE ? '; the smoke run never builds it' : ''})`;
-  if (!fs.existsSync(path.join(CHART, 'Chart.yaml'))) return `skipped: the kruise chart source is not at ${path.relative(ROOT, CHART)} (see the README, "Synth cost")`;
+  if (!fs.existsSync(path.join(CHART, 'Chart.yaml'))) return `skipped: the kruise chart source is not at ${path.relative(ROOT, CHART)} (see docs/synth-cost.md)`;
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-cp-'));
   const ours = nodeScript([
     "const { App, Chart } = require('cdk8s');",

@@ -6,7 +6,7 @@
  * steps decide how many pods are updated (in place).
  *
  * Kruise Rollouts and OpenKruise are installed separately here (see the
- * README section on KruiseRolloutControlPlane to install both from the same app).
+ * docs/control-planes.md, KruiseRolloutControlPlane, to install both from the same app).
  */
 import { App, Chart, ChartProps, Duration, Size } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';

@@ -35,7 +35,9 @@ export class L1WorkloadsChart extends Chart {
           maxUnavailable: kruise.CloneSetSpecUpdateStrategyMaxUnavailable.fromNumber(1),
           inPlaceUpdateStrategy: { gracePeriodSeconds: 10 },
         },
-        scaleStrategy: { podsToDelete: ['web-abcde'] },
+        // at most one pod deleted at a time when scaling in (podsToDelete, which names pods, belongs in a
+        // later change: OpenKruise refuses names of pods a new CloneSet does not own yet, and synth warns)
+        scaleStrategy: { maxUnavailable: kruise.CloneSetSpecScaleStrategyMaxUnavailable.fromNumber(1) },
       },
     });
 

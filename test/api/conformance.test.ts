@@ -4,7 +4,8 @@ import { compareCrds } from './compare';
 import { KRUISE_ROLLOUTS, OPENKRUISE, ROLLOUT_NAMESPACE_PLACEHOLDER, UpstreamCrds } from './upstream';
 import { KINDS, KindModel, ROLLOUT_KINDS, crdFileName, renderCrd } from '../../src/api';
 
-function conformance(upstream: UpstreamCrds, kinds: KindModel[]) {
+/** One group per upstream product; `more` adds tests that need the same reference. */
+function conformance(upstream: UpstreamCrds, kinds: KindModel[], more: () => void = () => undefined) {
   upstream.describe(`conformance with upstream ${upstream.product} CRDs`, () => {
     test('the model has exactly the kinds upstream ships', () => {
       expect(kinds.map(crdFileName).sort()).toEqual(upstream.files());
@@ -20,13 +21,13 @@ function conformance(upstream: UpstreamCrds, kinds: KindModel[]) {
         expect(diffs).toEqual([]);
       });
     }
+
+    more();
   });
 }
 
 conformance(OPENKRUISE, KINDS);
-conformance(KRUISE_ROLLOUTS, ROLLOUT_KINDS);
-
-KRUISE_ROLLOUTS.describe('the Rollouts chart\'s conversion block', () => {
+conformance(KRUISE_ROLLOUTS, ROLLOUT_KINDS, () => describe('the Rollouts chart\'s conversion block', () => {
   test('is a Helm template in rollouts and batchreleases only, with the install namespace as its one placeholder', () => {
     const templated = KRUISE_ROLLOUTS.files().filter(f => fs.readFileSync(path.join(KRUISE_ROLLOUTS.dir, f), 'utf-8').includes(ROLLOUT_NAMESPACE_PLACEHOLDER));
     expect(templated).toEqual(['rollouts.kruise.io_batchreleases.yaml', 'rollouts.kruise.io_rollouts.yaml']);
@@ -45,7 +46,7 @@ KRUISE_ROLLOUTS.describe('the Rollouts chart\'s conversion block', () => {
         + 'upstream={"strategy":"Webhook","webhook":{"clientConfig":{"service":{"name":"kruise-rollout-webhook-service","namespace":"kruise-rollout","path":"/convert"}},"conversionReviewVersions":["v1beta1"]}}',
     ]);
   });
-});
+}));
 
 test('the comparator reports a changed type, a missing property and a changed marker by path', () => {
   const base = {

@@ -2,14 +2,13 @@
  * Access to the upstream CRDs kept beside the project: OpenKruise v1.9.0
  * (../shared/reference/kruise-v1.9.0/crds) and Kruise Rollouts v0.6.2
  * (../shared/reference/kruise-rollout-v0.6.2/crds, copied from its Helm
- * chart). Tests that need them skip with one visible line when a folder is
- * absent.
+ * chart). Tests that need them skip as one group each when a folder is
+ * absent (test/util/reference.ts).
  */
 import * as fs from 'fs';
 import * as path from 'path';
 import { parse } from 'yaml';
-
-const REFERENCE = path.resolve(__dirname, '..', '..', '..', 'shared', 'reference');
+import { REFERENCE_DIR, describeWithReference } from '../util/reference';
 
 /** One folder of upstream CRDs. */
 export class UpstreamCrds {
@@ -34,32 +33,18 @@ export class UpstreamCrds {
     return parse(this.untemplate(fs.readFileSync(path.join(this.dir, file), 'utf-8')));
   }
 
-  /** `describe` when the reference exists, otherwise one skipped test saying why. */
+  /** `describe` when the reference exists, otherwise the group as one skipped test saying what is missing. */
   public describe(name: string, fn: () => void): void {
-    if (this.available()) {
-      describe(name, fn);
-    } else {
-      describe(name, () => {
-        test.skip(`skipped: upstream CRDs not found at ${this.dir}`, () => undefined);
-      });
-      // eslint-disable-next-line no-console
-      console.log(`[conformance] skipped: upstream ${this.product} CRDs not found at ${this.dir}`);
-    }
+    describeWithReference(name, [this.dir], fn);
   }
 }
 
 /** The Helm value the Rollouts chart puts into the conversion webhook's namespace. */
 export const ROLLOUT_NAMESPACE_PLACEHOLDER = '{{ .Values.installation.namespace }}';
 
-export const OPENKRUISE = new UpstreamCrds('OpenKruise v1.9.0', path.join(REFERENCE, 'kruise-v1.9.0', 'crds'));
+export const OPENKRUISE = new UpstreamCrds('OpenKruise v1.9.0', path.join(REFERENCE_DIR, 'kruise-v1.9.0', 'crds'));
 
 /** The Rollouts chart's CRDs, rendered for the chart's default install namespace. */
-export const KRUISE_ROLLOUTS = new UpstreamCrds('Kruise Rollouts v0.6.2', path.join(REFERENCE, 'kruise-rollout-v0.6.2', 'crds'),
+export const KRUISE_ROLLOUTS = new UpstreamCrds('Kruise Rollouts v0.6.2', path.join(REFERENCE_DIR, 'kruise-rollout-v0.6.2', 'crds'),
   text => text.split(ROLLOUT_NAMESPACE_PLACEHOLDER).join('kruise-rollout'));
 
-// The OpenKruise folder, as the other tests use it.
-export const UPSTREAM_CRDS_DIR = OPENKRUISE.dir;
-export const upstreamAvailable = () => OPENKRUISE.available();
-export const upstreamFiles = () => OPENKRUISE.files();
-export const readUpstream = (file: string) => OPENKRUISE.read(file);
-export const describeWithUpstream = (name: string, fn: () => void) => OPENKRUISE.describe(name, fn);

@@ -2,7 +2,7 @@
  * Every way our default control plane (`new KruiseControlPlane(chart, 'kruise')`)
  * differs from the openkruise/charts `kruise` chart 1.9.0-alpha.3 rendered with
  * its default values, declared once. This list is the source of truth for the
- * README table "Where we differ from the chart, on purpose": chart-parity.test.ts
+ * table "Where we differ from the kruise chart, on purpose" of docs/control-planes.md: chart-parity.test.ts
  * renders the table from it and compares, and fails on a difference of the
  * output that no entry declares, or on a declared one that no longer occurs.
  *
@@ -43,11 +43,11 @@ export interface OptionSite {
 }
 
 export interface ChartDifference {
-  /** Short title: the first cell of the README row. */
+  /** Short title: the first cell of the docs table row. */
   readonly title: string;
-  /** What the chart renders (README wording). */
+  /** What the chart renders (docs wording). */
   readonly chart: string;
-  /** What we render (README wording). */
+  /** What we render (docs wording). */
   readonly ours: string;
   /** Why, for users. */
   readonly why: string;
@@ -266,7 +266,7 @@ export const CHART_DIFFERENCES: readonly ChartDifference[] = [
   },
 ];
 
-/** The README table, rendered from `CHART_DIFFERENCES`. */
+/** The docs/control-planes.md table, rendered from `CHART_DIFFERENCES`. */
 export function differencesTable(): string {
   const cell = (s: string) => s.replace(/\|/g, '\\|');
   return [

@@ -3,7 +3,7 @@
  * (../shared/reference/kruise-chart-1.9.0-alpha.3/helm-template.yaml), object
  * by object and field by field. Every difference must be declared in
  * chart-differences.ts, every declared difference must still occur, and the
- * README table must be the one rendered from the declarations.
+ * table of docs/control-planes.md must be the one rendered from the declarations.
  *
  * Two normalisations, both of which the API server makes too: a field set to
  * `null` is a field left out, and the order of an OpenAPI `required` list
@@ -15,10 +15,10 @@ import { Chart, Testing } from 'cdk8s';
 import { parseAllDocuments } from 'yaml';
 import { CHART_DIFFERENCES, DifferenceSite, differencesTable } from './chart-differences';
 import { KruiseControlPlane, KruiseControlPlaneProps } from '../../src';
+import { REFERENCE_DIR, describeWithReference } from '../util/reference';
 
-const CHART_DIR = path.resolve(__dirname, '..', '..', '..', 'shared', 'reference', 'kruise-chart-1.9.0-alpha.3');
-const RENDERING = path.join(CHART_DIR, 'helm-template.yaml');
-const README = path.resolve(__dirname, '..', '..', 'README.md');
+const RENDERING = path.join(REFERENCE_DIR, 'kruise-chart-1.9.0-alpha.3', 'helm-template.yaml');
+const PAGE = path.resolve(__dirname, '..', '..', 'docs', 'control-planes.md');
 
 /** One difference found: the object, the field path, and the value on each side (`undefined`: absent). */
 interface Found {
@@ -167,55 +167,39 @@ const line = (f: Found) => `${f.object}${f.path ? ` ${f.path}` : ' (whole object
 
 const SITES = CHART_DIFFERENCES.flatMap(d => (d.sites ?? []).map(site => ({ title: d.title, site })));
 
-if (!fs.existsSync(RENDERING)) {
-  describe('parity with the chart\'s own rendering', () => {
-    test.skip(`skipped: chart rendering not found at ${RENDERING}`, () => undefined);
+describeWithReference('parity with the kruise chart\'s own rendering', [RENDERING], () => {
+  const chart: any[] = parseAllDocuments(fs.readFileSync(RENDERING, 'utf-8')).map(d => d.toJS()).filter(isObj);
+  const found = compare(synth(), chart);
+
+  test('the rendering is the 47 objects of the chart, the four pre-delete hook objects among them', () => {
+    expect(chart).toHaveLength(47);
+    expect(chart.filter(m => m.metadata?.annotations?.['helm.sh/hook'] === 'pre-delete')).toHaveLength(4);
   });
-  // eslint-disable-next-line no-console
-  console.log(`[chart-parity] skipped: chart rendering not found at ${RENDERING}`);
-} else {
-  describe('parity with the chart\'s own rendering', () => {
-    const chart: any[] = parseAllDocuments(fs.readFileSync(RENDERING, 'utf-8')).map(d => d.toJS()).filter(isObj);
-    const found = compare(synth(), chart);
 
-    test('the rendering is the 47 objects of the chart, the four pre-delete hook objects among them', () => {
-      expect(chart).toHaveLength(47);
-      expect(chart.filter(m => m.metadata?.annotations?.['helm.sh/hook'] === 'pre-delete')).toHaveLength(4);
-    });
-
-    test('every difference from the chart is declared', () => {
-      const undeclared = found.filter(f => !SITES.some(({ site }) => matches(site, f)));
-      expect(undeclared.map(line)).toEqual([]);
-    });
-
-    test.each(SITES.map(({ title, site }, i) => [`${title} #${i}`, site] as const))('the declared difference "%s" still occurs', (_title, site) => {
-      const hits = found.filter(f => matches(site, f));
-      if (site.count !== undefined) expect(hits.map(line)).toHaveLength(site.count);
-      else expect(hits.length).toBeGreaterThan(0);
-    });
-
-    test('every entry says where it occurs, with a value for each side', () => {
-      for (const d of CHART_DIFFERENCES) {
-        expect(`${d.title}: ${(d.sites?.length ?? 0) + (d.optionSites?.length ?? 0)}`).not.toMatch(/: 0$/);
-        expect([d.chart, d.ours, d.why].every(s => s.trim().length > 0)).toBe(true);
-      }
-      expect(new Set(CHART_DIFFERENCES.map(d => d.title)).size).toBe(CHART_DIFFERENCES.length);
-    });
-
-    test('the diff reports a changed field by its path, and an object of one side only', () => {
-      // the test's own machinery, on a copy of a chart object: it must be able to fail
-      const manager = chart.find(m => m.kind === 'Deployment');
-      const changed = JSON.parse(JSON.stringify(manager));
-      changed.spec.template.spec.containers[0].imagePullPolicy = 'IfNotPresent';
-      changed.spec.template.spec.containers[0].args.push('--extra=1');
-      expect(compare([changed, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x', namespace: 'n' } }], [manager]).map(f => `${f.object} ${f.path}`)).toEqual([
-        'Deployment kruise-system/kruise-controller-manager spec.template.spec.containers[manager].args[--extra]',
-        'Deployment kruise-system/kruise-controller-manager spec.template.spec.containers[manager].imagePullPolicy',
-        'ConfigMap n/x ',
-      ]);
-    });
+  test('every difference from the chart is declared', () => {
+    const undeclared = found.filter(f => !SITES.some(({ site }) => matches(site, f)));
+    expect(undeclared.map(line)).toEqual([]);
   });
-}
+
+  test.each(SITES.map(({ title, site }, i) => [`${title} #${i}`, site] as const))('the declared difference "%s" still occurs', (_title, site) => {
+    const hits = found.filter(f => matches(site, f));
+    if (site.count !== undefined) expect(hits.map(line)).toHaveLength(site.count);
+    else expect(hits.length).toBeGreaterThan(0);
+  });
+
+  test('the diff reports a changed field by its path, and an object of one side only', () => {
+    // the test's own machinery, on a copy of a chart object: it must be able to fail
+    const manager = chart.find(m => m.kind === 'Deployment');
+    const changed = JSON.parse(JSON.stringify(manager));
+    changed.spec.template.spec.containers[0].imagePullPolicy = 'IfNotPresent';
+    changed.spec.template.spec.containers[0].args.push('--extra=1');
+    expect(compare([changed, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x', namespace: 'n' } }], [manager]).map(f => `${f.object} ${f.path}`)).toEqual([
+      'Deployment kruise-system/kruise-controller-manager spec.template.spec.containers[manager].args[--extra]',
+      'Deployment kruise-system/kruise-controller-manager spec.template.spec.containers[manager].imagePullPolicy',
+      'ConfigMap n/x ',
+    ]);
+  });
+});
 
 describe('differences that depend on a value', () => {
   const options = CHART_DIFFERENCES.flatMap(d => (d.optionSites ?? []).map(site => [d.title, site] as const));
@@ -226,15 +210,23 @@ describe('differences that depend on a value', () => {
   });
 });
 
-describe('the README table "Where we differ from the chart" is the one rendered from the declarations', () => {
-  test('table', () => {
-    const readme = fs.readFileSync(README, 'utf-8');
-    const start = readme.indexOf('**Where we differ from the chart, on purpose**');
+describe('the declared differences from the kruise chart', () => {
+  test('every entry says where it occurs, with a value for each side', () => {
+    for (const d of CHART_DIFFERENCES) {
+      expect(`${d.title}: ${(d.sites?.length ?? 0) + (d.optionSites?.length ?? 0)}`).not.toMatch(/: 0$/);
+      expect([d.chart, d.ours, d.why].every(s => s.trim().length > 0)).toBe(true);
+    }
+    expect(new Set(CHART_DIFFERENCES.map(d => d.title)).size).toBe(CHART_DIFFERENCES.length);
+  });
+
+  test('are the table "Where we differ from the kruise chart" of docs/control-planes.md', () => {
+    const page = fs.readFileSync(PAGE, 'utf-8');
+    const start = page.indexOf('### Where we differ from the kruise chart, on purpose');
     expect(start).toBeGreaterThan(-1);
-    const lines = readme.slice(start).split('\n');
+    const lines = page.slice(start).split('\n');
     const first = lines.findIndex(l => l.startsWith('|'));
     const table = lines.slice(first, lines.findIndex((l, i) => i > first && !l.startsWith('|'))).join('\n');
-    // on failure: paste the expected table (differencesTable()) into README.md
+    // on failure: paste the expected table (differencesTable()) into docs/control-planes.md
     expect(table).toEqual(differencesTable());
     for (const d of CHART_DIFFERENCES) expect(table).toContain(`| ${d.title.replace(/\|/g, '\\|')} |`);
   });

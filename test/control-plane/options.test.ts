@@ -528,10 +528,10 @@ test('isFeatureGateEnabled and the gate names', () => {
   expect(cp.featureGatesFlag).toBe('DeletionProtectionForCRDCascadingGate=true,ImagePullJobGate=true,ResourceDistributionGate=true,ResourcesDeletionProtection=true');
 });
 
-test('the README gives the Argo CD and Flux settings for the fields kruise-manager owns', () => {
+test('docs/control-planes.md gives the Argo CD and Flux settings for the fields kruise-manager owns', () => {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const readme: string = require('fs').readFileSync(require('path').join(__dirname, '..', '..', 'README.md'), 'utf8');
-  const section = readme.slice(readme.indexOf('## Control plane: `KruiseControlPlane`'));
+  const page: string = require('fs').readFileSync(require('path').join(__dirname, '..', '..', 'docs', 'control-planes.md'), 'utf8');
+  const section = page.slice(page.indexOf('## OpenKruise: `KruiseControlPlane`'));
   expect(section).toContain("jqPathExpressions: ['.webhooks[]?.clientConfig.caBundle']");
   expect(section).toContain("jqPathExpressions: ['.spec.conversion.webhook?.clientConfig?.caBundle']");
   expect(section).toContain("jsonPointers: ['/data']");
@@ -793,10 +793,10 @@ test('resources: ephemeral storage and sizes that are not whole mebibytes render
   expect(daemon(all).resources).toEqual({ limits: { 'ephemeral-storage': '100Mi' }, requests: { cpu: '10m' } });
 });
 
-test('the README documents how uninstall works with delete protection instead of the Helm hook', () => {
+test('docs/control-planes.md documents how uninstall works with delete protection instead of the Helm hook', () => {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const readme: string = require('fs').readFileSync(require('path').join(__dirname, '..', '..', 'README.md'), 'utf8');
-  const section = readme.slice(readme.indexOf('## Control plane: `KruiseControlPlane`'));
+  const page: string = require('fs').readFileSync(require('path').join(__dirname, '..', '..', 'docs', 'control-planes.md'), 'utf8');
+  const section = page.slice(page.indexOf('## OpenKruise: `KruiseControlPlane`'));
   expect(section).toContain('`policy.kruise.io/delete-protection: Cascading`');
   expect(section).toMatch(/To uninstall: delete your OpenKruise\s+objects first/);
   expect(section).toMatch(/An upgrade deletes neither, so it is never blocked/);

@@ -29,7 +29,7 @@ test('namespaces come first, then the CRDs, then what uses them; webhook configu
 test('namespaces', () => {
   const ns = find(all, 'Namespace', 'kruise-system');
   expect(ns.apiVersion).toBe('v1');
-  // chart: labels { control-plane: openkruise }; we add the delete-protection label (uninstall safety, see README)
+  // chart: labels { control-plane: openkruise }; we add the delete-protection label (uninstall safety, see docs/control-planes.md)
   expect(ns.metadata).toEqual({
     name: 'kruise-system',
     labels: { 'control-plane': 'openkruise', 'policy.kruise.io/delete-protection': 'Cascading' },
@@ -72,7 +72,7 @@ test('every Role and ClusterRole has exactly the chart rules, in order', () => {
     const [kind, name] = ref.split('/');
     const role = find(all, kind, name);
     expect(role.apiVersion).toBe('rbac.authorization.k8s.io/v1');
-    // Ours, not the chart's: the manager always reads StorageClasses (README, "Where we differ from the chart").
+    // Ours, not the chart's: the manager always reads StorageClasses (docs/control-planes.md, "Where we differ from the kruise chart").
     const ours = ref === 'ClusterRole/kruise-manager-role' ? [...rules, 'storage.k8s.io | storageclasses | get,list,watch'] : rules;
     expect(role.rules.map(ruleLine)).toEqual(ours);
   }

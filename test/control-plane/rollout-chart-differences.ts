@@ -2,7 +2,7 @@
  * Every way our default Kruise Rollouts control plane
  * (`new KruiseRolloutControlPlane(chart, 'rollout')`) differs from the
  * `kruise-rollout` chart 0.6.2 rendered with its default values, declared
- * once: the README table "Where we differ from the chart" is rendered from
+ * once: the table "Where we differ from the kruise-rollout chart" of docs/control-planes.md is rendered from
  * this list, and rollout-parity.test.ts fails on a difference no entry
  * declares, or on an entry that no longer occurs.
  *
@@ -143,7 +143,7 @@ export const ROLLOUT_CHART_DIFFERENCES: RolloutChartDifference[] = [
   },
 ];
 
-/** The README table, rendered from the declarations. */
+/** The docs/control-planes.md table, rendered from the declarations. */
 export function rolloutDifferencesTable(): string {
   const cell = (s: string) => s.replace(/\|/g, '\\|');
   return [

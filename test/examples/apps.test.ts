@@ -7,8 +7,9 @@ import { execFileSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { App } from 'cdk8s';
+import { App, Testing } from 'cdk8s';
 import { parse } from 'yaml';
+import { Warnings } from '../../src';
 
 const root = path.resolve(__dirname, '..', '..');
 const examples = path.join(root, 'examples');
@@ -29,6 +30,13 @@ describe.each(folders)('examples/%s', name => {
     const main = fs.readFileSync(path.join(dir, 'main.ts'), 'utf-8');
     expect(main).toMatch(/^export function build\(app: App = new App\(\)\): App \{$/m);
     expect(main).toMatch(/^if \(require\.main === module\) build\(\)\.synth\(\);$/m);
+  });
+
+  test('synthesizes with no warning (the main job prints none)', () => {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const app: App = require(path.join(dir, 'main.ts')).build(Testing.app());
+    app.synthYaml();
+    expect(Warnings.of(app)).toEqual([]);
   });
 
   test('imports the library by its package name only', () => {

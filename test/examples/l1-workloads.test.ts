@@ -16,7 +16,7 @@ test('the L1 example synthesizes a CloneSet and an Advanced StatefulSet', () => 
     maxUnavailable: 1,
     inPlaceUpdateStrategy: { gracePeriodSeconds: 10 },
   });
-  expect(cs.spec.scaleStrategy).toEqual({ podsToDelete: ['web-abcde'] });
+  expect(cs.spec.scaleStrategy).toEqual({ maxUnavailable: 1 });
   expect(cs.spec.template.spec.readinessGates).toEqual([{ conditionType: 'InPlaceUpdateReady' }]);
   expect(cs.spec.template.spec.containers[0].resources).toEqual({ requests: { cpu: '100m', memory: '128Mi' } });
 

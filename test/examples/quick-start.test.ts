@@ -2,7 +2,7 @@ import { App, Chart, Size, Testing } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { CloneSet, CloneSetUpdateStrategy, KruiseControlPlane } from '../../src';
 
-// The README's quick start, as written there (test/readme.test.ts runs the block itself).
+// The README's quick start, as written there (test/docs.test.ts runs the block itself, with its main.test.ts).
 test('the README quick start synthesizes pods a kubelet starts', () => {
   const app: App = Testing.app();
   new KruiseControlPlane(new Chart(app, 'kruise'), 'kruise');

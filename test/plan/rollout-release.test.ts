@@ -438,11 +438,11 @@ describe('the documentation shows what the plan prints', () => {
     expect(start).toBeGreaterThan(0);
     return text.slice(start + after.length, text.indexOf('```', start + after.length));
   };
-  test('README: an image bump under a Rollout that routes traffic', () => {
+  test('docs/progressive-delivery.md: an image bump under a Rollout that routes traffic', () => {
     const ro = rollout(CS, canary([{ replicas: 1, traffic: '20%' }, { replicas: '50%', pause: { duration: 15 } }, { replicas: '100%' }],
       { trafficRoutings: [{ service: 'web', ingress: { name: 'web' } }] }));
     const out = UpdatePlan.render(UpdatePlan.compare([ro, cloneSet(OLD)], [ro, cloneSet(NEW)]), PlanFormat.TABLE);
-    expect(block('README.md', 'has the steps `1` (20 % of the traffic, approval),\n`"50%"` (15 s) and `"100%"`:\n\n```text\n$ cdk8s-kruise plan --old old --new new\n')).toBe(out);
+    expect(block('docs/progressive-delivery.md', 'has the steps `1` (20 % of the traffic, approval),\n`"50%"` (15 s) and `"100%"`:\n\n```text\n$ cdk8s-kruise plan --old old --new new\n')).toBe(out);
   });
   test('docs/update-plan.md: the rollout-traffic golden case', () => {
     const c = PLAN_ROLLOUT_GOLDEN.find(x => x.id === 'rollout-traffic')!;

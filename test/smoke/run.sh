@@ -8,7 +8,8 @@
 #   Go          test/go/go.mod, a Go module with a replace to the module in dist/go
 #
 # Each language writes dist/smoke/<language>.k8s.yaml; each must be
-# byte-identical to the TypeScript output.
+# byte-identical to the TypeScript output. Then the README's quick start
+# programs in Python, Java and Go run, each compared with the TypeScript one.
 #
 # SMOKE_SKIP_PACKAGE=1 reuses the packages already in dist/ (after a
 # `npx projen compile && npx projen package-all`).
@@ -97,6 +98,59 @@ step "TypeScript reference" npx jest --coverage=false --ci test/smoke/reference-
 smoke python python_app
 smoke java java_app
 smoke go go_app
+
+# The README's quick start in Python, Java and Go: whole programs, each run in a
+# folder of its own where it writes dist/ with app.synth(), which must equal the
+# TypeScript quick start's dist/, file by file (test/smoke/readme-programs.ts).
+README_OUT="$OUT/readme"
+step "README programs (TypeScript quick start)" npx ts-node --transpile-only --project test/tsconfig.json test/smoke/readme-programs.ts "$README_OUT"
+
+readme_python() {
+  (cd "$README_OUT/python" && "$OUT/python-venv/bin/python" main.py)
+}
+
+readme_java() {
+  mvn --batch-mode --quiet -f test/java/pom.xml \
+    -Dmaven.repo.local="$ROOT/.cache/m2" \
+    -Dcdk8s-kruise.repository="file://$ROOT/dist/java" \
+    -Dcdk8s-kruise.version="$(node -p 'require("./package.json").version')" \
+    -Dsmoke.main=Main \
+    -Dsmoke.sources="$README_OUT/java/src/main/java" \
+    -Dsmoke.build="$README_OUT/java/target" \
+    -Dsmoke.workdir="$README_OUT/java" \
+    compile exec:exec
+}
+
+readme_go() {
+  (cd "$README_OUT/go" && go run .)
+}
+
+# readme LANGUAGE COMMAND...: run the README's program of a language, then compare its dist/.
+readme() {
+  local lang="$1"; shift
+  local start=$SECONDS
+  echo "==> README program: $lang"
+  rm -rf "$README_OUT/$lang/dist"
+  "$@"
+  local status=$?
+  echo
+  if [ "$status" -ne 0 ]; then
+    echo "FAILED: README $lang program: it did not run" >&2
+    failed=$((failed + 1))
+  elif ! diff -r "$README_OUT/typescript/dist" "$README_OUT/$lang/dist" >/dev/null; then
+    echo "FAILED: README $lang program: its dist/ differs from the TypeScript quick start's" >&2
+    diff -ru "$README_OUT/typescript/dist" "$README_OUT/$lang/dist" | head -60 >&2
+    failed=$((failed + 1))
+  else
+    echo "ok: README $lang program writes the TypeScript quick start's dist/ ($(ls "$README_OUT/$lang/dist" | tr '\n' ' '))"
+    passed=$((passed + 1))
+  fi
+  timings+=("README program $lang: $((SECONDS - start))s")
+}
+
+readme python readme_python
+readme java readme_java
+readme go readme_go
 
 echo
 echo "timings:"
