@@ -106,7 +106,9 @@ export function httpGet(url: string, timeoutMs = 3000): Promise<{ status: number
  * Poll until `probe` returns a value (not undefined/false), at most
  * `timeoutMs`; the error names what was awaited and the last state seen.
  */
-export async function until<T>(what: string, timeoutMs: number, probe: () => Promise<T | undefined | false>, describe?: () => Promise<string>, intervalMs = 500): Promise<T> {
+export async function until<T>(
+  what: string, timeoutMs: number, probe: () => Promise<T | undefined | false>, describe?: () => Promise<string>, intervalMs = 500,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const v = await probe();
@@ -254,8 +256,8 @@ export async function ensureKruise(kube: Kube, s: Synth = nodeControlPlaneSynth(
   await waitDaemonSetReady(kube, ns, 'kruise-daemon');
   await until('kruise-manager writes the caBundle of every webhook', 120_000, async () => {
     for (const m of s.objects.filter(x => x.kind === 'MutatingWebhookConfiguration' || x.kind === 'ValidatingWebhookConfiguration')) {
-      const live = (await kube.get(m)).body;
-      if ((live.webhooks ?? []).some((h: any) => !h.clientConfig?.caBundle)) return false;
+      const current = (await kube.get(m)).body;
+      if ((current.webhooks ?? []).some((h: any) => !h.clientConfig?.caBundle)) return false;
     }
     return true;
   });

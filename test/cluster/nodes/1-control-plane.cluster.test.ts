@@ -11,14 +11,13 @@
  * The later files of nodes/ use the control planes this file installs
  * (ensureKruise applies the same YAML again, which changes nothing).
  */
-import { Kube, Manifest } from '../kube';
+import { Kube, Manifest, applyAll } from '../kube';
 import { probeWebhooks, testNamespace } from '../manager';
 import {
   KRUISE_NAMESPACE, RealNode, containerStatus, ensureKruise, httpGet, imagesOnNode, isReady, leaseHolder, nodeControlPlaneSynth,
   nodeRolloutControlPlaneSynth, podsOf, registryLog, requireRealNode, tierImage, until, waitDeploymentAvailable, waitPodsReady,
 } from '../node';
 import { rejections } from '../prove';
-import { applyAll } from '../kube';
 
 let kube: Kube;
 let node: RealNode;
@@ -38,7 +37,9 @@ describe('the real node', () => {
     expect(n.status.nodeInfo.containerRuntimeVersion).toMatch(/^containerd:\/\/1\.[67]\./);
     expect(n.status.addresses).toContainEqual({ type: 'InternalIP', address: node.ip });
     const pod: Manifest = {
-      apiVersion: 'v1', kind: 'Pod', metadata: { name: 'hello', namespace: NS, labels: { app: 'hello' } },
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'hello', namespace: NS, labels: { app: 'hello' } },
       spec: { containers: [{ name: 'server', image: tierImage('server:v1'), ports: [{ containerPort: 8080 }] }], terminationGracePeriodSeconds: 1 },
     };
     const res = await kube.apply(pod);

@@ -269,12 +269,16 @@ describe('PodProbeMarker', () => {
       });
       cs.addProbeMarker(
         {
-          name: 'healthy', containerName: 'server', podConditionType: 'example.com/healthy',
+          name: 'healthy',
+          containerName: 'server',
+          podConditionType: 'example.com/healthy',
           probe: kplus.Probe.fromHttpGet('/healthz', { port: 8080, periodSeconds: Duration.seconds(2) }),
           whenSucceeded: { labels: { 'example.com/healthy': 'yes' } },
         },
         {
-          name: 'failing', containerName: 'server', podConditionType: 'example.com/failing',
+          name: 'failing',
+          containerName: 'server',
+          podConditionType: 'example.com/failing',
           probe: kplus.Probe.fromCommand(['/server', 'probe', 'http://127.0.0.1:8080/fail'], { periodSeconds: Duration.seconds(2) }),
           whenFailed: { labels: { 'example.com/failing': 'yes' } },
         },

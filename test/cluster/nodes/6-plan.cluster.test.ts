@@ -225,7 +225,8 @@ async function judge(c: GoldenCase, gates: Record<string, boolean>): Promise<Ver
     const ss = newObjects.find(x => x.kind === 'SidecarSet' && x.metadata.name === sp.name)!;
     const sidecars = (ss.spec.containers as any[]).map(x => x.name);
     const selected = after.filter(p => sidecars.some(n => p.spec[n]));
-    const changed = selected.filter(p => oldByUid.has(p.uid) && sidecars.some(n => JSON.stringify(p.spec[n]) !== JSON.stringify(oldByUid.get(p.uid)!.spec[n])));
+    const sidecarChanged = (p: NodePod) => sidecars.some(n => JSON.stringify(p.spec[n]) !== JSON.stringify(oldByUid.get(p.uid)!.spec[n]));
+    const changed = selected.filter(p => oldByUid.has(p.uid) && sidecarChanged(p));
     const recreated = selected.filter(p => !oldByUid.has(p.uid));
     const label = `SidecarSet/${sp.name}`;
     const restarts: string[] = [];

@@ -16,8 +16,8 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { parseAllDocuments } from 'yaml';
 import * as ts from 'typescript';
+import { parseAllDocuments } from 'yaml';
 import { Kube, Manifest } from '../kube';
 import {
   KRUISE_NAMESPACE, applyAccepted, containerStatus, describePods, httpGet, isReady, podsOf, registryLog, requireRealNode, until,
@@ -40,7 +40,7 @@ function quickStartBlock(): string {
   const readme = fs.readFileSync(path.join(root, 'README.md'), 'utf-8');
   const start = readme.search(/^## Quick start\b/m);
   if (start < 0) throw new Error('cluster tier: README.md has no "## Quick start" section');
-  const m = /```ts\n([\s\S]*?)```/.exec(readme.slice(start));
+  const m = /```ts[^\n]*\n([\s\S]*?)```/.exec(readme.slice(start));
   if (!m) throw new Error('cluster tier: the Quick start section of README.md has no ```ts block');
   return m[1];
 }
