@@ -157,12 +157,15 @@ project.addTask('examples', {
 // --- the cluster tier: everything the library produces, applied to a real
 // kube-apiserver + etcd on loopback (test/cluster/README.md)
 // The README's Deploy sequence first, on an empty cluster of its own with
-// kube-controller-manager (test/cluster/full/); then the shared-cluster tests.
+// kube-controller-manager (test/cluster/full/); then the shared-cluster tests;
+// then the real-node rung (test/cluster/nodes/): kubelet + containerd +
+// kube-proxy on this machine, our control planes as pods, put back as found.
 project.addTask('test:cluster', {
-  description: 'Build (first use) and start etcd + kube-apiserver on 127.0.0.1, apply every synth with the cluster tier tests, stop them (SKIP_CLUSTER=1 skips)',
+  description: 'Build (first use) and start etcd + kube-apiserver on 127.0.0.1, apply every synth with the cluster tier tests, then run the real-node tests on kubelet + containerd, stop them (SKIP_CLUSTER=1 skips)',
   steps: [
     { exec: 'CLUSTER_CONTROLLER_MANAGER=1 bash test/cluster/cluster.sh run -- jest --config test/cluster/jest.full.config.js --runInBand' },
     { exec: 'bash test/cluster/cluster.sh run -- jest --config test/cluster/jest.config.js --runInBand' },
+    { exec: 'CLUSTER_NODES=1 bash test/cluster/cluster.sh run -- jest --config test/cluster/jest.nodes.config.js --runInBand' },
   ],
 });
 

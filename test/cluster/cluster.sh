@@ -27,6 +27,19 @@
 # CLUSTER_WEBHOOKS=0 turns them off (webhook configurations are then stored
 # and validated like any object, but never called). CLUSTER_CONTROLLER_MANAGER=1
 # also starts kube-controller-manager (the fresh-cluster tests).
+#
+# CLUSTER_NODES=1 adds a real node (node.sh): a registry of the locally built
+# images on 127.0.0.1, containerd, kubelet and kube-proxy, on a bridge of its
+# own (198.18.0.0/24; Services in 198.19.0.0/16). kube-controller-manager
+# runs too, kube-apiserver binds the node address 198.18.0.1 instead of
+# 127.0.0.1 (pods reach it through the `kubernetes` Service, as in a cluster)
+# and calls webhook Services through kube-proxy, not the service proxy. The
+# tests get also
+#   CLUSTER_NODE_NAME      the node's name (real-node-1)
+#   CLUSTER_NODE_IP        its address (198.18.0.1)
+#   CLUSTER_NODE_DIR       its folder: run/containerd.sock, kubelet.cmd, kubelet.pid, pod-logs/, volumes/
+#   CLUSTER_REGISTRY       the registry's host:port on 127.0.0.1 (images/images.json lists what it serves)
+# and the run puts back what the node changed on the machine when it ends.
 set -euo pipefail
 
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -47,10 +60,18 @@ for tool in openssl setpriv node; do
   command -v "$tool" >/dev/null 2>&1 || fail "$tool is missing (needed to start the control plane)"
 done
 
+nodes="${CLUSTER_NODES:-}"
+[ "$nodes" = 1 ] && CLUSTER_CONTROLLER_MANAGER=1
+if [ "$nodes" = 1 ]; then
+  # shellcheck source=node.sh
+  source "$here/node.sh"
+fi
+
 bin="$(bash "$here/build.sh")"
 kubectl="$bin/kubectl"
 manager_bin="$(bash "$here/build-manager.sh")"
 rollout_manager_bin="$(bash "$here/build-rollout-manager.sh")"
+[ "$nodes" = 1 ] && images="$(bash "$here/build-images.sh")"
 
 # Remove the folders of earlier runs that were killed outright (their script is gone).
 for old in "${TMPDIR:-/tmp}"/cdk8s-kruise-cluster.*; do
@@ -74,8 +95,17 @@ stop() {
     kill -KILL "$pid" 2>/dev/null || true
     wait "$pid" 2>/dev/null || true
   done
+  if [ "$nodes" = 1 ]; then
+    node_teardown
+    if ! node_verify; then
+      echo "cluster tier: the real node left the machine changed (above)" >&2
+      [ "$rc" -eq 0 ] && rc=1
+    fi
+  fi
   if [ "$rc" -ne 0 ] && [ -n "${CLUSTER_KEEP_LOGS:-}" ]; then
     echo "cluster tier: logs kept in $dir" >&2
+  elif [ "$nodes" = 1 ] && awk -v b="$dir/" 'index($5, b) == 1 { found = 1 } END { exit !found }' /proc/self/mountinfo; then
+    echo "cluster tier: $dir still has mounts; not removed" >&2
   else
     rm -rf "$dir"
   fi
@@ -86,11 +116,12 @@ trap 'exit 130' INT
 trap 'exit 143' TERM
 
 # --- free loopback ports (the kernel picks them; bound and released at once)
-read -r etcd_client etcd_peer api_port scheduler_port kwok_port kwok_node_port kcm_port < <(node -e '
+read -r etcd_client etcd_peer api_port scheduler_port kwok_port kwok_node_port kcm_port \
+  kubelet_port kubelet_healthz_port proxy_healthz_port proxy_metrics_port < <(node -e '
   const net = require("net");
   const take = () => new Promise((ok, ko) => { const s = net.createServer(); s.on("error", ko);
     s.listen(0, "127.0.0.1", () => { const p = s.address().port; ok([s, p]); }); });
-  Promise.all([take(), take(), take(), take(), take(), take(), take()]).then(r => { r.forEach(([s]) => s.close()); console.log(r.map(([, p]) => p).join(" ")); })
+  Promise.all(Array.from({ length: 11 }, take)).then(r => { r.forEach(([s]) => s.close()); console.log(r.map(([, p]) => p).join(" ")); })
     .catch(e => { console.error(e.message); process.exit(1); });
 ') || fail "no free port on 127.0.0.1 could be had"
 
@@ -99,7 +130,18 @@ ssl() { openssl "$@" >>"$dir/openssl.log" 2>&1 || fail "openssl $1 failed (see $
 ssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj "/CN=cluster-tier-ca" \
   -keyout "$dir/ca.key" -out "$dir/ca.crt"
 ssl req -newkey rsa:2048 -nodes -subj "/CN=kube-apiserver" -keyout "$dir/apiserver.key" -out "$dir/apiserver.csr"
-printf 'subjectAltName=IP:127.0.0.1,DNS:localhost,DNS:kubernetes,DNS:kubernetes.default,DNS:kubernetes.default.svc\nextendedKeyUsage=serverAuth\n' > "$dir/apiserver.ext"
+if [ "$nodes" = 1 ]; then
+  node_requirements
+  node_preflight
+  node_network_up
+  api_address="$NODE_IP"
+  # the node address, and the `kubernetes` Service's ClusterIP (the first of the Service range) that pods dial
+  extra_sans=",IP:$NODE_IP,IP:198.19.0.1"
+else
+  api_address=127.0.0.1
+  extra_sans=""
+fi
+printf 'subjectAltName=IP:127.0.0.1%s,DNS:localhost,DNS:kubernetes,DNS:kubernetes.default,DNS:kubernetes.default.svc\nextendedKeyUsage=serverAuth\n' "$extra_sans" > "$dir/apiserver.ext"
 ssl x509 -req -in "$dir/apiserver.csr" -CA "$dir/ca.crt" -CAkey "$dir/ca.key" -CAcreateserial -days 2 \
   -extfile "$dir/apiserver.ext" -out "$dir/apiserver.crt"
 ssl req -newkey rsa:2048 -nodes -subj "/O=system:masters/CN=cluster-tier-admin" -keyout "$dir/admin.key" -out "$dir/admin.csr"
@@ -109,7 +151,7 @@ ssl x509 -req -in "$dir/admin.csr" -CA "$dir/ca.crt" -CAkey "$dir/ca.key" -CAcre
 ssl genrsa -out "$dir/sa.key" 2048
 ssl rsa -in "$dir/sa.key" -pubout -out "$dir/sa.pub"
 
-server="https://127.0.0.1:$api_port"
+server="https://$api_address:$api_port"
 cat > "$dir/kubeconfig" <<KUBECONFIG
 apiVersion: v1
 kind: Config
@@ -161,18 +203,26 @@ egressSelections:
       uds:
         udsName: $dir/service-proxy.sock
 EGRESS
-start service-proxy node "$here/service-proxy.js" "$dir/service-proxy.sock" "$dir/routes.json"
+if [ "$nodes" = 1 ]; then
+  # kube-proxy routes the Service addresses: webhook calls go to the Service as in a cluster, and
+  # the `kubernetes` Service's endpoint is the API server's own address (the lease reconciler writes it).
+  network=(--service-cluster-ip-range "$NODE_SERVICE_RANGE" --endpoint-reconciler-type lease
+    --kubelet-client-certificate "$dir/admin.crt" --kubelet-client-key "$dir/admin.key" --kubelet-preferred-address-types InternalIP)
+  node_registry_up "$images"
+else
+  start service-proxy node "$here/service-proxy.js" "$dir/service-proxy.sock" "$dir/routes.json"
+  network=(--service-cluster-ip-range 10.96.0.0/16 --endpoint-reconciler-type none --egress-selector-config-file "$dir/egress.yaml")
+fi
 
 start kube-apiserver "$bin/kube-apiserver" \
   --etcd-servers "http://127.0.0.1:$etcd_client" \
-  --bind-address 127.0.0.1 --advertise-address 127.0.0.1 --secure-port "$api_port" \
+  --bind-address "$api_address" --advertise-address "$api_address" --secure-port "$api_port" \
   --tls-cert-file "$dir/apiserver.crt" --tls-private-key-file "$dir/apiserver.key" \
   --client-ca-file "$dir/ca.crt" \
   --service-account-issuer https://kubernetes.default.svc --service-account-key-file "$dir/sa.pub" \
   --service-account-signing-key-file "$dir/sa.key" \
-  --service-cluster-ip-range 10.96.0.0/16 --endpoint-reconciler-type none \
+  "${network[@]}" \
   --authorization-mode RBAC "$admission" --allow-privileged=true \
-  --egress-selector-config-file "$dir/egress.yaml" \
   --cert-dir "$dir/apiserver-certs" --v 1
 api_pid=${pids[-1]}
 
@@ -180,7 +230,7 @@ api_pid=${pids[-1]}
 ready=0
 for _ in $(seq 1 240); do
   exited "$etcd_pid" && { tail -n 20 "$dir/etcd.log" >&2; fail "etcd exited at start (port 127.0.0.1:$etcd_client or $etcd_peer taken?)"; }
-  exited "$api_pid" && { tail -n 20 "$dir/kube-apiserver.log" >&2; fail "kube-apiserver exited at start (port 127.0.0.1:$api_port taken?)"; }
+  exited "$api_pid" && { tail -n 20 "$dir/kube-apiserver.log" >&2; fail "kube-apiserver exited at start (port $api_address:$api_port taken?)"; }
   if "$kubectl" --kubeconfig "$dir/kubeconfig" get --raw /readyz >/dev/null 2>&1; then ready=1; break; fi
   sleep 0.5
 done
@@ -224,6 +274,11 @@ exited "$scheduler_pid" && { tail -n 20 "$dir/kube-scheduler.log" >&2; fail "kub
 exited "$kwok_pid" && { tail -n 20 "$dir/kwok.log" >&2; fail "kwok exited at start (log above)"; }
 if [ -n "${kcm_pid:-}" ] && exited "$kcm_pid"; then
   tail -n 20 "$dir/kube-controller-manager.log" >&2; fail "kube-controller-manager exited at start (log above)"
+fi
+
+if [ "$nodes" = 1 ]; then
+  node_start
+  export CLUSTER_NODE_NAME="$NODE_NAME" CLUSTER_NODE_IP="$NODE_IP" CLUSTER_NODE_DIR="$dir/node" CLUSTER_REGISTRY="$NODE_REGISTRY"
 fi
 
 touch "$dir/pids"

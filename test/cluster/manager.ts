@@ -371,8 +371,10 @@ export async function fakeNodes(kube: Kube, nodes: Array<{ name: string; labels?
  * Pending, bound to it (kube-controller-manager's binder completes the
  * binding, so it needs a cluster with kube-controller-manager: full/). The
  * tier's clusters have no StorageClass and no provisioner; a user's has both.
+ * On a real node, where kubelet creates the folder, `hostPathBase` is a
+ * folder of the run.
  */
-export async function provisionClaims(kube: Kube): Promise<void> {
+export async function provisionClaims(kube: Kube, hostPathBase = '/var/lib/cluster-tier'): Promise<void> {
   const claims = (await kube.request('GET', '/api/v1/persistentvolumeclaims')).body?.items ?? [];
   for (const c of claims) {
     if (c.status?.phase !== 'Pending' || c.spec.volumeName) continue;
@@ -384,7 +386,7 @@ export async function provisionClaims(kube: Kube): Promise<void> {
       spec: {
         capacity: { storage: c.spec.resources.requests.storage },
         accessModes: c.spec.accessModes,
-        hostPath: { path: `/var/lib/cluster-tier/${name}` },
+        hostPath: { path: `${hostPathBase}/${name}` },
         claimRef: { namespace: c.metadata.namespace, name: c.metadata.name, uid: c.metadata.uid },
         ...(c.spec.storageClassName ? { storageClassName: c.spec.storageClassName } : {}),
       },

@@ -19,9 +19,10 @@
  */
 import { App, Chart } from 'cdk8s';
 import * as lib from '../../../src';
-import { PLAN_GOLDEN, GoldenCase } from '../../fixtures/plan-golden';
+import { PLAN_GOLDEN } from '../../fixtures/plan-golden';
 import { Kube, Manifest, applyAll, describeObject } from '../kube';
 import { Managers, fakeNodes, provisionClaims, runControlPlane, testNamespace } from '../manager';
+import { Observed, casesByGates, inNamespace, observe, ordinals } from '../plan-judge';
 import { synthApp } from '../sources';
 
 const sleep = (ms: number) => new Promise(r => setTimeout(r, ms));
@@ -38,27 +39,12 @@ beforeAll(async () => {
 afterAll(() => kube.close());
 
 /**
- * The case's objects in its own namespace. A SidecarSet (cluster-scoped)
- * selects only that namespace and is named after it, so no case meets
- * another's.
+ * Cases kwok cannot judge, and why; test/cluster/nodes/6-plan judges them on
+ * a real node.
  */
-function inNamespace(objects: Manifest[], ns: string): Manifest[] {
-  return objects.map(o => {
-    const m = JSON.parse(JSON.stringify(o));
-    if (m.kind === 'SidecarSet') {
-      m.spec.namespace = ns;
-      m.metadata.name = `${m.metadata.name}-${ns}`;
-    } else {
-      m.metadata.namespace = ns;
-    }
-    return m;
-  });
-}
-
-/** Cases the tier cannot judge, and why. */
 const NOT_JUDGED: Record<string, string> = {
   'env-from-metadata': 'the container restart that re-reads env from metadata is done by kruise-daemon '
-    + '(Kruise waits for its runtime-container-meta annotation), and kruise-daemon needs a container runtime, which the tier has not',
+    + '(Kruise waits for its runtime-container-meta annotation), which needs a container runtime: judged on the real node (nodes/6-plan)',
 };
 
 /** A pod as the comparison needs it. */
@@ -144,40 +130,7 @@ async function settle(ns: string, objects: Manifest[], what: string, minWaitMs =
   }
 }
 
-/** What the controllers did to one group of pods (a workload, or a subset). */
-interface Observed {
-  readonly podsUpdated: number;
-  readonly podsOnOldRevision: number;
-  readonly kept: number;
-  readonly recreated: number;
-  readonly updatedNames: string[];
-  readonly keptNames: string[];
-}
-
-/** Compare pods before and after: moved pods (new UID or new revision) and pods not on their workload's update revision. */
-function observe(before: PodState[], after: PodState[], updateRevisionOf: (p: PodState) => string): Observed {
-  const byUid = new Map(before.map(p => [p.uid, p]));
-  const moved = after.filter(p => !byUid.has(p.uid) || byUid.get(p.uid)!.revision !== p.revision);
-  return {
-    podsUpdated: moved.length,
-    podsOnOldRevision: after.filter(p => p.revision !== updateRevisionOf(p)).length,
-    kept: moved.filter(p => byUid.has(p.uid)).length,
-    recreated: moved.filter(p => !byUid.has(p.uid)).length,
-    updatedNames: moved.map(p => p.name).sort(),
-    keptNames: after.filter(p => !moved.includes(p)).map(p => p.name).sort(),
-  };
-}
-
-const ordinals = (names: string[]) => names.map(n => Number(n.slice(n.lastIndexOf('-') + 1))).sort((a, b) => b - a);
-
-/** The golden cases by their feature gates (one control plane per group). */
-const groups = new Map<string, GoldenCase[]>();
-for (const c of PLAN_GOLDEN) {
-  const key = JSON.stringify(c.featureGates ?? {});
-  groups.set(key, [...(groups.get(key) ?? []), c]);
-}
-
-for (const [key, cases] of groups) {
+for (const [key, cases] of casesByGates(PLAN_GOLDEN)) {
   const gates: Record<string, boolean> = JSON.parse(key);
 
   describe(`kruise-manager with feature gates ${key}`, () => {
