@@ -556,6 +556,9 @@ export class SidecarSet extends Construct {
     if (e.props.resources === undefined) delete base.resources;
     if (e.props.securityContext === undefined) delete base.securityContext;
     if (e.props.imagePullPolicy === undefined) delete base.imagePullPolicy;
+    // OpenKruise's SidecarSet defaulter leaves a startup probe's successThreshold unset (0), which it then refuses:
+    // write the only value a startup probe may have (cdk8s-plus adds a startup probe to any container with a port)
+    if (base.startupProbe && base.startupProbe.successThreshold === undefined) base.startupProbe = { ...base.startupProbe, successThreshold: 1 };
     return {
       ...base,
       podInjectPolicy: e.props.injectPolicy,

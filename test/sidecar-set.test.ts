@@ -79,7 +79,8 @@ describe('SidecarSet rendering', () => {
       env: [{ name: 'MODE', value: 'tail' }],
       volumeMounts: [{ mountPath: '/var/log/app', name: 'logs' }],
       resources: { requests: { cpu: '50m' } },
-      startupProbe: { failureThreshold: 3, tcpSocket: { port: 2020 } },
+      // cdk8s-plus's startup probe for a port, with the successThreshold OpenKruise does not default for a sidecar
+      startupProbe: { failureThreshold: 3, successThreshold: 1, tcpSocket: { port: 2020 } },
       podInjectPolicy: 'AfterAppContainer',
       shareVolumePolicy: { type: 'enabled' },
       shareVolumeDevicePolicy: { type: 'disabled' },
@@ -390,7 +391,7 @@ describe('SidecarSet rules (webhook-rules §4)', () => {
       JsonPatch.add('/spec/volumes', [{ name: 'cache', emptyDir: {} }]),
     );
     const err = () => Testing.synth(chart);
-    expect(err).toThrow('[test/p] SidecarSet "p" (apps.kruise.io/v1beta1) spec.initContainers[0].startupProbe: {"failureThreshold":3,"tcpSocket":{"port":8080},"timeoutSeconds":1,"periodSeconds":10,"successThreshold":1} is not allowed on an init container; remove it, or make the init container a sidecar (restartPolicy Always)');
+    expect(err).toThrow('[test/p] SidecarSet "p" (apps.kruise.io/v1beta1) spec.initContainers[0].startupProbe: {"failureThreshold":3,"successThreshold":1,"tcpSocket":{"port":8080},"timeoutSeconds":1,"periodSeconds":10} is not allowed on an init container; remove it, or make the init container a sidecar (restartPolicy Always)');
     expect(err).toThrow('[test/p] SidecarSet "p" (apps.kruise.io/v1beta1) spec.containers[0].imagePullPolicy: "Sometimes" is not supported; use one of Always, IfNotPresent, Never');
     expect(err).toThrow('[test/p] SidecarSet "p" (apps.kruise.io/v1beta1) spec.containers[0].resources.requests["cpu"]: "500m" is greater than the limit "100m"; request at most the limit');
     expect(err).toThrow('[test/p] SidecarSet "p" (apps.kruise.io/v1beta1) spec.containers[0].volumeDevices[0].name: "cache" names no persistentVolumeClaim volume of the pod');

@@ -177,6 +177,15 @@ export function sidecarSetErrors(json: any): string[] {
     if (!['enabled', 'disabled'].includes(c.shareVolumePolicy.type)) {
       errors.push(fieldError(`${field}.shareVolumePolicy.type`, c.shareVolumePolicy.type, 'is not a share-volume policy', 'use enabled or disabled (lower case)'));
     }
+    // The SidecarSet defaulter fills liveness and readiness probes but not a startup probe, whose successThreshold must be exactly 1
+    const startup = c.startupProbe;
+    if (startup !== null && typeof startup === 'object' && !Array.isArray(startup) && startup.successThreshold !== 1) {
+      errors.push(fieldError(`${field}.startupProbe.successThreshold`, startup.successThreshold,
+        startup.successThreshold === undefined
+          ? 'is not set; OpenKruise defaults it for liveness and readiness probes of a sidecar but not for a startup probe, and refuses anything but 1'
+          : 'must be 1 for a startup probe',
+        advice('set startupProbe.successThreshold: 1', 'leave successThreshold unset (the construct writes 1) or set 1')));
+    }
     if (c.upgradeStrategy.upgradeType === 'HotUpgrade' && !c.upgradeStrategy.hotUpgradeEmptyImage) {
       errors.push(fieldError(`${field}.upgradeStrategy.hotUpgradeEmptyImage`, undefined, 'is missing for a HotUpgrade sidecar (OpenKruise accepts it, but every injected pod then has a container without an image and is refused)', advice('set upgradeStrategy.hotUpgradeEmptyImage to an image that only sleeps (the pod runs it while the other container upgrades)', 'use SidecarUpgradeStrategy.hot(emptyImage)')));
     }

@@ -211,7 +211,7 @@ if [ "$nodes" = 1 ]; then
   node_registry_up "$images"
 else
   start service-proxy node "$here/service-proxy.js" "$dir/service-proxy.sock" "$dir/routes.json"
-  network=(--service-cluster-ip-range 10.96.0.0/16 --endpoint-reconciler-type none --egress-selector-config-file "$dir/egress.yaml")
+  network=(--service-cluster-ip-range 198.19.0.0/16 --endpoint-reconciler-type none --egress-selector-config-file "$dir/egress.yaml")
 fi
 
 start kube-apiserver "$bin/kube-apiserver" \
@@ -249,7 +249,7 @@ scheduler_pid=${pids[-1]}
 cat "$bin/../kwok-stages/"*.yaml "$here/fixtures/kwok-stages.yaml" > "$dir/kwok.yaml"
 start kwok "$bin/kwok" --config "$dir/kwok.yaml" --kubeconfig "$dir/kubeconfig" \
   --manage-all-nodes=false --manage-nodes-with-annotation-selector kwok.x-k8s.io/node=fake \
-  --server-address "127.0.0.1:$kwok_port" --node-port "$kwok_node_port" --cidr 10.244.0.0/16 --node-ip 10.0.0.1
+  --server-address "127.0.0.1:$kwok_port" --node-port "$kwok_node_port" --cidr 198.18.64.0/18 --node-ip 192.0.2.10
 kwok_pid=${pids[-1]}
 started=(kube-scheduler kwok)
 # --- kube-controller-manager, when asked for (CLUSTER_CONTROLLER_MANAGER=1): a
