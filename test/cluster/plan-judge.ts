@@ -1,7 +1,6 @@
 /**
- * What the tests that judge the update plan against the real controllers
- * share (full/2-plan on kwok nodes, nodes/6-plan on a real node): each golden
- * case in a namespace of its own, the cases grouped by the feature gates
+ * How nodes/6-plan judges the update plan against the real controllers: each
+ * golden case in a namespace of its own, the cases grouped by the feature gates
  * their control plane runs with, and what moved between two sets of pods.
  */
 import { Manifest } from './kube';

@@ -2,10 +2,9 @@
  * The update plan judged by real containers: every case of the golden set
  * (test/fixtures/plan-golden.ts) is applied old, then new, on the real node
  * with kruise-manager and kruise-daemon running as pods with the case's
- * feature gates, and what happened must be what `UpdatePlan.compare` said,
- * as full/2-plan checks it on kwok (pods moved and kept per workload and
- * subset, UIDs kept in place and new on recreate, Advanced StatefulSet
- * ordinals, refusals by the webhook) and, here, container by container:
+ * feature gates, and what happened must be what `UpdatePlan.compare` said
+ * (pods moved and kept per workload and subset, UIDs kept in place and new on recreate, Advanced StatefulSet
+ * ordinals, refusals by the webhook) and, container by container:
  *
  * - a pod updated in place restarts exactly the containers whose image
  *   changes or whose env reads a changed label (`imageChanges`,
