@@ -494,8 +494,9 @@ export function injectInto<S extends SidecarSetLike>(nsLabels: NamespaceLabels, 
   // collisions with the app's own containers: upstream silently replaces the app container
   const indexOf = (list: any[], name: string) => list.findIndex(c => c.name === name);
   /** The SidecarSet's side of a sidecar whose pod container name is taken in the pod. */
+  const alsoNamed = (x: Sidecar, what: string) => (x.name === x.c.name ? 'is also the name of' : `becomes the sidecar ${what} "${x.c.name}", which is also the name of`);
   const sidecarNamed = (x: Sidecar, what: string, taken: string, then: string) => (w: string): ProblemSide => ({
-    field: `${x.at}.name`, value: x.name, problem: `names the sidecar ${what} "${x.c.name}", which is also the name of ${taken} of the pods of ${w}, ${then}`,
+    field: `${x.at}.name`, value: x.name, problem: `${alsoNamed(x, what)} ${taken} of the pods of ${w}, ${then}`,
   });
   for (const x of sidecarMain) {
     const { c, from } = x;
@@ -537,7 +538,7 @@ export function injectInto<S extends SidecarSetLike>(nsLabels: NamespaceLabels, 
     const prev = seenSidecar.get(c.name);
     if (prev && prev !== from) {
       problem(from, FleetProblemKind.INJECTED_TWICE, `sidecar "${c.name}" is injected by both ${label(prev)} and ${label(from)}`, 'rename one of them', {
-        sidecar: w => ({ field: `${x.at}.name`, value: x.name, problem: `names the sidecar "${c.name}", which ${label(prev)} also injects into the pods of ${w}` }),
+        sidecar: w => ({ field: `${x.at}.name`, value: x.name, problem: `${alsoNamed(x, 'container')} a sidecar ${label(prev)} injects into the pods of ${w}` }),
         workload: labelsSide(`select the pods for ${label(prev)} and ${label(from)}, which both inject a sidecar "${c.name}"`),
       }, prev);
     }
