@@ -173,7 +173,6 @@ export class PodUnavailableBudget extends Construct {
     if (!t) return [];
     const key = `${groupOf(t.ref.apiVersion)}/${t.ref.kind}`;
     if (PROTECTABLE.has(key)) return [];
-    return [fieldError('spec.targetRef', t.ref, `is a ${t.ref.kind || '(kind unset)'} (${t.ref.apiVersion || 'apiVersion unset'}), which has no scale subresource OpenKruise can read, so the budget protects no pod`,
-      'use a selector on its pod labels instead')];
+    return [fieldError('spec.targetRef', t.ref, 'names a kind without a scale subresource OpenKruise can read, so the budget protects no pod', 'use a selector on its pod labels instead')];
   }
 }

@@ -110,7 +110,7 @@ test('warns when the target is a kind upstream cannot protect', () => {
   const chart = Testing.chart();
   const job = new kplus.Job(chart, 'job', { metadata: { name: 'job' }, containers: [{ image: 'busybox:1.36' }] });
   new PodUnavailableBudget(chart, 'pub', { target: job, maxUnavailable: kplus.PercentOrAbsolute.absolute(1) });
-  expect(Warnings.of(chart)).toEqual(['[test/pub] PodUnavailableBudget "test-pub-c84f1553" (policy.kruise.io/v1alpha1) spec.targetRef: {"apiVersion":"batch/v1","kind":"Job","name":"job"} is a Job (batch/v1), which has no scale subresource OpenKruise can read, so the budget protects no pod; use a selector on its pod labels instead']);
+  expect(Warnings.of(chart)).toEqual(['[test/pub] PodUnavailableBudget "test-pub-c84f1553" (policy.kruise.io/v1alpha1) spec.targetRef: {"apiVersion":"batch/v1","kind":"Job","name":"job"} names a kind without a scale subresource OpenKruise can read, so the budget protects no pod; use a selector on its pod labels instead']);
 });
 
 test('fails when both PUB feature gates are off in the app\'s control plane', () => {
