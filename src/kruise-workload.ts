@@ -61,6 +61,18 @@ export interface KruiseWorkloadProps extends kplus.WorkloadProps {
   readonly imagePreDownload?: ImagePreDownload;
 }
 
+/**
+ * Why a container cannot be restarted in place: its position in the names
+ * asked for (none: the names as a whole), the name, what is wrong, the fix.
+ * @internal
+ */
+export interface _RecreateProblem {
+  readonly index?: number;
+  readonly name?: string;
+  readonly problem: string;
+  readonly fix: string;
+}
+
 /** Options of `recreateContainers()` and `recreateContainersCommand()` on a workload. */
 export interface WorkloadContainerRecreateOptions extends ContainerRecreateRequestOptions {
   /**
@@ -226,10 +238,10 @@ export abstract class KruiseWorkload extends kplus.Workload {
    * the position in `names` (undefined: all of them), the name, what is wrong, the fix.
    * @internal
    */
-  public _recreateProblems(names: string[]): Array<{ readonly index?: number; readonly name?: string; readonly problem: string; readonly fix: string }> {
+  public _recreateProblems(names: string[]): _RecreateProblem[] {
     const regular = this.containers.map(c => c.name);
     const init = this.initContainers.map(c => c.name);
-    const out: Array<{ index?: number; name?: string; problem: string; fix: string }> = [];
+    const out: _RecreateProblem[] = [];
     if (names.length === 0) out.push({ problem: 'no container to restart: the workload has none yet', fix: 'add its containers first, or name them' });
     names.forEach((n, index) => {
       if (init.includes(n)) {

@@ -8,9 +8,9 @@ import { IConstruct } from 'constructs';
 import { FleetProblemKind } from './fleet-types';
 import { AppObject, _oncePerRound, allAppObjects, appObjects, describe, namespaceLabels, namespaceOf, placeOf, podTemplateOf, templatePathOf } from './objects';
 import { _admitted, _objectLine } from '../admission/engine';
-import { fieldError } from '../validation/report';
 import { defaultedSidecarSetSpec, sidecarSetSpecOf } from '../admission/sidecar-set';
 import { cloneJson } from '../validation/json';
+import { fieldError } from '../validation/report';
 import { LabelSelectorJson, selectorMatches, selectorsOverlap } from '../validation/selectors';
 
 /** A SidecarSet as the injection reads it: its name and defaulted spec. */
@@ -610,8 +610,13 @@ export function injectInto<S extends SidecarSetLike>(nsLabels: NamespaceLabels, 
       const prev = ports.get(key);
       if (prev && prev[0] !== c.name && !hotPair(prev[0], c.name)) {
         portClash(FleetProblemKind.PORT, prev, [c.name, k], {
-          field: 'containerPort', value: p.containerPort, what: `containers "${prev[0]}" and "${c.name}" both listen on port ${key} in the same pod`,
-          clash: `a port (${protocol})`, both: `both listen on port ${key}`, then: ', and the containers of a pod share its network', fix: 'change one port',
+          field: 'containerPort',
+          value: p.containerPort,
+          what: `containers "${prev[0]}" and "${c.name}" both listen on port ${key} in the same pod`,
+          clash: `a port (${protocol})`,
+          both: `both listen on port ${key}`,
+          then: ', and the containers of a pod share its network',
+          fix: 'change one port',
         });
       }
       ports.set(key, [c.name, k]);
@@ -619,8 +624,13 @@ export function injectInto<S extends SidecarSetLike>(nsLabels: NamespaceLabels, 
         const prevName = portNames.get(p.name);
         if (prevName && prevName[0] !== c.name && !hotPair(prevName[0], c.name)) {
           portClash(FleetProblemKind.PORT_NAME, prevName, [c.name, k], {
-            field: 'name', value: p.name, what: `containers "${prevName[0]}" and "${c.name}" both name a port "${p.name}", so a Service targetPort "${p.name}" is ambiguous`,
-            clash: 'the name of a port', both: `both name a port "${p.name}"`, then: `, so a Service targetPort "${p.name}" is ambiguous`, fix: 'rename one port',
+            field: 'name',
+            value: p.name,
+            what: `containers "${prevName[0]}" and "${c.name}" both name a port "${p.name}", so a Service targetPort "${p.name}" is ambiguous`,
+            clash: 'the name of a port',
+            both: `both name a port "${p.name}"`,
+            then: `, so a Service targetPort "${p.name}" is ambiguous`,
+            fix: 'rename one port',
           });
         }
         portNames.set(p.name, [c.name, k]);

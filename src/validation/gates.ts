@@ -88,13 +88,13 @@ export function _requireGates(scope: IConstruct, kind: string, allOf: string[], 
   const then = consequence ?? `the webhook refuses every ${kind} then`;
   scope.node.addValidation({
     validate: () => {
-      const sources = _gateSources(scope);
-      if (sources.length === 0) return [];
+      const controlPlanes = _gateSources(scope);
+      if (controlPlanes.length === 0) return [];
       const obj = scope instanceof ApiObject ? scope : ApiObject.of(scope);
       const field = at?.field ?? 'kind';
       const value = at ? at.value() : kind;
       const errors: string[] = [];
-      for (const src of sources) {
+      for (const src of controlPlanes) {
         for (const gate of allOf) {
           if (!src.isEnabled(gate)) {
             errors.push(fieldError(field, value, `needs the OpenKruise feature gate ${gate}, which is off in the control plane ${src.place} (${then})`, src.howToEnable(gate)));

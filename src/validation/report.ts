@@ -75,8 +75,8 @@ function forRoot(scope: IConstruct): AppWarnings {
           for (const w of warnings) {
             if (w.scope === root || created.hooked.has(w.scope)) continue;
             created.hooked.add(w.scope);
-            const scope = w.scope;
-            scope.node.addValidation({ validate: () => (created.fatal ? current().filter(x => x.scope === scope).map(x => `${x.message}${AS_ERROR}`) : []) });
+            const about = w.scope;
+            about.node.addValidation({ validate: () => (created.fatal ? current().filter(x => x.scope === about).map(x => `${x.message}${AS_ERROR}`) : []) });
           }
           return warnings.filter(w => w.scope === root).map(w => `${w.message}${AS_ERROR}`);
         }

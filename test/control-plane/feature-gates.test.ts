@@ -156,7 +156,7 @@ describe('cross-checks with the library constructs themselves', () => {
       'Validation failed with the following errors:',
       "  [apps/spread] WorkloadSpread \"apps-spread-c8af06d6\" (apps.kruise.io/v1alpha1) kind: \"WorkloadSpread\" needs the OpenKruise feature gate WorkloadSpread, which is off in the control plane at 'infra/kruise' "
       + "(the webhook refuses every WorkloadSpread then); set featureGates: { WorkloadSpread: true, PodWebhook: true } on the KruiseControlPlane at 'infra/kruise'",
-      "  [apps/pub] PodUnavailableBudget \"apps-pub-c80f2a4d\" (policy.kruise.io/v1alpha1) kind: \"PodUnavailableBudget\" needs one of the OpenKruise feature gates PodUnavailableBudgetDeleteGate or PodUnavailableBudgetUpdateGate, "
+      '  [apps/pub] PodUnavailableBudget "apps-pub-c80f2a4d" (policy.kruise.io/v1alpha1) kind: "PodUnavailableBudget" needs one of the OpenKruise feature gates PodUnavailableBudgetDeleteGate or PodUnavailableBudgetUpdateGate, '
       + "all off in the control plane at 'infra/kruise'; set featureGates: { PodUnavailableBudgetDeleteGate: true, PodWebhook: true } on the KruiseControlPlane at 'infra/kruise'",
     ].join('\n'));
   });

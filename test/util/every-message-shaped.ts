@@ -12,8 +12,8 @@
  * or HorizontalPodAutoscaler of the app), which speak for that library.
  */
 import { IConstruct, Node } from 'constructs';
-import { Warnings } from '../../src/validation/report';
 import { unshaped } from './message-shape';
+import { Warnings } from '../../src/validation/report';
 
 /** cdk8s-plus-28 classes that validate themselves (their messages are not ours). */
 const KPLUS_VALIDATED = new Set(['Ingress', 'HorizontalPodAutoscaler']);
@@ -44,7 +44,8 @@ if (!w[MARK]) {
     printed.push(...out.map(m => at(scope, m)));
     return out;
   });
-  w._addAppProducer = (scope: IConstruct, produce: () => Array<{ scope: IConstruct; message: string }>) => addAppProducer.call(Warnings, scope, () => {
+  type AppWarning = { scope: IConstruct; message: string };
+  w._addAppProducer = (scope: IConstruct, produce: () => AppWarning[]) => addAppProducer.call(Warnings, scope, () => {
     const out = produce();
     printed.push(...out.map(x => at(x.scope, x.message)));
     return out;
