@@ -125,8 +125,7 @@ export class Warnings {
    * Register a warning that always applies to `scope`.
    *
    * @param scope the construct the warning is about
-   * @param message what will surprise the user, and what to do about it; the library's own
-   * read `Kind "name" (apiVersion) field: value problem; fix`
+   * @param message what will surprise the user, and what to do about it (the library's own name the object, the field, its value, the problem and the fix)
    */
   public static add(scope: IConstruct, message: string): void {
     const entry = forRoot(scope);
