@@ -94,6 +94,8 @@ const project = new cdk8s.ConstructLibraryCdk8s({
       testPathIgnorePatterns: ['/node_modules/', '/dist/', '/lib/', '/test/cluster/'],
       coveragePathIgnorePatterns: ['/node_modules/', '/imports/'],
       moduleNameMapper: { '^cdk8s-kruise$': '<rootDir>/src/index.ts' },
+      // Every message a test makes the library print is held to the one message shape.
+      setupFilesAfterEnv: ['<rootDir>/test/util/every-message-shaped.ts'],
     },
   },
   eslintOptions: {
