@@ -204,6 +204,12 @@ async function readyPods(w: Workload, count: number, timeoutMs = 90_000): Promis
   }, () => describePods(kube, ns, selectorOf(w.json)));
 }
 
+/** What the SidecarSet controller says of a pod in its condition SidecarSetUpgradable: true, false, or nothing (not its pod). */
+function upgradable(p: Manifest, sidecarSet: string): boolean | undefined {
+  const cond = (p.status?.conditions ?? []).find((x: any) => x.type === 'SidecarSetUpgradable');
+  return cond?.message ? JSON.parse(cond.message)[sidecarSet] : undefined;
+}
+
 const replicasOf = (w: Workload) => w.json.spec.replicas ?? 1;
 const metricsAnswer = async (p: Manifest) => {
   const r = await httpGet(`http://${p.status.podIP}:${METRICS_PORT}/`);
@@ -295,26 +301,32 @@ function changesOf(key: string): Array<[string, lib.FleetWorkloadChange]> {
 test('the new policies applied: every running pod does what the report said, on its real containers', async () => {
   await applyAccepted(kube, newPlatform.objects);
   const sidecars = newSidecars();
-  // each SidecarSet done as the report says: the pods it upgrades in place all updated and ready; the ones it
-  // cannot upgrade marked so by the controller (condition SidecarSetUpgradable, its name false)
-  for (const c of report.changes) {
-    const ss = newPlatform.objects.find(o => o.kind === 'SidecarSet' && o.metadata.name === c.name)!;
-    const inPlace = c.workloads.filter(w => w.change === lib.FleetPodChange.IN_PLACE).reduce((n, w) => n + (w.workload.pods ?? 0), 0);
-    const onRecreate = c.workloads.filter(w => w.change === lib.FleetPodChange.ON_RECREATE);
-    await until(`${c.name} done as reported (${inPlace} pods in place, ${onRecreate.length} workloads only on recreate)`, 120_000, async () => {
+  // every SidecarSet settled, whatever the report says: each pod it matches upgraded to its latest spec and
+  // ready (a hot upgrade's swap finished), or marked by the controller as one it cannot upgrade in place
+  const namespaces = [...new Set(workloads.map(w => w.json.metadata.namespace as string))];
+  const sets = newPlatform.objects.filter(o => o.kind === 'SidecarSet');
+  const settled = new Map<string, any>();
+  for (const ss of sets) {
+    const st = await until(`SidecarSet ${ss.metadata.name} settled`, 120_000, async () => {
       const l = await live(kube, ss);
-      const st = l.status ?? {};
-      if ((st.observedGeneration ?? 0) < l.metadata.generation) return false;
-      if (inPlace > 0 && !(st.updatedPods === inPlace && st.updatedReadyPods === inPlace && st.matchedPods === inPlace)) return false;
-      for (const w of onRecreate) {
-        const wl = workloads.find(x => x.key === keyOf(w.workload.source, w.workload))!;
-        for (const p of await podsOf(kube, wl.json.metadata.namespace, selectorOf(wl.json))) {
-          const cond = (p.status?.conditions ?? []).find((x: any) => x.type === 'SidecarSetUpgradable');
-          if (!cond?.message || JSON.parse(cond.message)[c.name] !== false) return false;
-        }
-      }
-      return true;
-    }, async () => `${JSON.stringify((await live(kube, ss)).status)}\n${(await Promise.all(['payments', 'shop', 'search'].map(ns => describePods(kube, ns)))).join('\n')}`);
+      if ((l.status?.observedGeneration ?? 0) < l.metadata.generation) return undefined;
+      // a count of 0 is left out of the status
+      const s = { matchedPods: 0, updatedPods: 0, updatedReadyPods: 0, ...l.status };
+      let marked = 0;
+      for (const ns of namespaces) for (const p of await podsOf(kube, ns)) if (upgradable(p, ss.metadata.name) === false) marked++;
+      return s.updatedReadyPods === s.updatedPods && s.updatedPods + marked === s.matchedPods ? s : undefined;
+    }, async () => `${JSON.stringify((await live(kube, ss)).status)}\n${(await Promise.all(namespaces.map(ns => describePods(kube, ns)))).join('\n')}`);
+    settled.set(ss.metadata.name, st);
+  }
+  // the controllers' own count against the report's: the pods upgraded in place, and those kept until recreated
+  for (const c of report.changes) {
+    const pods = (...kinds: lib.FleetPodChange[]) => c.workloads.filter(w => kinds.includes(w.change))
+      .reduce((n, w) => n + (w.workload.pods ?? 0), 0);
+    const st = settled.get(c.name);
+    const inPlace = pods(lib.FleetPodChange.IN_PLACE);
+    const matched = pods(lib.FleetPodChange.IN_PLACE, lib.FleetPodChange.ON_RECREATE);
+    check(st.updatedPods === inPlace && st.matchedPods === matched,
+      `SidecarSet ${c.name}: the report has ${inPlace} pods upgraded in place of ${matched} running pods it keeps selecting; its status says ${st.updatedPods} updated of ${st.matchedPods} matched`);
   }
 
   for (const w of workloads) {
@@ -345,6 +357,10 @@ test('the new policies applied: every running pod does what the report said, on 
       }
       for (const [name, ch] of changes) {
         const sc = sidecars.get(name)!;
+        // the controller's own verdict on the pod: upgradable in place, not, or not its pod at all
+        const verdict = upgradable(p, name);
+        const want = ch.change === lib.FleetPodChange.IN_PLACE ? true : ch.change === lib.FleetPodChange.ON_RECREATE ? false : undefined;
+        check(verdict === want, `${where}: reported ${ch.change} for ${name}, but the controller's SidecarSetUpgradable verdict is ${verdict}`);
         if (ch.change === lib.FleetPodChange.IN_PLACE && !sc.hot) {
           for (const c of ch.restarted) {
             const was = old.facts.containers[c];
@@ -371,6 +387,7 @@ test('the new policies applied: every running pod does what the report said, on 
         } else if (ch.change === lib.FleetPodChange.ON_RECREATE || ch.change === lib.FleetPodChange.STOP_INJECTION) {
           // the old sidecar keeps running unrestarted (checked above with every other container), with its old settings
           const c = sc.container.name;
+          if (c !== 'metrics-agent') continue;
           const answer = await metricsAnswer(p);
           const same = answer?.pid === old.metrics?.pid && answer?.started === old.metrics?.started;
           check(same && answer?.env?.APP_SCRAPE_INTERVAL === OLD.scrapeInterval,
@@ -396,6 +413,7 @@ test('a pod that replaces a deleted one has exactly what the report predicts for
   const judged = workloads.filter(w => changesOf(w.key).some(([, ch]) => ch.change !== lib.FleetPodChange.IN_PLACE));
   expect(judged.map(w => w.key).sort()).toEqual(['payments/payments/ledger-worker', 'shop/search/search-api', 'shop/shop/web']);
   const first = checks;
+  const earlier = disagreements.length;
   for (const w of judged) {
     const [victim] = before.get(w.key)!;
     expect((await kube.request('DELETE', `/api/v1/namespaces/${w.json.metadata.namespace}/pods/${victim.facts.name}`)).status).toBe(200);
@@ -431,6 +449,6 @@ test('a pod that replaces a deleted one has exactly what the report predicts for
     }
   }
   console.log(`fleet change on real containers, new pods: ${checks - first} checks; in all ${checks} checks, ${disagreements.length} disagree`);
-  expect(disagreements).toEqual([]);
+  expect(disagreements.slice(earlier)).toEqual([]);
   expect(checks - first).toBeGreaterThanOrEqual(8);
 });
