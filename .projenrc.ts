@@ -94,6 +94,8 @@ const project = new cdk8s.ConstructLibraryCdk8s({
       testPathIgnorePatterns: ['/node_modules/', '/dist/', '/lib/', '/test/cluster/'],
       coveragePathIgnorePatterns: ['/node_modules/', '/imports/'],
       moduleNameMapper: { '^cdk8s-kruise$': '<rootDir>/src/index.ts' },
+      // Every message a test makes the library print is held to the one message shape.
+      setupFilesAfterEnv: ['<rootDir>/test/util/every-message-shaped.ts'],
     },
   },
   eslintOptions: {
@@ -160,13 +162,20 @@ project.addTask('examples', {
 // kube-controller-manager (test/cluster/full/); then the shared-cluster tests;
 // then the real-node rung (test/cluster/nodes/): kubelet + containerd +
 // kube-proxy on this machine, our control planes as pods, put back as found.
+// Three clusters of their own, each started and stopped by cluster.sh: `full` (an empty cluster with
+// kube-controller-manager: the README Deploy block, the Rollout plan), `shared` (every synth and the
+// kruise-manager files on one cluster) and `nodes` (the real-node rung: kubelet + containerd).
+const clusterParts = [
+  ['full', 'an empty cluster with kube-controller-manager: the README Deploy block and the update plan under Kruise Rollouts', 'CLUSTER_CONTROLLER_MANAGER=1 bash test/cluster/cluster.sh run -- jest --config test/cluster/jest.full.config.js --runInBand'],
+  ['shared', 'one cluster for every synthesized manifest and the kruise-manager files', 'bash test/cluster/cluster.sh run -- jest --config test/cluster/jest.config.js --runInBand'],
+  ['nodes', 'the real-node rung: kubelet + containerd + kruise-daemon, our control planes running as pods', 'CLUSTER_NODES=1 bash test/cluster/cluster.sh run -- jest --config test/cluster/jest.nodes.config.js --runInBand'],
+];
+for (const [name, what, exec] of clusterParts) {
+  project.addTask(`test:cluster:${name}`, { description: `The cluster tier, ${what} (SKIP_CLUSTER=1 skips)`, exec });
+}
 project.addTask('test:cluster', {
   description: 'Build (first use) and start etcd + kube-apiserver on 127.0.0.1, apply every synth with the cluster tier tests, then run the real-node tests on kubelet + containerd, stop them (SKIP_CLUSTER=1 skips)',
-  steps: [
-    { exec: 'CLUSTER_CONTROLLER_MANAGER=1 bash test/cluster/cluster.sh run -- jest --config test/cluster/jest.full.config.js --runInBand' },
-    { exec: 'bash test/cluster/cluster.sh run -- jest --config test/cluster/jest.config.js --runInBand' },
-    { exec: 'CLUSTER_NODES=1 bash test/cluster/cluster.sh run -- jest --config test/cluster/jest.nodes.config.js --runInBand' },
-  ],
+  steps: clusterParts.map(([name]) => ({ spawn: `test:cluster:${name}` })),
 });
 
 // --- jsii packages for Python, Java and Go, and their smoke tests

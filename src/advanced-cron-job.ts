@@ -129,7 +129,8 @@ export class AdvancedCronJobTemplate {
       }
       default: {
         const o = this.props as ImageListPullJobOptions;
-        _checkPullJob(scope, 'AdvancedCronJob', o, 'template imageListPullJob ', 'the webhook refuses the ImageListPullJob each run creates then');
+        _checkPullJob(scope, 'AdvancedCronJob', o, 'template imageListPullJob ', 'the webhook refuses the ImageListPullJob each run creates then',
+          { field: 'spec.template.imageListPullJobTemplate.spec.images', value: () => o.images });
         return { render: () => ({ imageListPullJobTemplate: { spec: imageListPullJobSpec(o) } }) };
       }
     }

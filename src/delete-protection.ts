@@ -1,8 +1,13 @@
 import { ApiObject } from 'cdk8s';
 import { Construct, IConstruct } from 'constructs';
+import { _objectLine } from './admission/engine';
 import { groupOf } from './fleet/objects';
 import { _gateSources } from './validation/gates';
 import { KruiseValidation } from './validation/register';
+import { fieldError } from './validation/report';
+
+/** The label OpenKruise reads. */
+const DELETE_PROTECTION_LABEL = 'policy.kruise.io/delete-protection';
 
 /** What `policy.kruise.io/delete-protection` blocks. */
 export enum DeleteProtectionMode {
@@ -61,15 +66,18 @@ export class DeleteProtection extends Construct {
     super(obj, 'DeleteProtection');
     KruiseValidation.enable(this);
     this.mode = mode;
-    obj.metadata.addLabel('policy.kruise.io/delete-protection', mode);
+    obj.metadata.addLabel(DELETE_PROTECTION_LABEL, mode);
     this.node.addValidation({
       validate: () => {
         const errors: string[] = [];
+        const field = `metadata.labels[${JSON.stringify(DELETE_PROTECTION_LABEL)}]`;
         for (const src of _gateSources(this)) {
           if (!src.isEnabled('ResourcesDeletionProtection')) {
-            errors.push(`the ${obj.kind} carries policy.kruise.io/delete-protection=${mode}, but the feature gate ResourcesDeletionProtection is off in the control plane ${src.place}, so nothing is protected; ${src.howToEnable('ResourcesDeletionProtection')}`);
+            errors.push(_objectLine(obj, fieldError(field, mode, `needs the OpenKruise feature gate ResourcesDeletionProtection, which is off in the control plane ${src.place}, so nothing is protected`,
+              src.howToEnable('ResourcesDeletionProtection'))));
           } else if (obj.kind === 'CustomResourceDefinition' && mode === DeleteProtectionMode.CASCADING && !src.isEnabled('DeletionProtectionForCRDCascadingGate')) {
-            errors.push(`the CustomResourceDefinition carries policy.kruise.io/delete-protection=Cascading, but the feature gate DeletionProtectionForCRDCascadingGate is off in the control plane ${src.place}, so OpenKruise refuses every deletion of it; ${src.howToEnable('DeletionProtectionForCRDCascadingGate')}, or use DeleteProtectionMode.ALWAYS`);
+            errors.push(_objectLine(obj, fieldError(field, mode, `needs the OpenKruise feature gate DeletionProtectionForCRDCascadingGate, which is off in the control plane ${src.place}, so OpenKruise refuses every deletion of the CustomResourceDefinition`,
+              `${src.howToEnable('DeletionProtectionForCRDCascadingGate')}, or use DeleteProtectionMode.ALWAYS`)));
           }
         }
         return errors;

@@ -21,7 +21,7 @@ import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { _l1 } from './_kruise-l1';
 import { _seconds, _withPath } from './strategies';
-import { _requireGates } from './validation/gates';
+import { _GateField, _requireGates } from './validation/gates';
 import type * as kruise from '../imports/kruise';
 import { _assertOwnKplus } from './validation/foreign-kplus';
 
@@ -278,14 +278,14 @@ export function _pullJobSpec(o: ImagePullJobOptions, nodes: ImagePullNodes) {
  * imageListPullJob `); `consequence` says what a gate that is off does.
  * @internal
  */
-export function _checkPullJob(scope: Construct, kind: string, o: ImagePullJobOptions, where = '', consequence?: string): void {
+export function _checkPullJob(scope: Construct, kind: string, o: ImagePullJobOptions, where = '', consequence?: string, at?: _GateField): void {
   if (o.imagePullPolicy === kplus.ImagePullPolicy.NEVER) {
     throw new Error(`${kind} at '${scope.node.path}': ${where}'imagePullPolicy' (Never) would pull nothing; use ImagePullPolicy.ALWAYS or IF_NOT_PRESENT`);
   }
   if (o.parallelism !== undefined && !Number.isInteger(o.parallelism)) {
     throw new Error(`${kind} at '${scope.node.path}': ${where}'parallelism' (${o.parallelism}) must be a whole number of nodes; use e.g. ${Math.max(1, Math.round(o.parallelism))}`);
   }
-  _requireGates(scope, kind, PULL_JOB_GATES, [], consequence);
+  _requireGates(scope, kind, PULL_JOB_GATES, [], consequence, at);
 }
 
 /**

@@ -4,6 +4,7 @@ import { Construct } from 'constructs';
 import { _l1Class } from './_kruise-l1';
 import { SERVER_SET_METADATA, _setOrigin, isKruiseObject } from './admission/engine';
 import { KruiseValidation } from './validation/register';
+import { _constructLine, fieldError } from './validation/report';
 
 /** Props of `KruiseInclude`. */
 export interface KruiseIncludeProps {
@@ -46,30 +47,32 @@ export class KruiseInclude extends Construct {
     super(scope, id);
     KruiseValidation.enable(this);
     const remote = /^https?:\/\//.test(props.url);
+    // every refusal names the file, in the shape of every message: `[path] KruiseInclude url: "file" problem; fix`
+    const refuse = (problem: string, fix: string) => new Error(`[${this.node.path}] ${_constructLine('KruiseInclude', fieldError('url', props.url, problem, fix))}`);
     if (!remote && !fs.existsSync(props.url)) {
-      throw new Error(`KruiseInclude at '${this.node.path}': cannot read '${props.url}': no such file; give the path of a YAML or JSON manifest (or an http(s) URL)`);
+      throw refuse('cannot be read: there is no such file', 'give the path of a YAML or JSON manifest (or an http(s) URL)');
     }
     let docs: any[];
     try {
       docs = Yaml.load(props.url);
     } catch (e: any) {
-      throw new Error(`KruiseInclude at '${this.node.path}': cannot read '${props.url}': ${e?.message ?? e}; give the path of a YAML or JSON manifest (or an http(s) URL)`);
+      throw refuse(`cannot be read (${String(e?.message ?? e).trim()})`, 'give the path of a YAML or JSON manifest (or an http(s) URL)');
     }
     const keep = props.keepServerFields === true;
     let unnamed = 0;
     docs.forEach((obj, i) => {
       if (obj === null || obj === undefined) return;
-      const where = `'${props.url}', document ${i + 1}`;
+      const document = `document ${i + 1}`;
       if (typeof obj !== 'object' || Array.isArray(obj)) {
-        throw new Error(`KruiseInclude at '${this.node.path}': ${where} is not a Kubernetes object but ${JSON.stringify(obj)}; every document must be a mapping with apiVersion and kind`);
+        throw refuse(`holds ${document}, which is not a Kubernetes object but ${JSON.stringify(obj)}`, 'make every document a mapping with apiVersion and kind');
       }
       if (typeof obj.apiVersion !== 'string' || typeof obj.kind !== 'string') {
-        throw new Error(`KruiseInclude at '${this.node.path}': ${where} has apiVersion ${JSON.stringify(obj.apiVersion)} and kind ${JSON.stringify(obj.kind)}; every object needs both as strings`);
+        throw refuse(`holds ${document}, whose apiVersion is ${JSON.stringify(obj.apiVersion) ?? '(unset)'} and kind ${JSON.stringify(obj.kind) ?? '(unset)'}`, 'give every object both as strings');
       }
       const name = obj.metadata?.name ?? `object${unnamed++}`;
       const objId = [name, obj.kind.toLowerCase(), obj.metadata?.namespace].filter(x => x).join('-');
       if (this.node.tryFindChild(objId)) {
-        throw new Error(`KruiseInclude at '${this.node.path}': ${where} is a second ${obj.kind} "${name}"${obj.metadata?.namespace ? ` in namespace ${obj.metadata.namespace}` : ''}; each object may appear once`);
+        throw refuse(`holds ${document}, a second ${obj.kind} "${name}"${obj.metadata?.namespace ? ` in namespace ${obj.metadata.namespace}` : ''}`, 'include each object once');
       }
       if (!keep) obj = withoutServerFields(obj);
       const L1 = _l1Class(obj.apiVersion, obj.kind);

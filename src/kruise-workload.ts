@@ -7,7 +7,7 @@
  * Advanced StatefulSet) replicas, autoscaling, volume claim templates,
  * services and targeted deletion.
  */
-import { ApiObjectMetadata, Size, SizeRoundingBehavior } from 'cdk8s';
+import { ApiObject, ApiObjectMetadata, Size, SizeRoundingBehavior } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
@@ -59,6 +59,18 @@ export interface KruiseWorkloadProps extends kplus.WorkloadProps {
    * @default - no pre-download settings (OpenKruise's defaults apply when its gate is on)
    */
   readonly imagePreDownload?: ImagePreDownload;
+}
+
+/**
+ * Why a container cannot be restarted in place: its position in the names
+ * asked for (none: the names as a whole), the name, what is wrong, the fix.
+ * @internal
+ */
+export interface _RecreateProblem {
+  readonly index?: number;
+  readonly name?: string;
+  readonly problem: string;
+  readonly fix: string;
 }
 
 /** Options of `recreateContainers()` and `recreateContainersCommand()` on a workload. */
@@ -185,7 +197,11 @@ export abstract class KruiseWorkload extends kplus.Workload {
       containers: options.containers ?? this.containers.map(c => c.name),
       metadata: { ...options.metadata, namespace: options.metadata?.namespace ?? this.metadata.namespace },
     });
-    crr.node.addValidation({ validate: () => this._recreateProblems(crr.containers) });
+    crr.node.addValidation({
+      validate: () => this._recreateProblems(crr.containers).map(p => _objectLine(ApiObject.of(crr), p.index === undefined
+        ? fieldError('spec.containers', [], `is empty: ${p.problem}`, p.fix)
+        : fieldError(`spec.containers[${p.index}].name`, p.name, p.problem, p.fix))),
+    });
     return crr;
   }
 
@@ -202,7 +218,9 @@ export abstract class KruiseWorkload extends kplus.Workload {
   public recreateContainersCommand(podName: string, options: WorkloadContainerRecreateOptions = {}): string {
     const containers = options.containers ?? this.containers.map(c => c.name);
     const problems = this._recreateProblems(containers);
-    if (problems.length > 0) throw new Error(`recreateContainersCommand() at '${this.node.path}': ${problems.join('; ')}`);
+    if (problems.length > 0) {
+      throw new Error(`recreateContainersCommand() at '${this.node.path}': ${problems.map(p => `${p.name === undefined ? '' : `"${p.name}" `}${p.problem}; ${p.fix}`).join('; ')}`);
+    }
     const crr = crrModule();
     let spec: ReturnType<typeof crr._containerRecreateSpec>;
     try {
@@ -216,21 +234,22 @@ export abstract class KruiseWorkload extends kplus.Workload {
   }
 
   /**
-   * Why `names` cannot be restarted in the pods of this workload (empty when they can).
+   * Why `names` cannot be restarted in the pods of this workload (empty when they can):
+   * the position in `names` (undefined: all of them), the name, what is wrong, the fix.
    * @internal
    */
-  public _recreateProblems(names: string[]): string[] {
+  public _recreateProblems(names: string[]): _RecreateProblem[] {
     const regular = this.containers.map(c => c.name);
     const init = this.initContainers.map(c => c.name);
-    const out: string[] = [];
-    if (names.length === 0) out.push('no container to restart: the workload has none yet; add its containers first, or name them');
-    for (const n of names) {
+    const out: _RecreateProblem[] = [];
+    if (names.length === 0) out.push({ problem: 'no container to restart: the workload has none yet', fix: 'add its containers first, or name them' });
+    names.forEach((n, index) => {
       if (init.includes(n)) {
-        out.push(`"${n}" is an init container, which OpenKruise cannot restart (it looks the container up among the pod's running containers); name one of ${JSON.stringify(regular)}`);
+        out.push({ index, name: n, problem: `is an init container of the pods of '${this.node.path}', which OpenKruise cannot restart (it looks the container up among the pod's running containers)`, fix: `name one of ${JSON.stringify(regular)}` });
       } else if (!regular.includes(n)) {
-        out.push(`the pods of '${this.node.path}' have no container "${n}"; name one of ${JSON.stringify(regular)}`);
+        out.push({ index, name: n, problem: `is no container of the pods of '${this.node.path}'`, fix: `name one of ${JSON.stringify(regular)}` });
       }
-    }
+    });
     return out;
   }
 

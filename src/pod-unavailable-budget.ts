@@ -173,6 +173,6 @@ export class PodUnavailableBudget extends Construct {
     if (!t) return [];
     const key = `${groupOf(t.ref.apiVersion)}/${t.ref.kind}`;
     if (PROTECTABLE.has(key)) return [];
-    return [`spec.targetRef is a ${t.ref.kind} (${t.ref.apiVersion}), which has no scale subresource OpenKruise can read, so the budget protects no pod; use a selector on its pod labels instead`];
+    return [fieldError('spec.targetRef', t.ref, 'names a kind without a scale subresource OpenKruise can read, so the budget protects no pod', 'use a selector on its pod labels instead')];
   }
 }

@@ -752,9 +752,9 @@ export class Rollout extends Construct {
     const at = counts.findIndex(c => c.stallsShortOf !== undefined);
     if (at < 0) return [];
     const before = at > 0 ? counts[at - 1].newPods! : 0;
-    return [`the blue-green release of CloneSet "${workload.metadata?.name}" stops for good at step ${at + 1}: with ${before} of ${replicas} pods already new, the CloneSet surges at most `
-      + `${counts[at].newPods} new pods, not the ${counts[at].stallsShortOf} step ${at + 1} asks for, so the step never pauses and the release never completes; `
-      + 'make the first step the largest (one step of 100% creates every new pod at once), or keep each later step within max(new pods so far, replicas - new pods so far)'];
+    return [fieldError(`spec.strategy.blueGreen.steps[${at}].replicas`, steps[at], `stops the blue-green release of CloneSet "${workload.metadata?.name}" for good: with ${before} of ${replicas} pods `
+      + `already new, the CloneSet surges at most ${counts[at].newPods} new pods, not the ${counts[at].stallsShortOf} step ${at + 1} asks for, so the step never pauses and the release never completes`,
+    'make the first step the largest (one step of 100% creates every new pod at once), or keep each later step within max(new pods so far, replicas - new pods so far)')];
   }
 
   /** The stable Service: given, or the one the workload exposes. */

@@ -217,10 +217,15 @@ export class WorkloadSpread extends Construct {
     const t = resolveTarget(this.props.target, this.props.targetRef)!;
     const out: string[] = [];
     if (!builtInTarget(t.ref)) {
-      out.push(`spec.targetRef is a ${t.ref.kind} (${t.ref.apiVersion}), which OpenKruise accepts only when it is listed in WorkloadSpread_Watch_Custom_Workload_WhiteList of the kruise-configuration ConfigMap`);
+      out.push(fieldError('spec.targetRef', t.ref, 'is not a CloneSet, Deployment, ReplicaSet, Job or StatefulSet, which OpenKruise accepts only when the kind is listed in '
+        + 'WorkloadSpread_Watch_Custom_Workload_WhiteList of the kruise-configuration ConfigMap', 'add the kind to that whitelist, or spread a built-in workload'));
     }
-    if (this._subsets.some(s => s.patch !== undefined) && (groupOf(t.ref.apiVersion) === 'apps.kruise.io' && t.ref.kind === 'StatefulSet')) {
-      out.push('subset patches of a WorkloadSpread on an Advanced StatefulSet are not validated by OpenKruise; a bad patch surfaces only when pods are created');
+    if (groupOf(t.ref.apiVersion) === 'apps.kruise.io' && t.ref.kind === 'StatefulSet') {
+      this._subsets.forEach((sub, i) => {
+        if (sub.patch === undefined) return;
+        out.push(fieldError(`spec.subsets[${i}].patch`, sub.patch, 'is not validated by OpenKruise for an Advanced StatefulSet target, so a bad patch surfaces only when pods are created',
+          'check that the patch merges into the pod template (OpenKruise applies it as a strategic merge patch to each new pod)'));
+      });
     }
     return out;
   }

@@ -191,7 +191,7 @@ describe('AdvancedCronJob', () => {
       const chart = Testing.chart();
       _registerGateSource(chart, { path: 'test/kruise', isEnabled: g => g === 'KruiseDaemon', howToEnable: g => `set featureGates ${g}=true` });
       new AdvancedCronJob(chart, 'prepull', { schedule: '@daily', template: AdvancedCronJobTemplate.imageListPullJob({ images: ['nginx:1.27'] }) });
-      expect(() => Testing.synth(chart)).toThrow("[test/prepull] AdvancedCronJob needs the OpenKruise feature gate ImagePullJobGate, which is off in the control plane at 'test/kruise' (the webhook refuses the ImageListPullJob each run creates then); set featureGates ImagePullJobGate=true");
+      expect(() => Testing.synth(chart)).toThrow("[test/prepull] AdvancedCronJob \"test-prepull-c858b712\" (apps.kruise.io/v1beta1) spec.template.imageListPullJobTemplate.spec.images: [\"nginx:1.27\"] needs the OpenKruise feature gate ImagePullJobGate, which is off in the control plane at 'test/kruise' (the webhook refuses the ImageListPullJob each run creates then); set featureGates ImagePullJobGate=true");
     });
 
     test('the pod templates need no gate', () => {

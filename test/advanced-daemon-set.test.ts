@@ -174,7 +174,7 @@ describe('AdvancedDaemonSet warnings', () => {
     });
     expect(Warnings.of(chart)).toEqual([
       '[test/agent] DaemonSet "test-agent-c88fbc15" (apps.kruise.io/v1beta1) metadata.annotations: ["apps.kruise.io/image-predownload-min-updated-ready-pods"] ask for image pre-download, which needs the OpenKruise feature gate PreDownloadImageForDaemonSetUpdate, off in the control plane at \'test/kruise\', so they have no effect; set featureGates.PreDownloadImageForDaemonSetUpdate',
-      '[test/agent] DaemonSet "test-agent-c88fbc15" (apps.kruise.io/v1beta1) the image-predownload-min-updated-ready-pods annotation has no effect on an Advanced DaemonSet',
+      '[test/agent] DaemonSet "test-agent-c88fbc15" (apps.kruise.io/v1beta1) metadata.annotations["apps.kruise.io/image-predownload-min-updated-ready-pods"]: "1" has no effect on an Advanced DaemonSet; drop minUpdatedReadyPods from imagePreDownload',
     ]);
   });
 });

@@ -282,7 +282,7 @@ describe('AdvancedStatefulSet warnings', () => {
     });
     sts.addVolumeClaimTemplate('data', { storage: Size.gibibytes(1) });
     expect(Warnings.of(chart)).toEqual([
-      '[test/db] StatefulSet "test-db-c8b96b87" (apps.kruise.io/v1beta1) image pre-download is skipped unless the rolling update uses an in-place podUpdatePolicy',
+      '[test/db] StatefulSet "test-db-c8b96b87" (apps.kruise.io/v1beta1) metadata.annotations: ["apps.kruise.io/image-predownload-timeout-seconds"] ask for image pre-download, which OpenKruise skips unless the rolling update uses an in-place podUpdatePolicy; drop imagePreDownload, or use AdvancedStatefulSetUpdateStrategy.rollingUpdate({ podUpdatePolicy: PodUpdatePolicy.IN_PLACE_IF_POSSIBLE })',
     ]);
   });
 

@@ -360,7 +360,7 @@ describe('CloneSet warnings', () => {
     const chart = Testing.chart();
     new CloneSet(chart, 'web', { replicas: 10, containers: [{ image }], updateStrategy: CloneSetUpdateStrategy.inPlaceIfPossible({ partition: kplus.PercentOrAbsolute.percent(99) }) });
     expect(Warnings.of(chart)).toEqual([
-      '[test/web] CloneSet "test-web-c8ba1bf5" (apps.kruise.io/v1alpha1) spec.updateStrategy.partition "99%" is rounded up: with 10 replicas it keeps 9 pod(s) at the old revision and updates 1; below 100% at least one pod is always updated',
+      '[test/web] CloneSet "test-web-c8ba1bf5" (apps.kruise.io/v1alpha1) spec.updateStrategy.partition: "99%" is rounded up: with 10 replicas it keeps 9 pod(s) at the old revision and updates 1 (below 100% at least one pod is always updated); use PercentOrAbsolute.absolute(9) to state the split exactly',
     ]);
   });
 
@@ -383,7 +383,7 @@ describe('CloneSet warnings', () => {
     const chart = Testing.chart();
     new CloneSet(chart, 'web', { containers: [{ image }], updateStrategy: CloneSetUpdateStrategy.inPlaceIfPossible({ maxSurge: kplus.PercentOrAbsolute.absolute(1) }) });
     expect(Warnings.of(chart)).toEqual([
-      '[test/web] CloneSet "test-web-c8ba1bf5" (apps.kruise.io/v1alpha1) spec.updateStrategy.maxSurge 1 with InPlaceIfPossible still creates surge pods during every update, even when all pods could be updated in place; drop maxSurge for a pure in-place rollout',
+      '[test/web] CloneSet "test-web-c8ba1bf5" (apps.kruise.io/v1alpha1) spec.updateStrategy.maxSurge: 1 with InPlaceIfPossible still creates surge pods during every update, even when all pods could be updated in place; drop maxSurge for a pure in-place rollout',
     ]);
   });
 
@@ -397,16 +397,16 @@ describe('CloneSet warnings', () => {
     cs.addVolumeClaimTemplate('data', { storage: Size.gibibytes(1) });
     cs.deletePods('web-x');
     expect(Warnings.of(chart)).toEqual([
-      '[test/web] CloneSet "test-web-c8ba1bf5" (apps.kruise.io/v1alpha1) spec.scaleStrategy.podsToDelete: OpenKruise only accepts names of pods this CloneSet already owns, so the first apply of a new CloneSet with podsToDelete is refused; add them once the CloneSet runs',
-      '[test/web] CloneSet "test-web-c8ba1bf5" (apps.kruise.io/v1alpha1) image pre-download is skipped with the ReCreate update strategy; it only serves in-place updates',
-      '[test/web] CloneSet "test-web-c8ba1bf5" (apps.kruise.io/v1alpha1) spec.lifecycle.preNormal.markPodNotReady has no effect: OpenKruise honours markPodNotReady on the preDelete and inPlaceUpdate hooks only',
+      '[test/web] CloneSet "test-web-c8ba1bf5" (apps.kruise.io/v1alpha1) spec.scaleStrategy.podsToDelete: ["web-x"] names pods to delete, but OpenKruise only accepts names of pods this CloneSet already owns, so the first apply of a new CloneSet with podsToDelete is refused; add them (podsToDelete or deletePods()) once the CloneSet runs',
+      '[test/web] CloneSet "test-web-c8ba1bf5" (apps.kruise.io/v1alpha1) metadata.annotations: ["apps.kruise.io/image-predownload-parallelism"] ask for image pre-download, which OpenKruise skips with the ReCreate update strategy (it only serves in-place updates); drop imagePreDownload, or use CloneSetUpdateStrategy.inPlaceIfPossible() or inPlaceOnly()',
+      '[test/web] CloneSet "test-web-c8ba1bf5" (apps.kruise.io/v1alpha1) spec.lifecycle.preNormal.markPodNotReady: true has no effect: OpenKruise honours markPodNotReady on the preDelete and inPlaceUpdate hooks only; remove it, or set markPodNotReady on the preDelete or inPlaceUpdate hook',
     ]);
   });
 
   test('pre-download is skipped for 3 replicas or fewer', () => {
     const chart = Testing.chart();
     new CloneSet(chart, 'web', { replicas: 3, containers: [{ image }], imagePreDownload: { parallelism: 2 }, updateStrategy: CloneSetUpdateStrategy.inPlaceOnly() });
-    expect(Warnings.of(chart)).toEqual(['[test/web] CloneSet "test-web-c8ba1bf5" (apps.kruise.io/v1alpha1) image pre-download is skipped for 3 replica(s); OpenKruise only pre-downloads for more than 3']);
+    expect(Warnings.of(chart)).toEqual(['[test/web] CloneSet "test-web-c8ba1bf5" (apps.kruise.io/v1alpha1) metadata.annotations: ["apps.kruise.io/image-predownload-parallelism"] ask for image pre-download, which OpenKruise skips for 3 replica(s) (it only pre-downloads for more than 3); drop imagePreDownload, or run more than 3 replicas']);
   });
 });
 

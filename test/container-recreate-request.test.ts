@@ -68,8 +68,8 @@ describe('ContainerRecreateRequest', () => {
     fails(chart => {
       new KruiseControlPlane(chart, 'kruise', { featureGates: { KruiseDaemon: false } });
       new ContainerRecreateRequest(chart, 'restart', { podName: 'web-7xk2p', containers: ['web'] });
-    }, "[test/restart] ContainerRecreateRequest needs the OpenKruise feature gate KruiseDaemon, which is off in the control plane at 'test/kruise' "
-      + '(the webhook refuses every ContainerRecreateRequest then)');
+    }, "[test/restart] ContainerRecreateRequest \"test-restart-c82a890f\" (apps.kruise.io/v1alpha1) kind: \"ContainerRecreateRequest\" needs the OpenKruise feature gate KruiseDaemon, which is off in the control plane at 'test/kruise' "
+      + "(the webhook refuses every ContainerRecreateRequest then); set featureGates: { KruiseDaemon: true } on the KruiseControlPlane at 'test/kruise'");
   });
 
   // Section 12 of the v1.9.0 webhook rules, through the construct. Rules 2-4 are update-only and
@@ -124,9 +124,10 @@ describe('recreateContainers() and recreateContainersCommand() on a workload', (
 
   test('the container names are checked against the workload at synth: not init containers, not unknown ones', () => {
     fails(chart => workload(chart).recreateContainers('web-7xk2p', { containers: ['migrate', 'sidecar'] }),
-      '[test/web/Recreate-web-7xk2p] "migrate" is an init container, which OpenKruise cannot restart (it looks the container up among the pod\'s running containers); '
-      + 'name one of ["web","proxy"]',
-      '[test/web/Recreate-web-7xk2p] the pods of \'test/web\' have no container "sidecar"; name one of ["web","proxy"]');
+      '[test/web/Recreate-web-7xk2p] ContainerRecreateRequest "test-web-recreate-web-7xk2p-c83ccda0" (apps.kruise.io/v1alpha1) spec.containers[0].name: "migrate" is an init container of the pods of \'test/web\', '
+      + 'which OpenKruise cannot restart (it looks the container up among the pod\'s running containers); name one of ["web","proxy"]',
+      '[test/web/Recreate-web-7xk2p] ContainerRecreateRequest "test-web-recreate-web-7xk2p-c83ccda0" (apps.kruise.io/v1alpha1) spec.containers[1].name: "sidecar" is no container of the pods of \'test/web\'; '
+      + 'name one of ["web","proxy"]');
   });
 
   test('a container added after the request counts', () => {
@@ -158,7 +159,7 @@ describe('recreateContainers() and recreateContainersCommand() on a workload', (
   test('the command refuses containers the workload does not have, and a workload without containers', () => {
     const chart = Testing.chart();
     expect(() => workload(chart).recreateContainersCommand('web-7xk2p', { containers: ['db'] })).toThrow(
-      'recreateContainersCommand() at \'test/web\': the pods of \'test/web\' have no container "db"; name one of ["web","proxy"]');
+      'recreateContainersCommand() at \'test/web\': "db" is no container of the pods of \'test/web\'; name one of ["web","proxy"]');
     expect(() => new CloneSet(chart, 'empty').recreateContainersCommand('x')).toThrow(
       "recreateContainersCommand() at 'test/empty': no container to restart: the workload has none yet; add its containers first, or name them");
   });

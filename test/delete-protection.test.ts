@@ -38,14 +38,17 @@ test('fails when ResourcesDeletionProtection is off in the app\'s control plane'
   const chart = Testing.chart();
   _registerGateSource(chart, source([]));
   DeleteProtection.of(new kplus.Namespace(chart, 'ns', { metadata: { name: 'payments' } }), DeleteProtectionMode.ALWAYS);
-  expect(() => Testing.synth(chart)).toThrow("[test/ns/Resource/DeleteProtection] the Namespace carries policy.kruise.io/delete-protection=Always, but the feature gate ResourcesDeletionProtection is off in the control plane at 'test/kruise', so nothing is protected; set featureGates ResourcesDeletionProtection=true");
+  expect(() => Testing.synth(chart)).toThrow('[test/ns/Resource/DeleteProtection] Namespace "payments" (v1) metadata.labels["policy.kruise.io/delete-protection"]: "Always" needs the OpenKruise feature gate '
+    + "ResourcesDeletionProtection, which is off in the control plane at 'test/kruise', so nothing is protected; set featureGates ResourcesDeletionProtection=true");
 });
 
 test('fails on Cascading CRD protection without DeletionProtectionForCRDCascadingGate', () => {
   const chart = Testing.chart();
   _registerGateSource(chart, source(['ResourcesDeletionProtection']));
   DeleteProtection.of(new ApiObject(chart, 'crd', { apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'things.x.io' } }), DeleteProtectionMode.CASCADING);
-  expect(() => Testing.synth(chart)).toThrow('the CustomResourceDefinition carries policy.kruise.io/delete-protection=Cascading, but the feature gate DeletionProtectionForCRDCascadingGate is off in the control plane at \'test/kruise\', so OpenKruise refuses every deletion of it');
+  expect(() => Testing.synth(chart)).toThrow('[test/crd/DeleteProtection] CustomResourceDefinition "things.x.io" (apiextensions.k8s.io/v1) metadata.labels["policy.kruise.io/delete-protection"]: "Cascading" '
+    + "needs the OpenKruise feature gate DeletionProtectionForCRDCascadingGate, which is off in the control plane at 'test/kruise', so OpenKruise refuses every deletion of the CustomResourceDefinition; "
+    + 'set featureGates DeletionProtectionForCRDCascadingGate=true, or use DeleteProtectionMode.ALWAYS');
   const ok = Testing.chart();
   _registerGateSource(ok, source(['ResourcesDeletionProtection', 'DeletionProtectionForCRDCascadingGate']));
   DeleteProtection.of(new ApiObject(ok, 'crd', { apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'things.x.io' } }), DeleteProtectionMode.CASCADING);

@@ -84,7 +84,7 @@ describe('ImageListPullJob', () => {
       fails(chart => {
         new KruiseControlPlane(chart, 'kruise', { featureGates: { ImagePullJobGate: false } });
         new ImageListPullJob(chart, 'warm', { images });
-      }, "[test/warm] ImageListPullJob needs the OpenKruise feature gate ImagePullJobGate, which is off in the control plane at 'test/kruise' "
+      }, "[test/warm] ImageListPullJob \"test-warm-c8dd58d5\" (apps.kruise.io/v1beta1) kind: \"ImageListPullJob\" needs the OpenKruise feature gate ImagePullJobGate, which is off in the control plane at 'test/kruise' "
         + "(the webhook refuses every ImageListPullJob then); set featureGates: { ImagePullJobGate: true } on the KruiseControlPlane at 'test/kruise'");
     });
 
@@ -93,7 +93,7 @@ describe('ImageListPullJob', () => {
       _registerGateSource(chart, { path: 'test/kruise', isEnabled: g => g !== 'KruiseDaemon', howToEnable: g => `set featureGates ${g}=true` });
       new ImageListPullJob(chart, 'warm', { images });
       expect(() => Testing.synth(chart)).toThrow(
-        "[test/warm] ImageListPullJob needs the OpenKruise feature gate KruiseDaemon, which is off in the control plane at 'test/kruise' (the webhook refuses every ImageListPullJob then)");
+        "[test/warm] ImageListPullJob \"test-warm-c8dd58d5\" (apps.kruise.io/v1beta1) kind: \"ImageListPullJob\" needs the OpenKruise feature gate KruiseDaemon, which is off in the control plane at 'test/kruise' (the webhook refuses every ImageListPullJob then); set featureGates KruiseDaemon=true");
     });
 
     test('passes with the default control plane', () => {

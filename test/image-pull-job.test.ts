@@ -100,7 +100,7 @@ describe('ImagePullJob', () => {
       fails(chart => {
         new KruiseControlPlane(chart, 'kruise', { featureGates: { ImagePullJobGate: false } });
         new ImagePullJob(chart, 'pull', { image });
-      }, "[test/pull] ImagePullJob needs the OpenKruise feature gate ImagePullJobGate, which is off in the control plane at 'test/kruise' "
+      }, "[test/pull] ImagePullJob \"test-pull-c800d210\" (apps.kruise.io/v1beta1) kind: \"ImagePullJob\" needs the OpenKruise feature gate ImagePullJobGate, which is off in the control plane at 'test/kruise' "
         + "(the webhook refuses every ImagePullJob then); set featureGates: { ImagePullJobGate: true } on the KruiseControlPlane at 'test/kruise'");
     });
 
@@ -109,7 +109,7 @@ describe('ImagePullJob', () => {
       _registerGateSource(chart, { path: 'test/kruise', isEnabled: g => g !== 'KruiseDaemon', howToEnable: g => `set featureGates ${g}=true` });
       new ImagePullJob(chart, 'pull', { image });
       expect(() => Testing.synth(chart)).toThrow(
-        "[test/pull] ImagePullJob needs the OpenKruise feature gate KruiseDaemon, which is off in the control plane at 'test/kruise' (the webhook refuses every ImagePullJob then); set featureGates KruiseDaemon=true");
+        "[test/pull] ImagePullJob \"test-pull-c800d210\" (apps.kruise.io/v1beta1) kind: \"ImagePullJob\" needs the OpenKruise feature gate KruiseDaemon, which is off in the control plane at 'test/kruise' (the webhook refuses every ImagePullJob then); set featureGates KruiseDaemon=true");
     });
 
     test('passes with the default control plane (which turns ImagePullJobGate on, as the Helm chart does)', () => {
@@ -238,7 +238,7 @@ describe('prePullImages()', () => {
     fails(chart => {
       new KruiseControlPlane(chart, 'kruise', { featureGates: { ImagePullJobGate: false } });
       new AdvancedDaemonSet(chart, 'agent', { containers: [{ name: 'agent', image }] }).prePullImages();
-    }, '[test/agent/PrePull-agent] ImagePullJob needs the OpenKruise feature gate ImagePullJobGate');
+    }, "[test/agent/PrePull-agent] ImagePullJob \"test-agent-prepull-agent-c8bcecc2\" (apps.kruise.io/v1beta1) kind: \"ImagePullJob\" needs the OpenKruise feature gate ImagePullJobGate, which is off in the control plane at 'test/kruise' (the webhook refuses every ImagePullJob then); set featureGates: { ImagePullJobGate: true } on the KruiseControlPlane at 'test/kruise'");
   });
 
   test('SidecarSet.prePullImages() pulls the sidecar images on the nodes of the pods it selects in its namespace', () => {

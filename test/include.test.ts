@@ -4,6 +4,7 @@ import * as path from 'path';
 import { ApiObject, Testing } from 'cdk8s';
 import * as YAML from 'yaml';
 import { KruiseInclude, kruise } from '../src';
+import { unshaped } from './util/message-shape';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kruise-include-'));
 const write = (name: string, text: string) => {
@@ -67,23 +68,33 @@ test('a Kruise kind at a version no L1 class has is still judged (and refused)',
   );
 });
 
-test('unreadable files, documents that are not objects and repeated objects fail with a sentence', () => {
+test('unreadable files, documents that are not objects and repeated objects fail in the one message shape, naming the file', () => {
+  /** The error `include` throws, held to the shape of every message. */
+  const refusal = (url: string): string => {
+    let error = '';
+    try { new KruiseInclude(Testing.chart(), 'x', { url }); } catch (e: any) { error = e.message; }
+    expect(unshaped([error])).toEqual([]);
+    return error;
+  };
   const missing = path.join(dir, 'missing.yaml');
-  expect(() => new KruiseInclude(Testing.chart(), 'x', { url: missing })).toThrow(
-    `KruiseInclude at 'test/x': cannot read '${missing}': no such file; give the path of a YAML or JSON manifest (or an http(s) URL)`,
+  expect(refusal(missing)).toBe(
+    `[test/x] KruiseInclude url: "${missing}" cannot be read: there is no such file; give the path of a YAML or JSON manifest (or an http(s) URL)`,
   );
   const scalar = write('scalar.yaml', 'just text\n');
-  expect(() => new KruiseInclude(Testing.chart(), 'x', { url: scalar })).toThrow(
-    `KruiseInclude at 'test/x': '${scalar}', document 1 is not a Kubernetes object but "just text"; every document must be a mapping with apiVersion and kind`,
+  expect(refusal(scalar)).toBe(
+    `[test/x] KruiseInclude url: "${scalar}" holds document 1, which is not a Kubernetes object but "just text"; make every document a mapping with apiVersion and kind`,
   );
   const nokind = write('nokind.yaml', 'apiVersion: v1\nmetadata: { name: a }\n');
-  expect(() => new KruiseInclude(Testing.chart(), 'x', { url: nokind })).toThrow(
-    `KruiseInclude at 'test/x': '${nokind}', document 1 has apiVersion "v1" and kind undefined; every object needs both as strings`,
+  expect(refusal(nokind)).toBe(
+    `[test/x] KruiseInclude url: "${nokind}" holds document 1, whose apiVersion is "v1" and kind (unset); give every object both as strings`,
   );
   const twice = write('twice.yaml', `${YAML.stringify(cloneSet({}))}---\n${YAML.stringify(cloneSet({}))}`);
-  expect(() => new KruiseInclude(Testing.chart(), 'x', { url: twice })).toThrow(
-    `KruiseInclude at 'test/x': '${twice}', document 2 is a second CloneSet "shop" in namespace legacy; each object may appear once`,
+  expect(refusal(twice)).toBe(
+    `[test/x] KruiseInclude url: "${twice}" holds document 2, a second CloneSet "shop" in namespace legacy; include each object once`,
   );
+  const broken = write('broken.yaml', 'kind: *undefined-anchor\n');
+  expect(refusal(broken)).toBe(`[test/x] KruiseInclude url: "${broken}" cannot be read (Unresolved alias (the anchor must be set before the alias): undefined-anchor); `
+    + 'give the path of a YAML or JSON manifest (or an http(s) URL)');
 });
 
 test('empty documents are skipped', () => {

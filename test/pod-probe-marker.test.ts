@@ -126,15 +126,15 @@ describe('PodProbeMarker', () => {
       fails(chart => {
         new KruiseControlPlane(chart, 'kruise', { featureGates: { PodProbeMarkerGate: false } });
         new PodProbeMarker(chart, 'probe', { selector: db, probes: [primary] });
-      }, "[test/probe] PodProbeMarker needs the OpenKruise feature gate PodProbeMarkerGate, which is off in the control plane at 'test/kruise' "
-        + '(the webhook refuses every PodProbeMarker then)');
+      }, "[test/probe] PodProbeMarker \"test-probe-c81f83df\" (apps.kruise.io/v1alpha1) kind: \"PodProbeMarker\" needs the OpenKruise feature gate PodProbeMarkerGate, which is off in the control plane at 'test/kruise' "
+        + "(the webhook refuses every PodProbeMarker then); set featureGates: { PodProbeMarkerGate: true } on the KruiseControlPlane at 'test/kruise'");
     });
 
     test('fails when KruiseDaemon is off', () => {
       const chart = Testing.chart();
       _registerGateSource(chart, { path: 'test/kruise', isEnabled: g => g !== 'KruiseDaemon', howToEnable: g => `set featureGates ${g}=true` });
       new PodProbeMarker(chart, 'probe', { selector: db, probes: [primary] });
-      expect(() => Testing.synth(chart)).toThrow("[test/probe] PodProbeMarker needs the OpenKruise feature gate KruiseDaemon, which is off in the control plane at 'test/kruise'");
+      expect(() => Testing.synth(chart)).toThrow("[test/probe] PodProbeMarker \"test-probe-c81f83df\" (apps.kruise.io/v1alpha1) kind: \"PodProbeMarker\" needs the OpenKruise feature gate KruiseDaemon, which is off in the control plane at 'test/kruise' (the webhook refuses every PodProbeMarker then); set featureGates KruiseDaemon=true");
     });
 
     test('passes with the default control plane', () => {

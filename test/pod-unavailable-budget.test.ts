@@ -110,7 +110,7 @@ test('warns when the target is a kind upstream cannot protect', () => {
   const chart = Testing.chart();
   const job = new kplus.Job(chart, 'job', { metadata: { name: 'job' }, containers: [{ image: 'busybox:1.36' }] });
   new PodUnavailableBudget(chart, 'pub', { target: job, maxUnavailable: kplus.PercentOrAbsolute.absolute(1) });
-  expect(Warnings.of(chart)).toEqual(['[test/pub] PodUnavailableBudget "test-pub-c84f1553" (policy.kruise.io/v1alpha1) spec.targetRef is a Job (batch/v1), which has no scale subresource OpenKruise can read, so the budget protects no pod; use a selector on its pod labels instead']);
+  expect(Warnings.of(chart)).toEqual(['[test/pub] PodUnavailableBudget "test-pub-c84f1553" (policy.kruise.io/v1alpha1) spec.targetRef: {"apiVersion":"batch/v1","kind":"Job","name":"job"} names a kind without a scale subresource OpenKruise can read, so the budget protects no pod; use a selector on its pod labels instead']);
 });
 
 test('fails when both PUB feature gates are off in the app\'s control plane', () => {
@@ -118,7 +118,7 @@ test('fails when both PUB feature gates are off in the app\'s control plane', ()
   const bad = Testing.chart();
   _registerGateSource(bad, source([]));
   new PodUnavailableBudget(bad, 'pub', { selector: sel({ a: 'b' }), maxUnavailable: kplus.PercentOrAbsolute.absolute(1) });
-  expect(() => Testing.synth(bad)).toThrow('[test/pub] PodUnavailableBudget needs one of the OpenKruise feature gates PodUnavailableBudgetDeleteGate or PodUnavailableBudgetUpdateGate');
+  expect(() => Testing.synth(bad)).toThrow("[test/pub] PodUnavailableBudget \"test-pub-c84f1553\" (policy.kruise.io/v1alpha1) kind: \"PodUnavailableBudget\" needs one of the OpenKruise feature gates PodUnavailableBudgetDeleteGate or PodUnavailableBudgetUpdateGate, all off in the control plane at 'test/kruise'; set featureGates PodUnavailableBudgetDeleteGate=true");
   const ok = Testing.chart();
   _registerGateSource(ok, source(['PodUnavailableBudgetDeleteGate']));
   new PodUnavailableBudget(ok, 'pub', { selector: sel({ a: 'b' }), maxUnavailable: kplus.PercentOrAbsolute.absolute(1) });

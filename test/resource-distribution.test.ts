@@ -84,7 +84,7 @@ test('fails when ResourceDistributionGate is off in the app\'s control plane (ru
   const chart = Testing.chart();
   _registerGateSource(chart, { path: 'test/kruise', isEnabled: () => false, howToEnable: g => `set featureGates ${g}=true` });
   new ResourceDistribution(chart, 'rd', { metadata: { name: 'rd' }, resource: DistributedResource.fromConfigMap(new kplus.ConfigMap(chart, 'cm', { metadata: { name: 'c' } })), allNamespaces: true });
-  expect(() => Testing.synth(chart)).toThrow('[test/rd] ResourceDistribution needs the OpenKruise feature gate ResourceDistributionGate, which is off in the control plane at \'test/kruise\'');
+  expect(() => Testing.synth(chart)).toThrow("[test/rd] ResourceDistribution \"rd\" (apps.kruise.io/v1alpha1) kind: \"ResourceDistribution\" needs the OpenKruise feature gate ResourceDistributionGate, which is off in the control plane at 'test/kruise' (the webhook refuses every ResourceDistribution then); set featureGates ResourceDistributionGate=true");
 });
 
 test('the output is deterministic and cluster-scoped', () => {

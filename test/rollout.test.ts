@@ -365,7 +365,7 @@ describe('Rollout failures', () => {
     web.rollout({ strategy: RolloutStrategy.canary({ steps: [{ replicas: abs(1), traffic: 10 }, { replicas: pct(100) }] }) });
     Testing.synth(chart);
     expect(Warnings.of(chart)).toEqual([
-      '[test/web/Rollout] Rollout "web" (rollouts.kruise.io/v1beta1) spec.strategy.canary.steps set traffic or matches but nothing routes traffic (no trafficRoutings), so only the pods change; add a traffic routing (an Ingress, a Gateway API HTTPRoute or customNetworkRefs) or drop traffic and matches',
+      '[test/web/Rollout] Rollout "web" (rollouts.kruise.io/v1beta1) spec.strategy.canary.steps[0].traffic: "10%" shapes traffic, but nothing routes traffic (no trafficRoutings), so only the pods change; add a trafficRouting (RolloutTrafficRouting.ingress(), gatewayHttpRoute() or custom()) or drop traffic and matches from the steps',
     ]);
   });
 });
@@ -376,8 +376,8 @@ describe('a blue-green release of a CloneSet that stalls', () => {
     const { web } = webApp(chart);
     web.rollout({ strategy: RolloutStrategy.blueGreen({ steps: [{ replicas: pct(50) }, { replicas: pct(100) }] }) });
     expect(Warnings.of(chart)).toEqual([
-      '[test/web/Rollout] Rollout "web" (rollouts.kruise.io/v1beta1) the blue-green release of CloneSet "web" stops for good at step 2: with 2 of 4 pods already new, the CloneSet surges at most 2 new pods, '
-      + 'not the 4 step 2 asks for, so the step never pauses and the release never completes; make the first step the largest (one step of 100% creates every new pod at once), '
+      '[test/web/Rollout] Rollout "web" (rollouts.kruise.io/v1beta1) spec.strategy.blueGreen.steps[1].replicas: "100%" stops the blue-green release of CloneSet "web" for good: with 2 of 4 pods already new, '
+      + 'the CloneSet surges at most 2 new pods, not the 4 step 2 asks for, so the step never pauses and the release never completes; make the first step the largest (one step of 100% creates every new pod at once), '
       + 'or keep each later step within max(new pods so far, replicas - new pods so far)',
     ]);
     const ok = Testing.chart();

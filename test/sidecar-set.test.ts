@@ -431,17 +431,19 @@ describe('SidecarSet warnings', () => {
       updateStrategy: SidecarSetUpdateStrategy.notUpdate(),
     });
     const w = Warnings.of(chart);
-    expect(w).toContain('[test/w] SidecarSet "w" (apps.kruise.io/v1beta1) spec.patchPodMetadata is refused unless the ConfigMap kruise-system/kruise-configuration has a SidecarSet_PatchPodMetadata_WhiteList rule allowing its annotation keys (or the feature gate SidecarSetPatchPodMetadataDefaultsAllowed is on); add the whitelist to your control plane');
-    expect(w).toContain('[test/w] SidecarSet "w" (apps.kruise.io/v1beta1) selects namespace kube-system, but the OpenKruise pod webhook (Helm chart) never sees pods there, so nothing is injected; run the sidecar another way in kube-system');
-    expect(w).toContain('[test/w] SidecarSet "w" (apps.kruise.io/v1beta1) spec.updateStrategy is NotUpdate: changes to this SidecarSet reach only pods created from now on');
-    expect(w).toContain('[test/w] SidecarSet "w" (apps.kruise.io/v1beta1) spec.injectionStrategy.paused is true: new pods get none of these sidecars');
+    expect(w).toEqual([
+      '[test/w] SidecarSet "w" (apps.kruise.io/v1beta1) spec.patchPodMetadata: ["a.io/x"] is refused unless the ConfigMap kruise-system/kruise-configuration has a SidecarSet_PatchPodMetadata_WhiteList rule allowing these annotation keys (or the feature gate SidecarSetPatchPodMetadataDefaultsAllowed is on); add the whitelist to your control plane',
+      '[test/w] SidecarSet "w" (apps.kruise.io/v1beta1) spec.namespaceSelector: {"matchLabels":{"kubernetes.io/metadata.name":"kube-system"}} selects namespace kube-system, but the OpenKruise pod webhook (Helm chart) never sees pods there, so nothing is injected; run the sidecar another way in kube-system',
+      '[test/w] SidecarSet "w" (apps.kruise.io/v1beta1) spec.updateStrategy.type: "NotUpdate" means changes to this SidecarSet reach only pods created from now on; use SidecarSetUpdateStrategy.rollingUpdate() when the running pods should follow',
+      '[test/w] SidecarSet "w" (apps.kruise.io/v1beta1) spec.injectionStrategy.paused: true means new pods get none of these sidecars; drop injectionPaused to inject them again',
+    ]);
   });
 
   test('warns on a namespace selector naming kube-public', () => {
     const chart = Testing.chart();
     minimal(chart, 'p', { namespace: 'kube-public' });
     expect(Warnings.of(chart)).toEqual([
-      '[test/p] SidecarSet "p" (apps.kruise.io/v1beta1) selects namespace kube-public, which Kubernetes keeps for publicly readable cluster data rather than workloads; a fleet-wide sidecar there is almost always unintended: select your application namespaces instead',
+      '[test/p] SidecarSet "p" (apps.kruise.io/v1beta1) spec.namespaceSelector: {"matchLabels":{"kubernetes.io/metadata.name":"kube-public"}} selects namespace kube-public, which Kubernetes keeps for publicly readable cluster data rather than workloads, so a fleet-wide sidecar there is almost always unintended; select your application namespaces instead',
     ]);
   });
 
@@ -450,7 +452,7 @@ describe('SidecarSet warnings', () => {
     _registerGateSource(chart, { path: 'test/kruise', isEnabled: g => g !== 'PodWebhook', howToEnable: g => `set featureGates ${g}=true` });
     minimal(chart);
     expect(() => Testing.synth(chart)).toThrow(
-      "[test/log] SidecarSet needs the OpenKruise feature gate PodWebhook, which is off in the control plane at 'test/kruise' (pods are created without its sidecars then); set featureGates PodWebhook=true",
+      "[test/log] SidecarSet \"log\" (apps.kruise.io/v1beta1) kind: \"SidecarSet\" needs the OpenKruise feature gate PodWebhook, which is off in the control plane at 'test/kruise' (pods are created without its sidecars then); set featureGates PodWebhook=true",
     );
   });
 
@@ -604,7 +606,7 @@ describe('injection preview', () => {
     minimal(platform, 'log', { containers: [{ name: 'web', image: 'fluent-bit:3.1' }] });
     const shop = new Chart(app, 'shop');
     new kplus.Deployment(shop, 'web', { metadata: { name: 'web' }, podMetadata: { labels: { logging: 'on' } }, containers: [{ name: 'web', image: 'nginx:1.27' }] });
-    expect(() => app.synth()).toThrow("[platform/log] SidecarSet \"log\" (apps.kruise.io/v1beta1) injecting into Deployment \"web\" at 'shop/web': sidecar container \"web\" has the name of an app container, which OpenKruise silently replaces with the sidecar; rename one of them");
+    expect(() => app.synth()).toThrow("[platform/log] SidecarSet \"log\" (apps.kruise.io/v1beta1) spec.containers[0].name: \"web\" is also the name of a container of the pods of Deployment \"web\" at 'shop/web', so OpenKruise silently replaces that container with the sidecar; rename one of them");
   });
 
   test('fails synth on volume and port collisions with the app', () => {
@@ -619,9 +621,12 @@ describe('injection preview', () => {
       containers: [{ name: 'web', image: 'nginx:1.27', portNumber: 8080, ports: [{ number: 9001, name: 'http' }], volumeMounts: [{ path: '/d', volume: kplus.Volume.fromEmptyDir(shop, 'data', 'data') }] }],
     });
     const err = () => app.synth();
-    expect(err).toThrow("[platform/log] SidecarSet \"log\" (apps.kruise.io/v1beta1) injecting into Deployment \"web\" at 'shop/web': sidecar volume \"data\" has the name of a different app volume; OpenKruise keeps the app's volume, so the sidecar mounts the wrong data; rename one of them");
-    expect(err).toThrow('containers "agent" and "web" both listen on port 8080/TCP in the same pod; change one port');
-    expect(err).toThrow('containers "agent" and "web" both name a port "http", so a Service targetPort "http" is ambiguous; rename one port');
+    expect(err).toThrow([
+      'Validation failed with the following errors:',
+      "  [platform/log] SidecarSet \"log\" (apps.kruise.io/v1beta1) spec.volumes[0].name: \"data\" is also the name of a different volume of the pods of Deployment \"web\" at 'shop/web', and OpenKruise keeps the pod's volume, so the sidecar mounts the wrong data; rename one of them",
+      "  [platform/log] SidecarSet \"log\" (apps.kruise.io/v1beta1) spec.containers[0].ports[0].containerPort: 8080 is also a port (TCP) of the container \"web\" of the pods of Deployment \"web\" at 'shop/web', and the containers of a pod share its network; change one port",
+      "  [platform/log] SidecarSet \"log\" (apps.kruise.io/v1beta1) spec.containers[0].ports[1].name: \"http\" is also the name of a port of the container \"web\" of the pods of Deployment \"web\" at 'shop/web', so a Service targetPort \"http\" is ambiguous; rename one port",
+    ].join('\n'));
   });
 
   test('fails synth on a sidecar init container named like an app init container; paused injection and kube-system pods are skipped', () => {
@@ -633,7 +638,7 @@ describe('injection preview', () => {
     const d = new kplus.Deployment(shop, 'web', { metadata: { name: 'web' }, podMetadata: { labels: { logging: 'on' } }, containers: [{ name: 'web', image: 'nginx:1.27' }], initContainers: [{ name: 'setup', image: 'b:1' }] });
     const sys = new Chart(app, 'sys', { namespace: 'kube-system' });
     const s = new kplus.Deployment(sys, 'dns', { podMetadata: { labels: { logging: 'on' } }, containers: [{ name: 'dns', image: 'coredns:1' }] });
-    expect(() => app.synth()).toThrow('sidecar init container "setup" has the name of an app init container, which OpenKruise silently replaces with the sidecar');
+    expect(() => app.synth()).toThrow("[platform/log] SidecarSet \"log\" (apps.kruise.io/v1beta1) spec.initContainers[0].name: \"setup\" is also the name of an init container of the pods of Deployment \"web\" at 'shop/web', so OpenKruise silently replaces that init container with the sidecar; rename one of them");
     expect(SidecarSet.previewInjection(d).injectedBy).toEqual(['log']);
     expect(SidecarSet.previewInjection(s).injectedBy).toEqual([]);
   });

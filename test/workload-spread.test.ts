@@ -151,14 +151,14 @@ test('warns on a target kind that needs the custom-workload whitelist', () => {
   const chart = Testing.chart();
   const ds = new kplus.DaemonSet(chart, 'ds', { metadata: { name: 'ds' }, containers: [{ image: 'agent:1' }] });
   new WorkloadSpread(chart, 's', { target: ds, subsets: [{ name: 'a' }] });
-  expect(Warnings.of(chart)).toEqual(['[test/s] WorkloadSpread "test-s-c82657af" (apps.kruise.io/v1alpha1) spec.targetRef is a DaemonSet (apps/v1), which OpenKruise accepts only when it is listed in WorkloadSpread_Watch_Custom_Workload_WhiteList of the kruise-configuration ConfigMap']);
+  expect(Warnings.of(chart)).toEqual(['[test/s] WorkloadSpread "test-s-c82657af" (apps.kruise.io/v1alpha1) spec.targetRef: {"apiVersion":"apps/v1","kind":"DaemonSet","name":"ds"} is not a CloneSet, Deployment, ReplicaSet, Job or StatefulSet, which OpenKruise accepts only when the kind is listed in WorkloadSpread_Watch_Custom_Workload_WhiteList of the kruise-configuration ConfigMap; add the kind to that whitelist, or spread a built-in workload']);
 });
 
 test('fails when the WorkloadSpread gate is off in the app\'s control plane', () => {
   const chart = Testing.chart();
   _registerGateSource(chart, { path: 'test/kruise', isEnabled: () => false, howToEnable: g => `set featureGates ${g}=true` });
   new WorkloadSpread(chart, 's', { target: deployment(chart), subsets: [{ name: 'a' }] });
-  expect(() => Testing.synth(chart)).toThrow('[test/s] WorkloadSpread needs the OpenKruise feature gate WorkloadSpread');
+  expect(() => Testing.synth(chart)).toThrow("[test/s] WorkloadSpread \"test-s-c82657af\" (apps.kruise.io/v1alpha1) kind: \"WorkloadSpread\" needs the OpenKruise feature gate WorkloadSpread, which is off in the control plane at 'test/kruise' (the webhook refuses every WorkloadSpread then); set featureGates WorkloadSpread=true");
 });
 
 test('fails on an incomplete targetRef or an apiVersion with more than one slash (rules 3-4)', () => {
@@ -230,5 +230,5 @@ test('targets an Advanced StatefulSet and warns that OpenKruise does not check s
   expect(ws.node.path).toBe('test/db/Spread');
   expect(m.spec.targetRef).toEqual({ apiVersion: 'apps.kruise.io/v1beta1', kind: 'StatefulSet', name: 'db' });
   expect(m.spec.subsets[0]).toEqual({ name: 'a', maxReplicas: 2, patch: { metadata: { labels: { zone: 'a' } } } });
-  expect(Warnings.of(chart)).toEqual(['[test/db/Spread] WorkloadSpread "test-db-spread-c8ad2d4c" (apps.kruise.io/v1alpha1) subset patches of a WorkloadSpread on an Advanced StatefulSet are not validated by OpenKruise; a bad patch surfaces only when pods are created']);
+  expect(Warnings.of(chart)).toEqual(['[test/db/Spread] WorkloadSpread "test-db-spread-c8ad2d4c" (apps.kruise.io/v1alpha1) spec.subsets[0].patch: {"metadata":{"labels":{"zone":"a"}}} is not validated by OpenKruise for an Advanced StatefulSet target, so a bad patch surfaces only when pods are created; check that the patch merges into the pod template (OpenKruise applies it as a strategic merge patch to each new pod)']);
 });

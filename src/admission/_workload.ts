@@ -288,10 +288,25 @@ export function partitionWarnings(written: unknown, partition: { value: number; 
 
 export function lifecycleWarnings(lifecycle: Json | undefined): string[] {
   return lifecycle?.preNormal?.markPodNotReady === true
-    ? ['spec.lifecycle.preNormal.markPodNotReady has no effect: OpenKruise honours markPodNotReady on the preDelete and inPlaceUpdate hooks only']
+    ? [fieldError('spec.lifecycle.preNormal.markPodNotReady', true, 'has no effect: OpenKruise honours markPodNotReady on the preDelete and inPlaceUpdate hooks only',
+      'remove it, or set markPodNotReady on the preDelete or inPlaceUpdate hook')]
     : [];
 }
 
+/** The image pre-download annotations of a workload (empty when it asks for none). */
+export function preDownloadAnnotations(manifest: Json): string[] {
+  return Object.keys(manifest.metadata?.annotations ?? {}).filter(k => k.startsWith('apps.kruise.io/image-predownload-'));
+}
+
 export function hasPreDownload(manifest: Json): boolean {
-  return Object.keys(manifest.metadata?.annotations ?? {}).some(k => k.startsWith('apps.kruise.io/image-predownload-'));
+  return preDownloadAnnotations(manifest).length > 0;
+}
+
+/**
+ * A warning about the image pre-download a workload asks for and OpenKruise
+ * skips: `why` says when it skips, `otherwise` how else to get it.
+ */
+export function preDownloadSkipped(manifest: Json, why: string, otherwise: { manifest: string; construct: string }): string {
+  return fieldError('metadata.annotations', preDownloadAnnotations(manifest), `ask for image pre-download, which OpenKruise skips ${why}`,
+    advice(`remove them${otherwise.manifest ? `, or ${otherwise.manifest}` : ''}`, `drop imagePreDownload${otherwise.construct ? `, or ${otherwise.construct}` : ''}`));
 }

@@ -9,7 +9,9 @@ import {
   metadataRules, ownCopy, problemLines, selectorRules, templateRules,
 } from './_workload';
 import { AdmissionModule } from './types';
+import { advice } from '../validation/advice';
 import { IntOrPercent, parseStrictPercent, parseUpstreamPercent } from '../validation/percent';
+import { fieldError } from '../validation/report';
 import { selectorProblems } from '../validation/selectors';
 
 
@@ -101,15 +103,20 @@ export function advancedDaemonSetProblems(manifest: Json): RuleProblem[] {
   return r.out;
 }
 
+/** The pre-download annotation only CloneSets and Advanced StatefulSets read. */
+const MIN_UPDATED_READY_PODS = 'apps.kruise.io/image-predownload-min-updated-ready-pods';
+
 /** What an Advanced DaemonSet's configuration will do that users do not expect. */
 export function advancedDaemonSetWarnings(manifest: Json): string[] {
   const out: string[] = [];
   const s: Json = manifest.spec ?? {};
   if (s.updateStrategy?.type === 'OnDelete' && s.updateStrategy.rollingUpdate !== undefined) {
-    out.push('spec.updateStrategy.rollingUpdate has no effect with type OnDelete; OpenKruise ignores it');
+    out.push(fieldError('spec.updateStrategy.rollingUpdate', s.updateStrategy.rollingUpdate, 'has no effect with type OnDelete (OpenKruise ignores it)', 'remove it, or use type RollingUpdate'));
   }
-  if (manifest.metadata?.annotations?.['apps.kruise.io/image-predownload-min-updated-ready-pods'] !== undefined) {
-    out.push('the image-predownload-min-updated-ready-pods annotation has no effect on an Advanced DaemonSet');
+  const minReady = manifest.metadata?.annotations?.[MIN_UPDATED_READY_PODS];
+  if (minReady !== undefined) {
+    out.push(fieldError(`metadata.annotations[${JSON.stringify(MIN_UPDATED_READY_PODS)}]`, minReady, 'has no effect on an Advanced DaemonSet',
+      advice('remove the annotation', 'drop minUpdatedReadyPods from imagePreDownload')));
   }
   out.push(...lifecycleWarnings(s.lifecycle));
   return out;

@@ -8,7 +8,7 @@
  */
 import {
   Json, RuleProblem, Rules, goZeroValues, hasPreDownload, partitionWarnings, imagePreDownloadRules, lifecycleRules, lifecycleWarnings,
-  metadataRules, ownCopy, priorityRules, problemLines, selectorRules, templateRules, volumeClaimTemplateRules,
+  metadataRules, ownCopy, preDownloadSkipped, priorityRules, problemLines, selectorRules, templateRules, volumeClaimTemplateRules,
 } from './_workload';
 import { AdmissionModule } from './types';
 import { advice } from '../validation/advice';
@@ -136,9 +136,12 @@ export function advancedStatefulSetWarnings(manifest: Json): string[] {
   if (hasPreDownload(manifest)) {
     const policy = ru.podUpdatePolicy ?? 'ReCreate';
     if ((u.type ?? 'RollingUpdate') === 'OnDelete' || policy === 'ReCreate') {
-      out.push('image pre-download is skipped unless the rolling update uses an in-place podUpdatePolicy');
+      out.push(preDownloadSkipped(manifest, 'unless the rolling update uses an in-place podUpdatePolicy', {
+        manifest: 'set spec.updateStrategy.rollingUpdate.podUpdatePolicy to InPlaceIfPossible or InPlaceOnly',
+        construct: 'use AdvancedStatefulSetUpdateStrategy.rollingUpdate({ podUpdatePolicy: PodUpdatePolicy.IN_PLACE_IF_POSSIBLE })',
+      }));
     } else if ((s.replicas ?? 1) <= 3) {
-      out.push(`image pre-download is skipped for ${s.replicas ?? 1} replica(s); OpenKruise only pre-downloads for more than 3`);
+      out.push(preDownloadSkipped(manifest, `for ${s.replicas ?? 1} replica(s) (it only pre-downloads for more than 3)`, { manifest: 'run more than 3 replicas', construct: 'run more than 3 replicas' }));
     }
   }
   out.push(...lifecycleWarnings(s.lifecycle));

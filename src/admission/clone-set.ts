@@ -7,12 +7,13 @@
  */
 import {
   Json, MAX_INT32, goZeroValues, RuleProblem, Rules, describe, hasPreDownload, imagePreDownloadRules,
-  partitionWarnings, lifecycleRules, lifecycleWarnings, metadataRules, ownCopy, priorityRules, problemLines,
+  partitionWarnings, lifecycleRules, lifecycleWarnings, metadataRules, ownCopy, preDownloadSkipped, priorityRules, problemLines,
   scatterRules, selectorRules, templateRules, volumeClaimTemplateRules,
 } from './_workload';
 import { AdmissionModule } from './types';
 import { advice } from '../validation/advice';
 import { parseKruisePercent, ParsedIntOrPercent, parseUpstreamPercent, scaled } from '../validation/percent';
+import { fieldError } from '../validation/report';
 
 
 const INT_OR_PERCENT_FIX = () => advice('use an integer or a percentage such as "20%"', 'use PercentOrAbsolute.absolute(n) or PercentOrAbsolute.percent(p)');
@@ -114,19 +115,28 @@ export function cloneSetWarnings(manifest: Json): string[] {
       let kept = Math.min(Math.max(scaled(partition, replicas, true), 0), replicas);
       if (replicas > 1 && kept === replicas) kept = replicas - 1;
       const exact = (partition.value * replicas) / 100;
-      if (kept !== exact) out.push(`spec.updateStrategy.partition ${describe(u.partition)} is rounded up: with ${replicas} replicas it keeps ${kept} pod(s) at the old revision and updates ${replicas - kept}; below 100% at least one pod is always updated`);
+      if (kept !== exact) {
+        out.push(fieldError('spec.updateStrategy.partition', u.partition, `is rounded up: with ${replicas} replicas it keeps ${kept} pod(s) at the old revision and updates ${replicas - kept} `
+          + '(below 100% at least one pod is always updated)', advice(`set partition to ${kept} to state the split exactly`, `use PercentOrAbsolute.absolute(${kept}) to state the split exactly`)));
+      }
     }
   }
   const surge = u.maxSurge === undefined ? undefined : parseKruisePercent(u.maxSurge);
   if (u.type === 'InPlaceIfPossible' && surge && scaled(surge, replicas, true) > 0) {
-    out.push(`spec.updateStrategy.maxSurge ${describe(u.maxSurge)} with InPlaceIfPossible still creates surge pods during every update, even when all pods could be updated in place; drop maxSurge for a pure in-place rollout`);
+    out.push(fieldError('spec.updateStrategy.maxSurge', u.maxSurge, 'with InPlaceIfPossible still creates surge pods during every update, even when all pods could be updated in place',
+      'drop maxSurge for a pure in-place rollout'));
   }
   if ((s.scaleStrategy?.podsToDelete ?? []).length > 0) {
-    out.push('spec.scaleStrategy.podsToDelete: OpenKruise only accepts names of pods this CloneSet already owns, so the first apply of a new CloneSet with podsToDelete is refused; add them once the CloneSet runs');
+    out.push(fieldError('spec.scaleStrategy.podsToDelete', s.scaleStrategy.podsToDelete, 'names pods to delete, but OpenKruise only accepts names of pods this CloneSet already owns, '
+      + 'so the first apply of a new CloneSet with podsToDelete is refused', advice('add them once the CloneSet runs', 'add them (podsToDelete or deletePods()) once the CloneSet runs')));
   }
   if (hasPreDownload(manifest)) {
-    if ((u.type ?? 'ReCreate') === 'ReCreate') out.push('image pre-download is skipped with the ReCreate update strategy; it only serves in-place updates');
-    else if (replicas <= 3) out.push(`image pre-download is skipped for ${replicas} replica(s); OpenKruise only pre-downloads for more than 3`);
+    if ((u.type ?? 'ReCreate') === 'ReCreate') {
+      out.push(preDownloadSkipped(manifest, 'with the ReCreate update strategy (it only serves in-place updates)',
+        { manifest: 'set spec.updateStrategy.type to InPlaceIfPossible or InPlaceOnly', construct: 'use CloneSetUpdateStrategy.inPlaceIfPossible() or inPlaceOnly()' }));
+    } else if (replicas <= 3) {
+      out.push(preDownloadSkipped(manifest, `for ${replicas} replica(s) (it only pre-downloads for more than 3)`, { manifest: 'run more than 3 replicas', construct: 'run more than 3 replicas' }));
+    }
   }
   out.push(...lifecycleWarnings(s.lifecycle));
   return out;

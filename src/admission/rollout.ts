@@ -295,33 +295,42 @@ export function rolloutWarnings(m: Manifest): string[] {
   const at = m.spec?.strategy?.blueGreen ? 'spec.strategy.blueGreen' : 'spec.strategy.canary';
   const routings: Json[] = release.trafficRoutings ?? [];
   if (m.apiVersion === 'rollouts.kruise.io/v1beta1' && m.spec?.strategy?.canary?.enableExtraWorkloadForCanary === true && style !== RolloutStyle.CANARY) {
-    out.push(`spec.strategy.canary.enableExtraWorkloadForCanary is true but the workload is ${ref?.apiVersion} ${ref?.kind}, not an apps/v1 Deployment, so Kruise Rollouts updates its pods in place in batches instead (no extra canary workload); remove the flag`);
+    out.push(fieldError('spec.strategy.canary.enableExtraWorkloadForCanary', true, `has no effect: the workload is ${ref?.apiVersion} ${ref?.kind}, not an apps/v1 Deployment, `
+      + 'so Kruise Rollouts updates its pods in place in batches instead (no extra canary workload)', 'remove the flag'));
   }
   if (release.patchPodTemplateMetadata !== undefined && style !== RolloutStyle.CANARY) {
-    out.push(`${at}.patchPodTemplateMetadata only applies to the extra canary Deployment of a canary-style Deployment release, so it has no effect here; remove it`);
+    out.push(fieldError(`${at}.patchPodTemplateMetadata`, release.patchPodTemplateMetadata, 'only applies to the extra canary Deployment of a canary-style Deployment release, so it has no effect here', 'remove it'));
   }
   if (release.disableGenerateCanaryService === true && !routings.some(r => r.customNetworkRefs !== undefined)) {
-    out.push(`${at}.disableGenerateCanaryService only has an effect with customNetworkRefs, so the <service>-canary Service is still created; remove it`);
+    out.push(fieldError(`${at}.disableGenerateCanaryService`, true, 'only has an effect with customNetworkRefs, so the <service>-canary Service is still created', 'remove it'));
   }
   const steps: Json[] = release.steps ?? [];
-  const shapesTraffic = steps.some(s => s.traffic !== undefined || s.weight !== undefined || (Array.isArray(s.matches) && s.matches.length > 0));
-  if (shapesTraffic && routings.length === 0 && !release.trafficRoutingRef && !m.metadata?.annotations?.['rollouts.kruise.io/trafficrouting']) {
-    out.push(`${at}.steps set traffic or matches but nothing routes traffic (no trafficRoutings), so only the pods change; add a traffic routing (an Ingress, a Gateway API HTTPRoute or customNetworkRefs) or drop traffic and matches`);
+  const shaping = steps.findIndex(s => s.traffic !== undefined || s.weight !== undefined || (Array.isArray(s.matches) && s.matches.length > 0));
+  if (shaping >= 0 && routings.length === 0 && !release.trafficRoutingRef && !m.metadata?.annotations?.['rollouts.kruise.io/trafficrouting']) {
+    const step = steps[shaping];
+    const f = step.traffic !== undefined ? 'traffic' : step.weight !== undefined ? 'weight' : 'matches';
+    out.push(fieldError(`${at}.steps[${shaping}].${f}`, step[f], 'shapes traffic, but nothing routes traffic (no trafficRoutings), so only the pods change',
+      advice('add a traffic routing (an Ingress, a Gateway API HTTPRoute or customNetworkRefs) or drop traffic and matches',
+        'add a trafficRouting (RolloutTrafficRouting.ingress(), gatewayHttpRoute() or custom()) or drop traffic and matches from the steps')));
   }
   if (String(m.metadata?.annotations?.[ROLLBACK_IN_BATCH]) === 'true') {
     const key = targetKey(ref);
+    const field = `metadata.annotations[${JSON.stringify(ROLLBACK_IN_BATCH)}]`;
+    const value = m.metadata.annotations[ROLLBACK_IN_BATCH];
     if (routings.length > 0) {
-      out.push(`metadata.annotations["${ROLLBACK_IN_BATCH}"] is ignored because the Rollout routes traffic: a rollback updates every pod at once; remove the annotation or the traffic routing`);
+      out.push(fieldError(field, value, 'is ignored because the Rollout routes traffic: a rollback updates every pod at once', advice('remove the annotation or the traffic routing', 'drop rollbackInBatch or the traffic routing')));
     } else if (key && !['apps/StatefulSet', 'apps.kruise.io/StatefulSet', 'apps.kruise.io/CloneSet'].includes(key)) {
-      out.push(`metadata.annotations["${ROLLBACK_IN_BATCH}"] is ignored for ${ref?.kind} (${ref?.apiVersion}): batch-wise rollback works for CloneSets and StatefulSets only; remove the annotation`);
+      out.push(fieldError(field, value, `is ignored for ${ref?.kind} (${ref?.apiVersion}): batch-wise rollback works for CloneSets and StatefulSets only`, advice('remove the annotation', 'drop rollbackInBatch')));
     }
   }
   if (m.apiVersion === 'rollouts.kruise.io/v1alpha1') {
     if (m.spec?.rolloutID !== undefined) {
-      out.push('spec.rolloutID is not kept: v1alpha1 Rollouts are stored as v1beta1 and the conversion drops it; set the workload\'s rollouts.kruise.io/rollout-id annotation and label instead, or write the Rollout as v1beta1');
+      out.push(fieldError('spec.rolloutID', m.spec.rolloutID, 'is not kept: v1alpha1 Rollouts are stored as v1beta1 and the conversion drops it',
+        'set the workload\'s rollouts.kruise.io/rollout-id annotation and label instead, or write the Rollout as v1beta1'));
     }
     if (m.spec?.strategy?.canary?.disableGenerateCanaryService !== undefined) {
-      out.push('spec.strategy.canary.disableGenerateCanaryService is not kept: the conversion to v1beta1 (the stored version) drops it; write the Rollout as rollouts.kruise.io/v1beta1');
+      out.push(fieldError('spec.strategy.canary.disableGenerateCanaryService', m.spec.strategy.canary.disableGenerateCanaryService, 'is not kept: the conversion to v1beta1 (the stored version) drops it',
+        'write the Rollout as rollouts.kruise.io/v1beta1'));
     }
   }
   return out;

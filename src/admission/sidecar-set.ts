@@ -330,7 +330,9 @@ export function sidecarSetWarnings(json: any): string[] {
   const out: string[] = [];
   const spec = defaultedSidecarSetSpec(sidecarSetSpecOf(json));
   if ((spec.patchPodMetadata ?? []).length > 0) {
-    out.push('spec.patchPodMetadata is refused unless the ConfigMap kruise-system/kruise-configuration has a SidecarSet_PatchPodMetadata_WhiteList rule allowing its annotation keys (or the feature gate SidecarSetPatchPodMetadataDefaultsAllowed is on); add the whitelist to your control plane');
+    const keys = [...new Set<string>(spec.patchPodMetadata.flatMap((p: any) => Object.keys(p?.annotations ?? {})))];
+    out.push(fieldError('spec.patchPodMetadata', keys, 'is refused unless the ConfigMap kruise-system/kruise-configuration has a SidecarSet_PatchPodMetadata_WhiteList rule allowing these '
+      + 'annotation keys (or the feature gate SidecarSetPatchPodMetadataDefaultsAllowed is on)', 'add the whitelist to your control plane'));
   }
   const ns = spec.namespaceSelector as LabelSelectorJson | undefined;
   const named = [
@@ -338,16 +340,26 @@ export function sidecarSetWarnings(json: any): string[] {
     ...((ns?.matchExpressions ?? []).filter(e => e.key === 'kubernetes.io/metadata.name' && e.operator === 'In').flatMap(e => e.values ?? [])),
   ];
   if (named.includes('kube-system')) {
-    out.push('selects namespace kube-system, but the OpenKruise pod webhook (Helm chart) never sees pods there, so nothing is injected; run the sidecar another way in kube-system');
+    out.push(fieldError('spec.namespaceSelector', ns, 'selects namespace kube-system, but the OpenKruise pod webhook (Helm chart) never sees pods there, so nothing is injected',
+      'run the sidecar another way in kube-system'));
   }
   if (named.includes('kube-public')) {
-    out.push('selects namespace kube-public, which Kubernetes keeps for publicly readable cluster data rather than workloads; a fleet-wide sidecar there is almost always unintended: select your application namespaces instead');
+    out.push(fieldError('spec.namespaceSelector', ns, 'selects namespace kube-public, which Kubernetes keeps for publicly readable cluster data rather than workloads, '
+      + 'so a fleet-wide sidecar there is almost always unintended', 'select your application namespaces instead'));
   }
-  if (spec.updateStrategy.type === 'NotUpdate' || spec.updateStrategy.paused) {
-    out.push(`spec.updateStrategy ${spec.updateStrategy.paused ? 'is paused' : 'is NotUpdate'}: changes to this SidecarSet reach only pods created from now on`);
+  if (spec.updateStrategy.paused) {
+    out.push(fieldError('spec.updateStrategy.paused', spec.updateStrategy.paused, 'means changes to this SidecarSet reach only pods created from now on',
+      advice('set paused to false when the running pods should follow', 'drop paused from SidecarSetUpdateStrategy.rollingUpdate() when the running pods should follow')));
+  } else if (spec.updateStrategy.type === 'NotUpdate') {
+    // a native sidecar (an init container that keeps running) cannot be upgraded in place: NotUpdate is its only strategy
+    const native = (spec.initContainers ?? []).some((c: any) => c?.restartPolicy === 'Always');
+    out.push(fieldError('spec.updateStrategy.type', 'NotUpdate', 'means changes to this SidecarSet reach only pods created from now on', native
+      ? 'recreate the pods (a rolling restart of their workloads) when they should get a changed native sidecar, which OpenKruise cannot upgrade in place'
+      : advice('use type RollingUpdate when the running pods should follow', 'use SidecarSetUpdateStrategy.rollingUpdate() when the running pods should follow')));
   }
   if (spec.injectionStrategy?.paused) {
-    out.push('spec.injectionStrategy.paused is true: new pods get none of these sidecars');
+    out.push(fieldError('spec.injectionStrategy.paused', spec.injectionStrategy.paused, 'means new pods get none of these sidecars',
+      advice('set it to false to inject them again', 'drop injectionPaused to inject them again')));
   }
   return out;
 }

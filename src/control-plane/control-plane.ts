@@ -20,7 +20,7 @@ import {
   dns1123LabelProblems, dns1123SubdomainProblems, envVarNameProblems, labelValueProblems, qualifiedNameProblems,
 } from '../validation/names';
 import { KruiseValidation } from '../validation/register';
-import { fieldError, Warnings } from '../validation/report';
+import { _constructLine, fieldError, Warnings } from '../validation/report';
 
 /** Values of the `policy.kruise.io/delete-protection` label kruise-manager honours. */
 export enum DeletionProtection {
@@ -351,9 +351,10 @@ export class KruiseControlPlane extends Construct {
     });
     certificates._addObjects(this, ns);
 
-    this.node.addValidation({ validate: () => [...this.gates.problems(), ...this.problems(certificates)] });
+    this.node.addValidation({ validate: () => [...this.gates.problems(), ...this.problems(certificates)].map(l => _constructLine('KruiseControlPlane', l)) });
     if (props.daemon !== undefined && !this.gates.isEnabled('KruiseDaemon')) {
-      Warnings.add(this, 'daemon options are set but the KruiseDaemon gate is off, so kruise-daemon is not installed and they have no effect');
+      Warnings.add(this, _constructLine('KruiseControlPlane', fieldError('daemon', Object.keys(props.daemon),
+        'is set but the KruiseDaemon gate is off, so kruise-daemon is not installed and these options have no effect', 'remove daemon, or set featureGates.KruiseDaemon to true')));
     }
 
     const self = this;

@@ -7,8 +7,10 @@
  */
 import { ApiObject, Chart } from 'cdk8s';
 import { IConstruct } from 'constructs';
+import type * as Engine from '../admission/engine';
 import type * as PolicyOrder from '../fleet/deploy-order';
-import { Warnings } from '../validation/report';
+import type * as AppObjects from '../fleet/objects';
+import { Warnings, fieldError } from '../validation/report';
 
 /** Annotation Argo CD reads to order the objects of one sync. */
 export const ARGO_CD_SYNC_WAVE = 'argocd.argoproj.io/sync-wave';
@@ -155,15 +157,21 @@ function applyOrder(root: IConstruct, registry: Registry): void {
     const cpChart = Chart.of(controlPlane);
     for (const chart of charts) {
       if (cpChart === chart) continue;
-      const needs = apiObjectsOf(chart).some(o => Chart.of(o) === chart && dependents.needs(o));
-      if (!needs) continue;
+      const needing = apiObjectsOf(chart).find(o => Chart.of(o) === chart && dependents.needs(o));
+      if (!needing) continue;
       if (_reaches(cpChart, chart)) {
         const key = `${chart.node.path} ${cpChart.node.path}`;
         if (!registry.warned.has(key)) {
           registry.warned.add(key);
-          Warnings.add(chart, `chart '${chart.node.path}' holds ${dependents.what} but chart '${cpChart.node.path}' of a ${dependents.kind} depends on it `
-            + '(or contains it), so its manifest cannot be ordered after the control plane; apply the control plane first yourself, or move the '
-            + `${dependents.what} to a chart the control plane chart does not depend on`);
+          // the first object of the chart that needs the control plane says it for the chart
+          // eslint-disable-next-line @typescript-eslint/no-require-imports
+          const { _objectLine } = require('../admission/engine') as typeof Engine;
+          // eslint-disable-next-line @typescript-eslint/no-require-imports
+          const { ownerOf } = require('../fleet/objects') as typeof AppObjects;
+          Warnings.add(ownerOf(needing), _objectLine(needing, fieldError('kind', needing.kind,
+            `needs the ${dependents.kind} at '${controlPlane.node.path}' installed first, but the control plane's chart '${cpChart.node.path}' depends on chart '${chart.node.path}' `
+            + `(or contains it), so the manifests of chart '${chart.node.path}' cannot be ordered after the control plane`,
+            `apply the control plane first yourself, or move the ${dependents.what} to a chart the control plane chart does not depend on`)));
         }
         continue;
       }

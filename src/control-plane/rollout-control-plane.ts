@@ -15,7 +15,7 @@ import { groupOf, ownerOf } from '../fleet/objects';
 import { dns1123LabelProblems, dns1123SubdomainProblems, labelValueProblems, qualifiedNameProblems } from '../validation/names';
 import { KruiseValidation } from '../validation/register';
 import { _renderForChecks } from '../validation/render';
-import { fieldError } from '../validation/report';
+import { _constructLine, fieldError } from '../validation/report';
 import { DEFAULT_PARTITION_PERCENT_LIMIT, _registerRolloutManager } from '../validation/rollout-settings';
 
 /**
@@ -319,7 +319,7 @@ export class KruiseRolloutControlPlane extends Construct {
         .map(r => ({ key: r.key, operator: r.operator, values: r.values ? [...r.values] : undefined })),
     });
 
-    this.node.addValidation({ validate: () => [...this.problems(), ...this.openKruiseProblems()] });
+    this.node.addValidation({ validate: () => [...this.problems(), ...this.openKruiseProblems()].map(l => _constructLine('KruiseRolloutControlPlane', l)) });
     const self = this;
     _registerRolloutManager(this, {
       path: this.node.path,
@@ -366,7 +366,7 @@ export class KruiseRolloutControlPlane extends Construct {
     }
     for (const gate of Object.keys(p.featureGates ?? {})) {
       if (!(gate in GATE_DEFAULTS)) {
-        add(`featureGates.${gate}`, gate, 'is not a feature gate of kruise-rollout-manager v0.6.2, which refuses to start with it', `use one of ${Object.keys(GATE_DEFAULTS).join(', ')}`);
+        add(`featureGates.${gate}`, p.featureGates![gate], 'is not a feature gate of kruise-rollout-manager v0.6.2, which refuses to start with it', `use one of ${Object.keys(GATE_DEFAULTS).join(', ')}`);
       }
     }
     (p.webhookObjectSelector ?? []).forEach((r, i) => {

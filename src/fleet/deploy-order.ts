@@ -11,9 +11,9 @@ import { ApiObject, Chart } from 'cdk8s';
 import { IConstruct } from 'constructs';
 import { AppObject, allAppObjects, groupOf, namespaceOf, podTemplateOf, targetKey } from './objects';
 import type * as SidecarFleet from './sidecar-fleet';
-import { _admitted } from '../admission/engine';
+import { _admitted, _objectLine } from '../admission/engine';
 import { ARGO_CD_SYNC_WAVE, SYNC_WAVES, _inControlPlane, _reaches } from '../control-plane/deploy-order';
-import { Warnings } from '../validation/report';
+import { Warnings, fieldError } from '../validation/report';
 import { selectorMatches } from '../validation/selectors';
 
 /** The policies ordered before the workloads they select, by `group/kind`. */
@@ -159,15 +159,15 @@ function before(root: IConstruct, policy: AppObject, workload: AppObject, charts
       w.node.addDependency(p);
       added.set(w, (added.get(w) ?? new Set()).add(p));
     } else {
-      warn(root, wc, `${describe(policy)} and ${describe(workload)} of chart '${wc.node.path}' depend on each other, so the ${policy.json.kind} `
-        + `cannot be written before the pods it selects; remove the dependency of the ${policy.json.kind}`);
+      warn(root, policy, workload, `, and the two depend on each other in chart '${wc.node.path}', so the ${policy.json.kind} `
+        + 'cannot be written before the pods it selects', `remove the dependency of the ${policy.json.kind}`);
     }
     return;
   }
   if (wc.node.dependencies.includes(pc)) return;
   if (_reaches(pc, wc)) {
-    warn(root, wc, `chart '${wc.node.path}' holds ${describe(workload)}, whose pods ${describe(policy)} of chart '${pc.node.path}' selects, but chart '${pc.node.path}' `
-      + `depends on it (or contains it), so the ${policy.json.kind} cannot be applied first and pods created before it miss it; move the policies to a chart of their own`);
+    warn(root, policy, workload, ` of chart '${wc.node.path}', but chart '${pc.node.path}' depends on chart '${wc.node.path}' `
+      + `(or contains it), so the ${policy.json.kind} cannot be applied first and pods created before it miss it`, 'move the policies to a chart of their own');
     return;
   }
   wc.addDependency(pc);
@@ -177,10 +177,20 @@ function describe(o: AppObject): string {
   return `${o.json.kind} "${o.json.metadata?.name}"`;
 }
 
-function warn(root: IConstruct, chart: Chart, message: string): void {
+/**
+ * Warn once per synth, on the policy, in the shape of every message: the
+ * field by which it picks `workload` (its targetRef or its selector), then
+ * `problem` (which follows the workload's name) and `fix`.
+ */
+function warn(root: IConstruct, policy: AppObject, workload: AppObject, problem: string, fix: string): void {
+  const ref = policy.json.spec?.targetRef;
+  const line = ref !== undefined
+    ? fieldError('spec.targetRef', ref, `targets ${describe(workload)}${problem}`, fix)
+    : fieldError('spec.selector', policy.json.spec?.selector, `selects the pods of ${describe(workload)}${problem}`, fix);
+  const message = _objectLine(policy.apiObject, line);
   const seen = warned.get(root) ?? new Set<string>();
   warned.set(root, seen);
   if (seen.has(message)) return;
   seen.add(message);
-  Warnings.add(chart, message);
+  Warnings.add(policy.owner, message);
 }

@@ -207,6 +207,20 @@ function templateOf(json: any): PodTemplateJson | undefined {
   return decodable({ metadata: tpl.metadata ?? {}, spec: tpl.spec });
 }
 
+/**
+ * Where `podTemplateOf` found the pod template of `json`, for messages: the
+ * field paths of its metadata and spec (e.g. `spec.template.metadata` and
+ * `spec.template.spec`).
+ */
+export function templatePathOf(json: any): { readonly metadata: string; readonly spec: string } {
+  if (json?.kind === 'Pod' && groupOf(json.apiVersion) === '') return { metadata: 'metadata', spec: 'spec' };
+  const spec = isObject(json?.spec) ? json.spec : {};
+  const at = spec.template?.spec ? 'spec.template'
+    : spec.jobTemplate?.spec?.template?.spec ? 'spec.jobTemplate.spec.template'
+      : spec.template?.broadcastJobTemplate?.spec?.template ? 'spec.template.broadcastJobTemplate.spec.template' : 'spec.template.jobTemplate.spec.template';
+  return { metadata: `${at}.metadata`, spec: `${at}.spec` };
+}
+
 const listOfObjects = (v: unknown) => v === undefined || v === null || (Array.isArray(v) && v.every(isObject));
 const POD_LISTS = ['containers', 'initContainers', 'volumes', 'imagePullSecrets'];
 const CONTAINER_LISTS = ['env', 'envFrom', 'volumeMounts', 'volumeDevices', 'ports'];

@@ -6,10 +6,11 @@
 import { ApiObject } from 'cdk8s';
 import { IConstruct } from 'constructs';
 import { FleetProblemKind } from './fleet-types';
-import { AppObject, _oncePerRound, allAppObjects, appObjects, describe, namespaceLabels, namespaceOf, placeOf, podTemplateOf } from './objects';
-import { _admitted } from '../admission/engine';
+import { AppObject, _oncePerRound, allAppObjects, appObjects, describe, namespaceLabels, namespaceOf, placeOf, podTemplateOf, templatePathOf } from './objects';
+import { _admitted, _objectLine } from '../admission/engine';
 import { defaultedSidecarSetSpec, sidecarSetSpecOf } from '../admission/sidecar-set';
 import { cloneJson } from '../validation/json';
+import { fieldError } from '../validation/report';
 import { LabelSelectorJson, selectorMatches, selectorsOverlap } from '../validation/selectors';
 
 /** A SidecarSet as the injection reads it: its name and defaulted spec. */
@@ -137,7 +138,7 @@ export class SidecarSetIndex<S extends SidecarSetLike = AppSidecarSet> {
 
 /** The injection problems of the app, by who reports them (computed once per round, for every SidecarSet). */
 export interface AppInjectionProblems {
-  /** Lines an app SidecarSet reports, by SidecarSet name. */
+  /** Lines an app SidecarSet reports (`field: value problem; fix`, without the object), by SidecarSet name. */
   readonly bySidecarSet: Map<string, string[]>;
   /**
    * Lines an app workload reports, by the construct that owns it: problems a
@@ -185,9 +186,9 @@ export function appInjectionProblems(scope: IConstruct): AppInjectionProblems {
     for (const { workload: w, result: r } of appInjections(scope)) {
       for (const p of r.problems) {
         if (p.from.obj.origin === undefined) {
-          add(bySidecarSet, p.sidecarSet, `injecting into ${describe(w.json)} ${placeOf(w)}: ${p.detail}`);
+          add(bySidecarSet, p.sidecarSet, p.sidecarSetLine(`${describe(w.json)} ${placeOf(w)}`));
         } else if (w.origin === undefined) {
-          add(byOwner, w.owner, `${sidecarSetLabel(p.from)} injects into ${describe(w.json)}: ${p.detail}`);
+          add(byOwner, w.owner, _objectLine(w.apiObject, p.workloadLine));
         }
       }
     }
@@ -265,6 +266,24 @@ export interface InjectionProblem<S extends SidecarSetLike = SidecarSetLike> {
   readonly detail: string;
   /** The other side when it is another SidecarSet or a container of one, else undefined (the app's container, volume or port). */
   readonly other?: S;
+  /**
+   * The line the SidecarSet reports, `field: value problem; fix` about its
+   * own field, naming the workload as `workload` says it (e.g.
+   * `Deployment "web" at 'shop/web'`).
+   */
+  readonly sidecarSetLine: (workload: string) => string;
+  /**
+   * The line the workload reports when the SidecarSet is not the app's own:
+   * `field: value problem; fix` about the workload's field.
+   */
+  readonly workloadLine: string;
+}
+
+/** One side of an injection problem: the field of that object, its value, and what is wrong with it. */
+interface ProblemSide {
+  readonly field: string;
+  readonly value: unknown;
+  readonly problem: string;
 }
 
 /** The result of injecting the app's SidecarSets into one workload's pod. */
@@ -406,8 +425,17 @@ export function injectInto<S extends SidecarSetLike>(nsLabels: NamespaceLabels, 
   const appInit: any[] = pod.spec.initContainers ?? [];
   const appVolumes: any[] = pod.spec.volumes ?? [];
   const where = describe(workloadJson);
+  const tplAt = templatePathOf(workloadJson);
+  const label = (name: string) => sidecarSetLabel(byName.get(name)!);
+  const labelsSide = (problem: string): ProblemSide => ({ field: `${tplAt.metadata}.labels`, value: pod.metadata.labels ?? {}, problem });
 
-  const problem = (fromName: string, kind: FleetProblemKind, detail: string, otherName?: string) => {
+  /**
+   * One problem, charged to SidecarSet `fromName`: `what` and `fix` as the fleet check says them, and
+   * each side's field (the SidecarSet's, which names the workload through `w`, and the workload's).
+   */
+  const problem = (fromName: string, kind: FleetProblemKind, what: string, fix: string,
+    sides: { sidecar: (w: string) => ProblemSide; workload: ProblemSide }, otherName?: string) => {
+    const detail = `${what}; ${fix}`;
     problems.push({
       sidecarSet: fromName,
       from: byName.get(fromName)!,
@@ -415,6 +443,11 @@ export function injectInto<S extends SidecarSetLike>(nsLabels: NamespaceLabels, 
       problem: `${where}: ${detail}`,
       detail,
       other: otherName === undefined ? undefined : byName.get(otherName),
+      sidecarSetLine: (w: string) => {
+        const side = sides.sidecar(w);
+        return fieldError(side.field, side.value, side.problem, fix);
+      },
+      workloadLine: fieldError(sides.workload.field, sides.workload.value, sides.workload.problem, fix),
     });
   };
 
@@ -433,50 +466,91 @@ export function injectInto<S extends SidecarSetLike>(nsLabels: NamespaceLabels, 
     }
   }
 
-  const sidecarMain: Array<{ c: any; policy: string; from: string }> = [];
-  const sidecarInit: Array<{ c: any; policy: string; from: string }> = [];
-  const sidecarVolumes: Array<{ v: any; from: string }> = [];
+  /** A sidecar as the pod gets it (`c`), from SidecarSet `from`, whose container `at` (`spec.containers[0]`) is named `name`. */
+  type Sidecar = { c: any; policy: string; from: string; at: string; name: string };
+  const sidecarMain: Sidecar[] = [];
+  const sidecarInit: Sidecar[] = [];
+  const sidecarVolumes: Array<{ v: any; from: string; at: string }> = [];
   const secrets: any[] = [];
   for (const s of matched) {
-    const volumes = new Map<string, any>((s.spec.volumes ?? []).map((v: any) => [v.name, v]));
+    const volumes = new Map<string, [any, number]>((s.spec.volumes ?? []).map((v: any, i: number) => [v.name, [v, i]]));
     const useVolumes = (c: any) => {
       for (const m of [...(c.volumeMounts ?? []), ...(c.volumeDevices ?? [])]) {
         const v = volumes.get(m.name);
-        if (v) sidecarVolumes.push({ v, from: s.name });
+        if (v) sidecarVolumes.push({ v: v[0], from: s.name, at: `spec.volumes[${v[1]}]` });
       }
     };
-    for (const c of s.spec.initContainers ?? []) {
+    (s.spec.initContainers ?? []).forEach((c: any, i: number) => {
       useVolumes(c);
-      for (const b of buildSidecar(c, pod, true, namesOnly)) sidecarInit.push({ c: b, policy: c.podInjectPolicy, from: s.name });
-    }
+      for (const b of buildSidecar(c, pod, true, namesOnly)) sidecarInit.push({ c: b, policy: c.podInjectPolicy, from: s.name, at: `spec.initContainers[${i}]`, name: c.name });
+    });
     secrets.push(...(s.spec.imagePullSecrets ?? []));
-    for (const c of s.spec.containers ?? []) {
+    (s.spec.containers ?? []).forEach((c: any, i: number) => {
       useVolumes(c);
-      for (const b of buildSidecar(c, pod, false, namesOnly)) sidecarMain.push({ c: b, policy: c.podInjectPolicy, from: s.name });
-    }
+      for (const b of buildSidecar(c, pod, false, namesOnly)) sidecarMain.push({ c: b, policy: c.podInjectPolicy, from: s.name, at: `spec.containers[${i}]`, name: c.name });
+    });
   }
 
   // collisions with the app's own containers: upstream silently replaces the app container
-  for (const { c, from } of sidecarMain) {
-    if (containerOf(appMain, c.name)) problem(from, FleetProblemKind.REPLACES_APP_CONTAINER, `sidecar container "${c.name}" has the name of an app container, which OpenKruise silently replaces with the sidecar; rename one of them`);
-    if (containerOf(appInit, c.name)) problem(from, FleetProblemKind.NAME_IN_OTHER_LIST, `sidecar container "${c.name}" has the name of an app init container, which the API server refuses; rename one of them`);
+  const indexOf = (list: any[], name: string) => list.findIndex(c => c.name === name);
+  /** The SidecarSet's side of a sidecar whose pod container name is taken in the pod. */
+  const alsoNamed = (x: Sidecar, what: string) => (x.name === x.c.name ? 'is also the name of' : `becomes the sidecar ${what} "${x.c.name}", which is also the name of`);
+  const sidecarNamed = (x: Sidecar, what: string, taken: string, then: string) => (w: string): ProblemSide => ({
+    field: `${x.at}.name`, value: x.name, problem: `${alsoNamed(x, what)} ${taken} of the pods of ${w}, ${then}`,
+  });
+  for (const x of sidecarMain) {
+    const { c, from } = x;
+    const main = indexOf(appMain, c.name);
+    if (main >= 0) {
+      problem(from, FleetProblemKind.REPLACES_APP_CONTAINER, `sidecar container "${c.name}" has the name of an app container, which OpenKruise silently replaces with the sidecar`, 'rename one of them', {
+        sidecar: sidecarNamed(x, 'container', 'a container', 'so OpenKruise silently replaces that container with the sidecar'),
+        workload: { field: `${tplAt.spec}.containers[${main}].name`, value: c.name, problem: `is also the name of the sidecar container "${c.name}" of ${label(from)}, which OpenKruise silently puts in its place` },
+      });
+    }
+    const init = indexOf(appInit, c.name);
+    if (init >= 0) {
+      problem(from, FleetProblemKind.NAME_IN_OTHER_LIST, `sidecar container "${c.name}" has the name of an app init container, which the API server refuses`, 'rename one of them', {
+        sidecar: sidecarNamed(x, 'container', 'an init container', 'so the API server refuses the pods'),
+        workload: { field: `${tplAt.spec}.initContainers[${init}].name`, value: c.name, problem: `is also the name of the sidecar container "${c.name}" of ${label(from)}, so the API server refuses the pods` },
+      });
+    }
   }
-  for (const { c, from } of sidecarInit) {
-    if (containerOf(appInit, c.name)) problem(from, FleetProblemKind.REPLACES_APP_INIT_CONTAINER, `sidecar init container "${c.name}" has the name of an app init container, which OpenKruise silently replaces with the sidecar; rename one of them`);
-    if (containerOf(appMain, c.name)) problem(from, FleetProblemKind.NAME_IN_OTHER_LIST, `sidecar init container "${c.name}" has the name of an app container, which the API server refuses; rename one of them`);
+  for (const x of sidecarInit) {
+    const { c, from } = x;
+    const init = indexOf(appInit, c.name);
+    if (init >= 0) {
+      problem(from, FleetProblemKind.REPLACES_APP_INIT_CONTAINER, `sidecar init container "${c.name}" has the name of an app init container, which OpenKruise silently replaces with the sidecar`, 'rename one of them', {
+        sidecar: sidecarNamed(x, 'init container', 'an init container', 'so OpenKruise silently replaces that init container with the sidecar'),
+        workload: { field: `${tplAt.spec}.initContainers[${init}].name`, value: c.name, problem: `is also the name of the sidecar init container "${c.name}" of ${label(from)}, which OpenKruise silently puts in its place` },
+      });
+    }
+    const main = indexOf(appMain, c.name);
+    if (main >= 0) {
+      problem(from, FleetProblemKind.NAME_IN_OTHER_LIST, `sidecar init container "${c.name}" has the name of an app container, which the API server refuses`, 'rename one of them', {
+        sidecar: sidecarNamed(x, 'init container', 'a container', 'so the API server refuses the pods'),
+        workload: { field: `${tplAt.spec}.containers[${main}].name`, value: c.name, problem: `is also the name of the sidecar init container "${c.name}" of ${label(from)}, so the API server refuses the pods` },
+      });
+    }
   }
   const seenSidecar = new Map<string, string>();
-  for (const { c, from } of [...sidecarInit, ...sidecarMain]) {
+  for (const x of [...sidecarInit, ...sidecarMain]) {
+    const { c, from } = x;
     const prev = seenSidecar.get(c.name);
     if (prev && prev !== from) {
-      problem(from, FleetProblemKind.INJECTED_TWICE, `sidecar "${c.name}" is injected by both ${sidecarSetLabel(byName.get(prev)!)} and ${sidecarSetLabel(byName.get(from)!)}; rename one of them`, prev);
+      problem(from, FleetProblemKind.INJECTED_TWICE, `sidecar "${c.name}" is injected by both ${label(prev)} and ${label(from)}`, 'rename one of them', {
+        sidecar: w => ({ field: `${x.at}.name`, value: x.name, problem: `${alsoNamed(x, 'container')} a sidecar ${label(prev)} injects into the pods of ${w}` }),
+        workload: labelsSide(`select the pods for ${label(prev)} and ${label(from)}, which both inject a sidecar "${c.name}"`),
+      }, prev);
     }
     seenSidecar.set(c.name, from);
   }
-  for (const { v, from } of sidecarVolumes) {
-    const app = appVolumes.find(a => a.name === v.name);
-    if (app && canonical(app) !== canonical(v)) {
-      problem(from, FleetProblemKind.VOLUME, `sidecar volume "${v.name}" has the name of a different app volume; OpenKruise keeps the app's volume, so the sidecar mounts the wrong data; rename one of them`);
+  for (const { v, from, at } of sidecarVolumes) {
+    const j = appVolumes.findIndex(a => a.name === v.name);
+    if (j >= 0 && canonical(appVolumes[j]) !== canonical(v)) {
+      problem(from, FleetProblemKind.VOLUME, `sidecar volume "${v.name}" has the name of a different app volume; OpenKruise keeps the app's volume, so the sidecar mounts the wrong data`, 'rename one of them', {
+        sidecar: w => ({ field: `${at}.name`, value: v.name, problem: `is also the name of a different volume of the pods of ${w}, and OpenKruise keeps the pod's volume, so the sidecar mounts the wrong data` }),
+        workload: { field: `${tplAt.spec}.volumes[${j}].name`, value: v.name, problem: `is also the name of a different volume of ${label(from)}, and OpenKruise keeps this one, so its sidecar mounts the wrong data` },
+      });
     }
   }
 
@@ -499,33 +573,69 @@ export function injectInto<S extends SidecarSetLike>(nsLabels: NamespaceLabels, 
   // ports: every container shares the pod's network namespace
   const sidecars = [...sidecarMain, ...sidecarInit];
   const hotPair = (a: string, b: string) => a !== b && a.replace(/-[12]$/, '') === b.replace(/-[12]$/, '') && sidecarMain.some(x => x.c.name === a) && sidecarMain.some(x => x.c.name === b);
-  const ports = new Map<string, string>();
-  const portNames = new Map<string, string>();
-  /** The SidecarSet a clash between containers `a` and `b` is charged to (the first sidecar of the two), and the other one's when both are sidecars of different SidecarSets. */
-  const charge = (a: string, b: string): [string, string | undefined] | undefined => {
-    const first = sidecars.find(x => x.c.name === a || x.c.name === b);
-    if (!first) return undefined;
-    const second = sidecars.find(x => x.c.name === (first.c.name === a ? b : a));
-    return [first.from, second && second.from !== first.from ? second.from : undefined];
+  /** Where a pod container comes from: a sidecar, or the app's container at `at`. */
+  const originOf = (name: string): { sidecar?: Sidecar; at: string } => {
+    const sidecar = sidecars.find(x => x.c.name === name);
+    if (sidecar) return { sidecar, at: sidecar.at };
+    const main = indexOf(appMain, name);
+    return { at: main >= 0 ? `${tplAt.spec}.containers[${main}]` : `${tplAt.spec}.initContainers[${indexOf(appInit, name)}]` };
   };
-  for (const c of [...initContainers.filter(x => x.restartPolicy === 'Always'), ...containers]) {
-    for (const p of c.ports ?? []) {
-      const key = `${p.containerPort}/${p.protocol ?? 'TCP'}`;
+  /**
+   * A clash of ports between two containers of the pod (`field` of the port: containerPort or name),
+   * charged to the first sidecar of the two: `clash` says what the other has (`a port (TCP)`),
+   * `both` what the two do (`both listen on port 8080/TCP`), `then` why that is wrong.
+   */
+  type Clash = { field: string; value: unknown; what: string; clash: string; both: string; then: string; fix: string };
+  const portClash = (kind: FleetProblemKind, a: [string, number], b: [string, number], x: Clash) => {
+    const first = sidecars.find(y => y.c.name === a[0] || y.c.name === b[0]);
+    if (!first) return;
+    const [mine, theirs] = first.c.name === a[0] ? [a, b] : [b, a];
+    const other = originOf(theirs[0]);
+    const otherSet = other.sidecar && other.sidecar.from !== first.from ? other.sidecar.from : undefined;
+    const otherSays = (w: string) => (other.sidecar === undefined ? `the container "${theirs[0]}" of the pods of ${w}`
+      : otherSet === undefined ? `its sidecar "${theirs[0]}" in the pods of ${w}` : `the sidecar "${theirs[0]}" of ${label(otherSet)} in the pods of ${w}`);
+    problem(first.from, kind, x.what, x.fix, {
+      sidecar: w => ({ field: `${first.at}.ports[${mine[1]}].${x.field}`, value: x.value, problem: `is also ${x.clash} of ${otherSays(w)}${x.then}` }),
+      workload: other.sidecar === undefined
+        ? { field: `${other.at}.ports[${theirs[1]}].${x.field}`, value: x.value, problem: `is also ${x.clash} of the sidecar "${mine[0]}" of ${label(first.from)}${x.then}` }
+        : labelsSide(`select the pods for ${label(first.from)}${otherSet ? ` and ${label(otherSet)}` : ''}, whose sidecars "${mine[0]}" and "${theirs[0]}" ${x.both}${x.then}`),
+    }, otherSet);
+  };
+  const ports = new Map<string, [string, number]>();
+  const portNames = new Map<string, [string, number]>();
+  for (const c of [...initContainers.filter(y => y.restartPolicy === 'Always'), ...containers]) {
+    (c.ports ?? []).forEach((p: any, k: number) => {
+      const protocol = p.protocol ?? 'TCP';
+      const key = `${p.containerPort}/${protocol}`;
       const prev = ports.get(key);
-      if (prev && prev !== c.name && !hotPair(prev, c.name)) {
-        const who = charge(prev, c.name);
-        if (who) problem(who[0], FleetProblemKind.PORT, `containers "${prev}" and "${c.name}" both listen on port ${key} in the same pod; change one port`, who[1]);
+      if (prev && prev[0] !== c.name && !hotPair(prev[0], c.name)) {
+        portClash(FleetProblemKind.PORT, prev, [c.name, k], {
+          field: 'containerPort',
+          value: p.containerPort,
+          what: `containers "${prev[0]}" and "${c.name}" both listen on port ${key} in the same pod`,
+          clash: `a port (${protocol})`,
+          both: `both listen on port ${key}`,
+          then: ', and the containers of a pod share its network',
+          fix: 'change one port',
+        });
       }
-      ports.set(key, c.name);
+      ports.set(key, [c.name, k]);
       if (p.name) {
         const prevName = portNames.get(p.name);
-        if (prevName && prevName !== c.name && !hotPair(prevName, c.name)) {
-          const who = charge(prevName, c.name);
-          if (who) problem(who[0], FleetProblemKind.PORT_NAME, `containers "${prevName}" and "${c.name}" both name a port "${p.name}", so a Service targetPort "${p.name}" is ambiguous; rename one port`, who[1]);
+        if (prevName && prevName[0] !== c.name && !hotPair(prevName[0], c.name)) {
+          portClash(FleetProblemKind.PORT_NAME, prevName, [c.name, k], {
+            field: 'name',
+            value: p.name,
+            what: `containers "${prevName[0]}" and "${c.name}" both name a port "${p.name}", so a Service targetPort "${p.name}" is ambiguous`,
+            clash: 'the name of a port',
+            both: `both name a port "${p.name}"`,
+            then: `, so a Service targetPort "${p.name}" is ambiguous`,
+            fix: 'rename one port',
+          });
         }
-        portNames.set(p.name, c.name);
+        portNames.set(p.name, [c.name, k]);
       }
-    }
+    });
   }
 
   const sides = new Map<boolean, Set<string>>();

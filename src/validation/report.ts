@@ -4,17 +4,35 @@ import { _currentRound, _markCheckRounds, _newCheckRound } from './render';
 /**
  * One rule violation, as the library reports it: the field (dotted path from
  * the object root), the value found, what is wrong and how to fix it.
- * cdk8s prefixes the construct path when the message comes from a node
- * validation, so the full line reads
- * `[chart/web] spec.updateStrategy.partition: "12.5%" is ...; use ...`.
+ * Every message names its object first, then this part, so the full line
+ * reads `[chart/web] CloneSet "web" (apps.kruise.io/v1alpha1)
+ * spec.updateStrategy.partition: "12.5%" is ...; use ...` (cdk8s prefixes the
+ * construct path of a node validation).
  */
 export function fieldError(field: string, value: unknown, problem: string, fix: string): string {
   const shown = value === undefined ? '(unset)' : JSON.stringify(value);
   return `${field}: ${shown} ${problem}; ${fix}`;
 }
 
+/**
+ * A message about a construct that is not one Kubernetes object (a control
+ * plane's option, an included file): the construct's class in place of
+ * `Kind "name" (apiVersion)`, then `prop: value problem; fix`, e.g.
+ * `KruiseControlPlane manager.replicas: -1 must be ...; use ...`.
+ * @internal
+ */
+export function _constructLine(construct: string, line: string): string {
+  return `${construct} ${line}`;
+}
+
 type WarningProducer = () => string[];
 type AppWarningProducer = () => Array<{ scope: IConstruct; message: string }>;
+
+/** One warning: the construct it is about and the message (without the path). */
+interface Warning {
+  readonly scope: IConstruct;
+  readonly message: string;
+}
 
 interface AppWarnings {
   readonly producers: Array<{ scope: IConstruct; produce: WarningProducer }>;
@@ -22,8 +40,15 @@ interface AppWarnings {
   readonly printed: Set<string>;
   fatal: boolean;
   /** The warnings of the last round collected (the validation passes of one synth share a round). */
-  collected?: { readonly round: number; readonly lines: string[] };
+  collected?: { readonly round: number; readonly warnings: Warning[] };
+  /** Constructs that report their warnings as errors when the app treats warnings as errors. */
+  readonly hooked: WeakSet<IConstruct>;
 }
+
+/** How a warning reads when it fails synth: the warning's own line, and why it is an error. */
+const AS_ERROR = ' (a warning, treated as an error)';
+
+const lineOf = (w: Warning) => `[${w.scope.node.path}] ${w.message}`;
 
 const registry = new WeakMap<IConstruct, AppWarnings>();
 
@@ -32,15 +57,30 @@ function forRoot(scope: IConstruct): AppWarnings {
   let entry = registry.get(root);
   if (!entry) {
     _markCheckRounds(root);
-    const created: AppWarnings = { producers: [], appProducers: [], printed: new Set(), fatal: process.env.CDK8S_KRUISE_WARNINGS_AS_ERRORS === 'true' };
+    const created: AppWarnings = {
+      producers: [], appProducers: [], printed: new Set(), fatal: process.env.CDK8S_KRUISE_WARNINGS_AS_ERRORS === 'true', hooked: new WeakSet(),
+    };
     entry = created;
     registry.set(root, created);
+    const current = () => {
+      if (created.collected?.round !== _currentRound()) created.collected = { round: _currentRound(), warnings: collect(created) };
+      return created.collected.warnings;
+    };
     root.node.addValidation({
       validate: () => {
-        if (created.collected?.round !== _currentRound()) created.collected = { round: _currentRound(), lines: collect(created) };
-        const lines = created.collected.lines;
-        if (created.fatal) return lines.map(l => `warning treated as error: ${l}`);
-        for (const l of lines) {
+        const warnings = current();
+        if (created.fatal) {
+          // each warning fails synth under its own construct, in the shape of every message; the
+          // app's root validates first, so the constructs' validations added here run in this pass
+          for (const w of warnings) {
+            if (w.scope === root || created.hooked.has(w.scope)) continue;
+            created.hooked.add(w.scope);
+            const about = w.scope;
+            about.node.addValidation({ validate: () => (created.fatal ? current().filter(x => x.scope === about).map(x => `${x.message}${AS_ERROR}`) : []) });
+          }
+          return warnings.filter(w => w.scope === root).map(w => `${w.message}${AS_ERROR}`);
+        }
+        for (const l of warnings.map(lineOf)) {
           if (created.printed.has(l)) continue;
           created.printed.add(l);
           // eslint-disable-next-line no-console
@@ -53,15 +93,22 @@ function forRoot(scope: IConstruct): AppWarnings {
   return entry;
 }
 
-function collect(entry: AppWarnings): string[] {
-  const out: string[] = [];
+function collect(entry: AppWarnings): Warning[] {
+  const out: Warning[] = [];
+  const seen = new Set<string>();
+  const add = (w: Warning) => {
+    const line = lineOf(w);
+    if (seen.has(line)) return;
+    seen.add(line);
+    out.push(w);
+  };
   for (const p of entry.producers) {
-    for (const w of p.produce()) out.push(`[${p.scope.node.path}] ${w}`);
+    for (const message of p.produce()) add({ scope: p.scope, message });
   }
   for (const p of entry.appProducers) {
-    for (const w of p()) out.push(`[${w.scope.node.path}] ${w.message}`);
+    for (const w of p()) add(w);
   }
-  return [...new Set(out)];
+  return out;
 }
 
 /**
@@ -70,14 +117,15 @@ function collect(entry: AppWarnings): string[] {
  * Constructs register warnings that are computed at synth (so they see the
  * final configuration). Each warning is printed once per app; an app can make
  * them fatal with `Warnings.treatAsErrors(app)` or the environment variable
- * `CDK8S_KRUISE_WARNINGS_AS_ERRORS=true`.
+ * `CDK8S_KRUISE_WARNINGS_AS_ERRORS=true`: each then fails synth under its
+ * construct, as the warning's line followed by `(a warning, treated as an error)`.
  */
 export class Warnings {
   /**
    * Register a warning that always applies to `scope`.
    *
    * @param scope the construct the warning is about
-   * @param message what will surprise the user, and what to do about it
+   * @param message what will surprise the user, and what to do about it (the library's own name the object, the field, its value, the problem and the fix)
    */
   public static add(scope: IConstruct, message: string): void {
     const entry = forRoot(scope);
@@ -101,7 +149,7 @@ export class Warnings {
    */
   public static of(scope: IConstruct): string[] {
     _newCheckRound();
-    return collect(forRoot(scope));
+    return collect(forRoot(scope)).map(lineOf);
   }
 
   /**

@@ -100,7 +100,7 @@ test('warnings come from the kind module for every path, once per object', () =>
   new CloneSet(chart, 'l2', { replicas: 10, containers: [{ image: 'nginx:1.27' }] });
   new ApiObject(chart, 'raw', cloneSet({ replicas: 10, updateStrategy: { type: 'InPlaceIfPossible', partition: '99%' } }));
   expect(Warnings.of(chart)).toEqual([
-    '[test/raw] CloneSet "web" (apps.kruise.io/v1alpha1) spec.updateStrategy.partition "99%" is rounded up: with 10 replicas it keeps 9 pod(s) at the old revision and updates 1; below 100% at least one pod is always updated',
+    '[test/raw] CloneSet "web" (apps.kruise.io/v1alpha1) spec.updateStrategy.partition: "99%" is rounded up: with 10 replicas it keeps 9 pod(s) at the old revision and updates 1 (below 100% at least one pod is always updated); set partition to 9 to state the split exactly',
   ]);
 });
 

@@ -5,7 +5,7 @@
  * here from the Kubernetes API conventions), and synth must agree with it:
  *
  * - when the oracle refuses a case, synth fails (never laxer than the CRD and the pod rules);
- * - when synth fails, every error names a construct path and a field, no bare TypeError;
+ * - when synth fails, every error is in the one message shape (test/util/message-shape.ts), no bare TypeError;
  * - when synth fails but the oracle admits the case, each error comes from an admission rule
  *   family this library adds on purpose (webhook rules and the stricter ones), never from the schema;
  * - two synths of one case are byte-identical;
@@ -32,6 +32,7 @@ import { admissionCases } from '../fixtures/admission';
 import * as arb from '../fixtures/arbitraries';
 import { kindFixtures } from '../fixtures/kinds';
 import { synthOn } from '../util/admission';
+import { MESSAGE_SHAPE } from '../util/message-shape';
 
 const SEED = Number(process.env.KRUISE_PROPERTY_SEED ?? 190_901);
 const SCALE = Number(process.env.KRUISE_PROPERTY_RUNS ?? 1);
@@ -202,9 +203,6 @@ function oracle(input: any): string | undefined {
 
 // --- what synth may say ---------------------------------------------------------------------
 
-/** An error names a construct path and then a field, or a construct and a prop. */
-/** The one shape of every message: `[construct path] Kind "name" (apiVersion) field: value problem; fix`. */
-const CLEAR = /^\[[^\]]+\] [A-Za-z]+ ("[^"]*" )?\([^)]*\) [^ ].*?: .+; .+$/;
 const BARE = /TypeError|Cannot read properties|is not a function|undefined is not/;
 
 /**
@@ -223,7 +221,7 @@ const ADMISSION_FAMILIES: RegExp[] = [
   /^spec\.subsets/, /^spec\.scheduleStrategy/, /^spec\.targets/, /^spec\.resource/, /^spec\.namespaceSelector/,
   /^spec\.injectionStrategy/, /^spec\.patchPodMetadata/, /^spec\.(containers|initContainers)\[\d+\]\.(podInjectPolicy|shareVolumePolicy|upgradeStrategy|transferEnv|resourcesPolicy|volumeMounts)/,
   /^spec\.containers: \(unset\) and spec\.initContainers/, /^metadata\.(name|namespace|annotations|labels)/,
-  /^spec: ".*" is another SidecarSet/, /^injecting into /,
+  /^spec: ".*" is another SidecarSet/, /^spec\.(containers|initContainers|volumes)\[\d+\]\.(name|ports\[\d+\]\.(containerPort|name)): .* of the pods of /,
   /needs the OpenKruise feature gate/, /names the governing headless Service/,
   /^[A-Za-z .]+: ".*(seconds|milliseconds)" is not a (whole number of seconds|finite duration); /,
 ];
@@ -265,7 +263,7 @@ function expectAgreement(what: string, judged: { manifest?: any; error?: string 
   if (first.error !== '') {
     expect({ what, bare: BARE.test(first.error) ? first.error : '' }).toEqual({ what, bare: '' });
     const lines = first.error.split('\n').slice(1).map(l => l.trim()).filter(l => l !== '');
-    expect({ what, unclear: lines.filter(l => !CLEAR.test(l)), validation: first.error.startsWith('Validation failed') })
+    expect({ what, unclear: lines.filter(l => !MESSAGE_SHAPE.test(l)), validation: first.error.startsWith('Validation failed') })
       .toEqual({ what, unclear: [], validation: true });
   }
   if (judged.manifest === undefined) {
@@ -467,6 +465,6 @@ test('any field of any valid case of every kind, mutated: synth passes or says w
     const what = `${c.id} ${fc.stringify(ms)}`;
     expect({ what, bare: BARE.test(error) ? error : '' }).toEqual({ what, bare: '' });
     const lines = error.split('\n').slice(1).map(l => l.trim()).filter(l => l !== '');
-    expect({ what, unclear: lines.filter(l => !CLEAR.test(l)), validation: error.startsWith('Validation failed') }).toEqual({ what, unclear: [], validation: true });
+    expect({ what, unclear: lines.filter(l => !MESSAGE_SHAPE.test(l)), validation: error.startsWith('Validation failed') }).toEqual({ what, unclear: [], validation: true });
   }), params(1200));
 });

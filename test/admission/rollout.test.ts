@@ -123,20 +123,20 @@ describe('Rollout warnings', () => {
         },
       },
     }))).toEqual([
-      '[test/o0] Rollout "web" (rollouts.kruise.io/v1beta1) spec.strategy.canary.enableExtraWorkloadForCanary is true but the workload is apps.kruise.io/v1alpha1 CloneSet, not an apps/v1 Deployment, so Kruise Rollouts updates its pods in place in batches instead (no extra canary workload); remove the flag',
-      '[test/o0] Rollout "web" (rollouts.kruise.io/v1beta1) spec.strategy.canary.patchPodTemplateMetadata only applies to the extra canary Deployment of a canary-style Deployment release, so it has no effect here; remove it',
-      '[test/o0] Rollout "web" (rollouts.kruise.io/v1beta1) spec.strategy.canary.disableGenerateCanaryService only has an effect with customNetworkRefs, so the <service>-canary Service is still created; remove it',
-      '[test/o0] Rollout "web" (rollouts.kruise.io/v1beta1) spec.strategy.canary.steps set traffic or matches but nothing routes traffic (no trafficRoutings), so only the pods change; add a traffic routing (an Ingress, a Gateway API HTTPRoute or customNetworkRefs) or drop traffic and matches',
+      '[test/o0] Rollout "web" (rollouts.kruise.io/v1beta1) spec.strategy.canary.enableExtraWorkloadForCanary: true has no effect: the workload is apps.kruise.io/v1alpha1 CloneSet, not an apps/v1 Deployment, so Kruise Rollouts updates its pods in place in batches instead (no extra canary workload); remove the flag',
+      '[test/o0] Rollout "web" (rollouts.kruise.io/v1beta1) spec.strategy.canary.patchPodTemplateMetadata: {"labels":{"track":"canary"}} only applies to the extra canary Deployment of a canary-style Deployment release, so it has no effect here; remove it',
+      '[test/o0] Rollout "web" (rollouts.kruise.io/v1beta1) spec.strategy.canary.disableGenerateCanaryService: true only has an effect with customNetworkRefs, so the <service>-canary Service is still created; remove it',
+      '[test/o0] Rollout "web" (rollouts.kruise.io/v1beta1) spec.strategy.canary.steps[0].traffic: "10%" shapes traffic, but nothing routes traffic (no trafficRoutings), so only the pods change; add a traffic routing (an Ingress, a Gateway API HTTPRoute or customNetworkRefs) or drop traffic and matches',
     ]);
   });
 
   test('batch-wise rollback is ignored with traffic routing or for a Deployment', () => {
     const annotated = (spec: Record<string, any>) => ({ ...rollout('web', spec), metadata: { name: 'web', namespace: 'default', annotations: { 'rollouts.kruise.io/rollback-in-batch': 'true' } } });
     expect(warnings(annotated({ strategy: { canary: { steps: [{ replicas: 1 }], trafficRoutings: [{ service: 'web', ingress: { name: 'web' } }] } } }))).toEqual([
-      '[test/o0] Rollout "web" (rollouts.kruise.io/v1beta1) metadata.annotations["rollouts.kruise.io/rollback-in-batch"] is ignored because the Rollout routes traffic: a rollback updates every pod at once; remove the annotation or the traffic routing',
+      '[test/o0] Rollout "web" (rollouts.kruise.io/v1beta1) metadata.annotations["rollouts.kruise.io/rollback-in-batch"]: "true" is ignored because the Rollout routes traffic: a rollback updates every pod at once; remove the annotation or the traffic routing',
     ]);
     expect(warnings(annotated({ workloadRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' } }))).toEqual([
-      '[test/o0] Rollout "web" (rollouts.kruise.io/v1beta1) metadata.annotations["rollouts.kruise.io/rollback-in-batch"] is ignored for Deployment (apps/v1): batch-wise rollback works for CloneSets and StatefulSets only; remove the annotation',
+      '[test/o0] Rollout "web" (rollouts.kruise.io/v1beta1) metadata.annotations["rollouts.kruise.io/rollback-in-batch"]: "true" is ignored for Deployment (apps/v1): batch-wise rollback works for CloneSets and StatefulSets only; remove the annotation',
     ]);
     expect(warnings(annotated({}))).toEqual([]);
   });
@@ -148,8 +148,8 @@ describe('Rollout warnings', () => {
       metadata: { name: 'web', namespace: 'default' },
       spec: { objectRef: { workloadRef: cloneSetRef }, rolloutID: 'r7', strategy: { canary: { disableGenerateCanaryService: false, steps: [{ replicas: 1 }] } } },
     })).toEqual([
-      '[test/o0] Rollout "web" (rollouts.kruise.io/v1alpha1) spec.rolloutID is not kept: v1alpha1 Rollouts are stored as v1beta1 and the conversion drops it; set the workload\'s rollouts.kruise.io/rollout-id annotation and label instead, or write the Rollout as v1beta1',
-      '[test/o0] Rollout "web" (rollouts.kruise.io/v1alpha1) spec.strategy.canary.disableGenerateCanaryService is not kept: the conversion to v1beta1 (the stored version) drops it; write the Rollout as rollouts.kruise.io/v1beta1',
+      '[test/o0] Rollout "web" (rollouts.kruise.io/v1alpha1) spec.rolloutID: "r7" is not kept: v1alpha1 Rollouts are stored as v1beta1 and the conversion drops it; set the workload\'s rollouts.kruise.io/rollout-id annotation and label instead, or write the Rollout as v1beta1',
+      '[test/o0] Rollout "web" (rollouts.kruise.io/v1alpha1) spec.strategy.canary.disableGenerateCanaryService: false is not kept: the conversion to v1beta1 (the stored version) drops it; write the Rollout as rollouts.kruise.io/v1beta1',
     ]);
   });
 });

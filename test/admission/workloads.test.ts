@@ -162,7 +162,7 @@ describe('Advanced DaemonSet rules on the wire form', () => {
     ]);
     expect(advancedDaemonSetProblems(base({ updateStrategy: { type: 'OnDelete', rollingUpdate: {} } }))).toEqual([]);
     expect(advancedDaemonSetWarnings(base({ updateStrategy: { type: 'OnDelete', rollingUpdate: {} } }))).toEqual([
-      'spec.updateStrategy.rollingUpdate has no effect with type OnDelete; OpenKruise ignores it',
+      'spec.updateStrategy.rollingUpdate: {} has no effect with type OnDelete (OpenKruise ignores it); remove it, or use type RollingUpdate',
     ]);
   });
 });

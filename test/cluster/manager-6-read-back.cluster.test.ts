@@ -49,7 +49,11 @@ afterAll(async () => {
 /** Every object the tier creates through the webhooks, each under a name of its own. */
 function objectsToCreate(): Array<{ id: string; manifest: Manifest; clusterSkip?: string }> {
   const out: Array<{ id: string; manifest: Manifest; clusterSkip?: string }> = [];
-  for (const f of fixtures()) out.push({ id: `fixture ${f.apiVersion} ${f.kind}`, manifest: versionedObject(f), clusterSkip: f.clusterSkip });
+  // names of their own: earlier files of the shared cluster may leave a cluster-scoped fixture of the same name
+  for (const f of fixtures()) {
+    const manifest = versionedObject(f);
+    out.push({ id: `fixture ${f.apiVersion} ${f.kind}`, manifest: { ...manifest, metadata: { ...manifest.metadata, name: `${manifest.metadata.name}-read-back` } }, clusterSkip: f.clusterSkip });
+  }
   admissionCases().filter(c => c.allowed && c.clusterSkip === undefined).forEach((c, i) => {
     out.push({ id: c.id, manifest: { ...JSON.parse(JSON.stringify(c.manifest)), metadata: { ...c.manifest.metadata, name: `case-${i}` } } });
   });

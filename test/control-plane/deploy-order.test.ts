@@ -3,7 +3,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { ApiObject, App, Chart, Testing } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
-import { CloneSet, KruiseControlPlane } from '../../src';
+import { CloneSet, KruiseControlPlane, Warnings } from '../../src';
 
 const image = 'nginxinc/nginx-unprivileged:1.27';
 
@@ -108,6 +108,25 @@ describe('deploy order', () => {
     expect(kinds.filter(k => k === 'ConfigMap')).toHaveLength(2);
     expect(kinds).toContain('Deployment');
     expect(kinds).toContain('ValidatingWebhookConfiguration');
+  });
+
+  test('a control plane chart that depends on a chart of OpenKruise objects cannot come first: the first of those objects warns, once', () => {
+    const app = new App({ outdir: outdir() });
+    const api = new Chart(app, 'api');
+    const web = new CloneSet(api, 'web', { metadata: { name: 'web' }, containers: [{ image, portNumber: 8080 }] });
+    new CloneSet(api, 'worker', { metadata: { name: 'worker' }, containers: [{ image }] });
+    const cpChart = new Chart(app, 'kruise');
+    new KruiseControlPlane(cpChart, 'ControlPlane');
+    cpChart.addDependency(api);
+    const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
+    app.synth();
+    warn.mockRestore();
+    expect(api.node.dependencies).toEqual([]);
+    expect(Warnings.of(app)).toEqual([
+      `[${web.node.path}] CloneSet "web" (apps.kruise.io/v1alpha1) kind: "CloneSet" needs the KruiseControlPlane at 'kruise/ControlPlane' installed first, but the control plane's chart 'kruise' `
+      + "depends on chart 'api' (or contains it), so the manifests of chart 'api' cannot be ordered after the control plane; apply the control plane first yourself, "
+      + 'or move the OpenKruise objects to a chart the control plane chart does not depend on',
+    ]);
   });
 
   test('the order survives Testing.synth of the control plane chart alone', () => {

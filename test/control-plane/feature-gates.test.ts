@@ -72,7 +72,7 @@ test('effective gates follow kruise-manager start-up rules', () => {
 
 test('fails: unknown gate, with a suggestion', () => {
   expect(() => synth({ featureGates: { workloadspread: true } }))
-    .toThrow(/\[kruise\/ControlPlane\] featureGates.workloadspread: true is not an OpenKruise v1.9.0 feature gate \(did you mean 'WorkloadSpread'\?\); use one of the names in KruiseFeatureGate/);
+    .toThrow(/\[kruise\/ControlPlane\] KruiseControlPlane featureGates.workloadspread: true is not an OpenKruise v1.9.0 feature gate \(did you mean 'WorkloadSpread'\?\); use one of the names in KruiseFeatureGate/);
   expect(() => synth({ featureGates: { ResourceDistribution: true } })).toThrow(/did you mean 'ResourceDistributionGate'/);
   expect(() => synth({ featureGates: { AllAlpha: true } })).toThrow(/featureGates.AllAlpha: true is not an OpenKruise v1.9.0 feature gate;/);
 });
@@ -116,12 +116,15 @@ describe('cross-checks with the constructs of the app', () => {
   test('a gate that is off fails synth with the exact prop to set', () => {
     const chart = appWith({});
     expect(() => Testing.synth(chart)).toThrow(
-      "ResourceDistribution needs the OpenKruise feature gate ResourceDistributionGate, which is off in the control plane at 'infra/kruise' (the webhook refuses every ResourceDistribution then); set featureGates: { ResourceDistributionGate: true } on the KruiseControlPlane at 'infra/kruise'");
+      "[apps/rd] ResourceDistribution \"r\" (apps.kruise.io/v1alpha1) kind: \"ResourceDistribution\" needs the OpenKruise feature gate ResourceDistributionGate, which is off in the control plane at 'infra/kruise' "
+      + "(the webhook refuses every ResourceDistribution then); set featureGates: { ResourceDistributionGate: true } on the KruiseControlPlane at 'infra/kruise'");
   });
 
   test('a gate forced off through its prerequisite names both gates', () => {
     const chart = appWith({ PodWebhook: false, ResourceDistributionGate: true });
-    expect(() => Testing.synth(chart)).toThrow(/WorkloadSpread needs the OpenKruise feature gate WorkloadSpread.*set featureGates: \{ WorkloadSpread: true, PodWebhook: true \}/);
+    expect(() => Testing.synth(chart)).toThrow(
+      "[apps/spread] WorkloadSpread \"s\" (apps.kruise.io/v1alpha1) kind: \"WorkloadSpread\" needs the OpenKruise feature gate WorkloadSpread, which is off in the control plane at 'infra/kruise' "
+      + "(the webhook refuses every WorkloadSpread then); set featureGates: { WorkloadSpread: true, PodWebhook: true } on the KruiseControlPlane at 'infra/kruise'");
   });
 
   test('passes when the gates are on', () => {
@@ -149,12 +152,19 @@ describe('cross-checks with the library constructs themselves', () => {
 
   test('fails: PodWebhook off turns off what WorkloadSpread and PodUnavailableBudget need', () => {
     const synthIt = () => Testing.synth(fleet({ PodWebhook: false, ResourceDistributionGate: true }));
-    expect(synthIt).toThrow(/\[apps\/spread\] WorkloadSpread needs the OpenKruise feature gate WorkloadSpread, which is off in the control plane at 'infra\/kruise'.*set featureGates: \{ WorkloadSpread: true, PodWebhook: true \}/);
-    expect(synthIt).toThrow(/\[apps\/pub\] PodUnavailableBudget needs one of the OpenKruise feature gates PodUnavailableBudgetDeleteGate or PodUnavailableBudgetUpdateGate, all off in the control plane at 'infra\/kruise'/);
+    expect(synthIt).toThrow([
+      'Validation failed with the following errors:',
+      "  [apps/spread] WorkloadSpread \"apps-spread-c8af06d6\" (apps.kruise.io/v1alpha1) kind: \"WorkloadSpread\" needs the OpenKruise feature gate WorkloadSpread, which is off in the control plane at 'infra/kruise' "
+      + "(the webhook refuses every WorkloadSpread then); set featureGates: { WorkloadSpread: true, PodWebhook: true } on the KruiseControlPlane at 'infra/kruise'",
+      '  [apps/pub] PodUnavailableBudget "apps-pub-c80f2a4d" (policy.kruise.io/v1alpha1) kind: "PodUnavailableBudget" needs one of the OpenKruise feature gates PodUnavailableBudgetDeleteGate or PodUnavailableBudgetUpdateGate, '
+      + "all off in the control plane at 'infra/kruise'; set featureGates: { PodUnavailableBudgetDeleteGate: true, PodWebhook: true } on the KruiseControlPlane at 'infra/kruise'",
+    ].join('\n'));
   });
 
   test('fails: ResourceDistribution with its gate at the default (off)', () => {
-    expect(() => Testing.synth(fleet({}))).toThrow(/\[apps\/rd\] ResourceDistribution needs the OpenKruise feature gate ResourceDistributionGate.*set featureGates: \{ ResourceDistributionGate: true \}/);
+    expect(() => Testing.synth(fleet({}))).toThrow(
+      "[apps/rd] ResourceDistribution \"settings\" (apps.kruise.io/v1alpha1) kind: \"ResourceDistribution\" needs the OpenKruise feature gate ResourceDistributionGate, which is off in the control plane at 'infra/kruise' "
+      + "(the webhook refuses every ResourceDistribution then); set featureGates: { ResourceDistributionGate: true } on the KruiseControlPlane at 'infra/kruise'");
   });
 
   test('passes with the gates on', () => {

@@ -63,7 +63,9 @@ describe('namespace', () => {
 
   test('fails when the namespace is not created here and nothing ensures the label', () => {
     expect(() => synth({ namespace: 'platform', createNamespace: false }))
-      .toThrow(/\[kruise\/ControlPlane\] createNamespace: false leaves namespace "platform" to something else.*kubectl label namespace platform control-plane=openkruise.*existingNamespaceLabelled: true/);
+      .toThrow('[kruise/ControlPlane] KruiseControlPlane createNamespace: false leaves namespace "platform" to something else, and nothing here ensures it carries the label control-plane: openkruise '
+        + 'that the pod webhook skips (without it no kruise-manager Pod can start once all are gone); run `kubectl label namespace platform control-plane=openkruise` and set existingNamespaceLabelled: true, '
+        + 'or let this construct create the namespace');
   });
 
   test('fails when a Namespace of the same app lacks the label', () => {
@@ -363,7 +365,9 @@ describe('daemon options', () => {
     const app = Testing.app();
     const chart = new Chart(app, 'c');
     new KruiseControlPlane(chart, 'cp', { featureGates: { KruiseDaemon: false, ImagePullJobGate: false }, daemon: { logLevel: 2 } });
-    expect(Warnings.of(chart)).toEqual(['[c/cp] daemon options are set but the KruiseDaemon gate is off, so kruise-daemon is not installed and they have no effect']);
+    expect(Warnings.of(chart)).toEqual([
+      '[c/cp] KruiseControlPlane daemon: ["logLevel"] is set but the KruiseDaemon gate is off, so kruise-daemon is not installed and these options have no effect; remove daemon, or set featureGates.KruiseDaemon to true',
+    ]);
   });
 });
 
@@ -603,7 +607,7 @@ test('LogFormat.TEXT renders --logging-format=text; no flag by default', () => {
 });
 
 test('fails: empty image repository', () => {
-  expect(() => synth({ imageRepository: ' ' })).toThrow(/\[kruise\/ControlPlane\] imageRepository: " " is empty; set a repository and a tag/);
+  expect(() => synth({ imageRepository: ' ' })).toThrow('[kruise/ControlPlane] KruiseControlPlane imageRepository: " " is empty; set a repository and a tag, e.g. "openkruise/kruise-manager" and "v1.9.0"');
 });
 
 test('webhookTimeout accepts 1 and 30 seconds', () => {
@@ -743,7 +747,8 @@ describe('certificates, more', () => {
 
   test('fails: invalid certificate and issuer names', () => {
     expect(() => synth({ certificates: WebhookCertificates.certManager({ certificateName: 'Kruise_Cert' }) }))
-      .toThrow(/\[kruise\/ControlPlane\] certificates.certificateName: "Kruise_Cert".*use a DNS-1123 subdomain such as "kruise-webhook-cert"/);
+      .toThrow('[kruise/ControlPlane] KruiseControlPlane certificates.certificateName: "Kruise_Cert" must consist of lowercase letters, digits, \'-\' and \'.\', starting and ending with a letter or digit; '
+        + 'use a DNS-1123 subdomain such as "kruise-webhook-cert"');
     expect(() => synth({ certificates: WebhookCertificates.certManager({ issuerName: 'Corp CA' }) }))
       .toThrow(/certificates.issuerName: "Corp CA".*use the name of a cert-manager Issuer or ClusterIssuer/);
   });

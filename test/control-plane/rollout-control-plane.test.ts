@@ -140,12 +140,15 @@ describe('KruiseRolloutControlPlane', () => {
       metricsBindAddress: 'localhost',
       replicas: 1.5,
     }));
-    expect(error).toContain('[r/rollout] namespace: "Kruise_Rollout" must consist of lowercase letters, digits and \'-\', starting and ending with a letter or digit; use a DNS-1123 label such as "kruise-rollout"');
-    expect(error).toContain('[r/rollout] featureGates.Canary: "Canary" is not a feature gate of kruise-rollout-manager v0.6.2, which refuses to start with it; use one of AdvancedDeployment, RolloutHistory, AppendPodSelector');
-    expect(error).toContain('[r/rollout] partitionPercentLimit: 0 must be an integer from 1 to 100; use a percentage such as 50');
-    expect(error).toContain('[r/rollout] metricsBindAddress: "localhost" is not [host]:port; use e.g. "127.0.0.1:8080" or ":8080"');
-    expect(error).toContain('[r/rollout] webhookPort/healthPort/metricsBindAddress: [8081,8081] must be different ports; give each endpoint its own port');
-    expect(error).toContain('[r/rollout] replicas: 1.5 must be an integer from 0 to 1000; use 2 or more replicas: every webhook has failure policy Fail');
+    expect(error).toBe([
+      'Validation failed with the following errors:',
+      '  [r/rollout] KruiseRolloutControlPlane namespace: "Kruise_Rollout" must consist of lowercase letters, digits and \'-\', starting and ending with a letter or digit; use a DNS-1123 label such as "kruise-rollout"',
+      '  [r/rollout] KruiseRolloutControlPlane featureGates.Canary: true is not a feature gate of kruise-rollout-manager v0.6.2, which refuses to start with it; use one of AdvancedDeployment, RolloutHistory, AppendPodSelector',
+      '  [r/rollout] KruiseRolloutControlPlane replicas: 1.5 must be an integer from 0 to 1000; use 2 or more replicas: every webhook has failure policy Fail',
+      '  [r/rollout] KruiseRolloutControlPlane partitionPercentLimit: 0 must be an integer from 1 to 100; use a percentage such as 50',
+      '  [r/rollout] KruiseRolloutControlPlane metricsBindAddress: "localhost" is not [host]:port; use e.g. "127.0.0.1:8080" or ":8080"',
+      '  [r/rollout] KruiseRolloutControlPlane webhookPort/healthPort/metricsBindAddress: [8081,8081] must be different ports; give each endpoint its own port',
+    ].join('\n'));
   });
 });
 
@@ -163,7 +166,7 @@ describe('KruiseRolloutControlPlane and the Rollouts of its app', () => {
     expect(synthError(app => {
       cloneSetRollout(app);
       new KruiseRolloutControlPlane(new Chart(app, 'rollout'), 'rollout');
-    })).toContain('[rollout/rollout] openKruiseInstalledSeparately: (unset) is not set and the app has no KruiseControlPlane, but the Rollout at \'app/web/Rollout\' releases CloneSet "web" (apps.kruise.io/v1alpha1), '
+    })).toContain('[rollout/rollout] KruiseRolloutControlPlane openKruiseInstalledSeparately: (unset) is not set and the app has no KruiseControlPlane, but the Rollout at \'app/web/Rollout\' releases CloneSet "web" (apps.kruise.io/v1alpha1), '
       + 'an OpenKruise workload: kruise-rollout-manager only watches the OpenKruise kinds whose CRDs exist when it starts; add a KruiseControlPlane to the app (its chart is then applied first), '
       + 'or set openKruiseInstalledSeparately: true when OpenKruise is installed before Kruise Rollouts by other means');
     expect(synthError(app => {

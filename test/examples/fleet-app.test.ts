@@ -53,7 +53,8 @@ test('a collision with a platform policy the app does not own fails the app\'s s
   });
   const file = path.relative(process.cwd(), path.join(platformDist, 'policies.k8s.yaml'));
   expect(() => app.synthYaml()).toThrow(
-    `[payments/exporter] SidecarSet "logging-agent" (context: ${file}) injects into Deployment "exporter": containers "log-agent" and "exporter" both listen on port 2020/TCP in the same pod; change one port`);
+    `[payments/exporter] Deployment "exporter" (apps/v1) spec.template.spec.containers[0].ports[0].containerPort: 2020 is also a port (TCP) of the sidecar "log-agent" of SidecarSet "logging-agent" (context: ${file}), `
+    + 'and the containers of a pod share its network; change one port');
 });
 
 test('the output is deterministic', () => {

@@ -97,7 +97,8 @@ describe('the app\'s workloads meet the context\'s SidecarSets', () => {
       containers: [container('log-agent'), container('api')],
     });
     expect(errorsOf(a)).toEqual([
-      `[billing/api] SidecarSet "logging-agent" (context: ${PLATFORM}) injects into Deployment "api": sidecar container "log-agent" has the name of an app container, which OpenKruise silently replaces with the sidecar; rename one of them`,
+      `[billing/api] Deployment "api" (apps/v1) spec.template.spec.containers[0].name: "log-agent" is also the name of the sidecar container "log-agent" of SidecarSet "logging-agent" (context: ${PLATFORM}), `
+      + 'which OpenKruise silently puts in its place; rename one of them',
     ]);
   });
 
@@ -112,8 +113,10 @@ describe('the app\'s workloads meet the context\'s SidecarSets', () => {
       containers: [container('api', { ports: [{ number: 2020 }], volumeMounts: [{ path: '/settings', volume: buffer }] })],
     });
     expect(errorsOf(a)).toEqual([
-      `[billing/api] SidecarSet "logging-agent" (context: ${PLATFORM}) injects into Deployment "api": sidecar volume "log-agent-buffer" has the name of a different app volume; OpenKruise keeps the app's volume, so the sidecar mounts the wrong data; rename one of them`,
-      `[billing/api] SidecarSet "logging-agent" (context: ${PLATFORM}) injects into Deployment "api": containers "log-agent" and "api" both listen on port 2020/TCP in the same pod; change one port`,
+      `[billing/api] Deployment "api" (apps/v1) spec.template.spec.volumes[0].name: "log-agent-buffer" is also the name of a different volume of SidecarSet "logging-agent" (context: ${PLATFORM}), `
+      + 'and OpenKruise keeps this one, so its sidecar mounts the wrong data; rename one of them',
+      `[billing/api] Deployment "api" (apps/v1) spec.template.spec.containers[0].ports[0].containerPort: 2020 is also a port (TCP) of the sidecar "log-agent" of SidecarSet "logging-agent" (context: ${PLATFORM}), `
+      + 'and the containers of a pod share its network; change one port',
     ]);
   });
 
@@ -147,7 +150,8 @@ describe('the app\'s workloads meet the context\'s SidecarSets', () => {
     expect(InjectionPreview.of(api).containerNames).toEqual(['api', 'mesh-proxy-1', 'mesh-proxy-2', 'tracer']);
     expect(InjectionPreview.of(api).containerOrderFixed).toBe(false);
     expect(errorsOf(a)).toEqual([
-      `[billing/api] SidecarSet "tracing" (context: ${LIVE}) injects into Deployment "api": containers "api" and "tracer" both listen on port 4317/TCP in the same pod; change one port`,
+      `[billing/api] Deployment "api" (apps/v1) spec.template.spec.containers[0].ports[0].containerPort: 4317 is also a port (TCP) of the sidecar "tracer" of SidecarSet "tracing" (context: ${LIVE}), `
+      + 'and the containers of a pod share its network; change one port',
     ]);
   });
 
@@ -195,7 +199,8 @@ describe('the app\'s workloads meet the context\'s SidecarSets', () => {
     const origin = path.relative(process.cwd(), path.join(outdir, 'shop.k8s.yaml'));
     expect(ctx.manifests.map(m => m.kind)).toEqual(['Deployment']);
     expect(errorsOf(a)).toEqual([
-      `[platform/logging] SidecarSet "logging-agent" (apps.kruise.io/v1beta1) injecting into Deployment "web" (context: ${origin}): sidecar container "log-agent" has the name of an app container, which OpenKruise silently replaces with the sidecar; rename one of them`,
+      `[platform/logging] SidecarSet "logging-agent" (apps.kruise.io/v1beta1) spec.containers[0].name: "log-agent" is also the name of a container of the pods of Deployment "web" (context: ${origin}), `
+      + 'so OpenKruise silently replaces that container with the sidecar; rename one of them',
     ]);
   });
 });
@@ -225,7 +230,7 @@ describe('a policy library instantiated under a context', () => {
     expect(ctx.node.scope).not.toBe(a);
     expect(a.charts.map(c => c.node.path)).toEqual(['shop']);
     expect(errorsOf(a)).toEqual([
-      '[shop/web] SidecarSet "logging-agent" (context: platform-policies/logging/Resource) injects into Deployment "web": sidecar container "log-agent" has the name of an app container, which OpenKruise silently replaces with the sidecar; rename one of them',
+      '[shop/web] Deployment "web" (apps/v1) spec.template.spec.containers[0].name: "log-agent" is also the name of the sidecar container "log-agent" of SidecarSet "logging-agent" (context: platform-policies/logging/Resource), which OpenKruise silently puts in its place; rename one of them',
     ]);
   });
 
@@ -296,7 +301,8 @@ describe('the other app-wide checks see context objects', () => {
     const api = new CloneSet(chart, 'api', { metadata: { name: 'api' }, containers: [container('api')] });
     new WorkloadSpread(chart, 'spread', { target: api, subsets: [{ name: 'a' }, { name: 'b' }] });
     expect(errorsOf(a)).toEqual([
-      `[payments/spread] WorkloadSpread needs the OpenKruise feature gate WorkloadSpread, which is off in the control plane (context: ${CONTROL_PLANE}) (the webhook refuses every WorkloadSpread then); that control plane is not this app's: ask its owners to turn WorkloadSpread on, or stop using the kind`,
+      `[payments/spread] WorkloadSpread "payments-spread-c82557a2" (apps.kruise.io/v1alpha1) kind: "WorkloadSpread" needs the OpenKruise feature gate WorkloadSpread, which is off in the control plane (context: ${CONTROL_PLANE}) `
+      + '(the webhook refuses every WorkloadSpread then); that control plane is not this app\'s: ask its owners to turn WorkloadSpread on, or stop using the kind',
     ]);
   });
 
@@ -307,7 +313,7 @@ describe('the other app-wide checks see context objects', () => {
     const chart = new Chart(a, 'payments', { namespace: 'payments' });
     new PodUnavailableBudget(chart, 'pub', { selector: kplus.LabelSelector.of({ labels: { app: 'api' } }), maxUnavailable: kplus.PercentOrAbsolute.absolute(1) });
     expect(errorsOf(a)).toEqual([
-      '[payments/pub] PodUnavailableBudget needs one of the OpenKruise feature gates PodUnavailableBudgetDeleteGate or PodUnavailableBudgetUpdateGate, all off in the control plane (context: cluster/kruise); that control plane is not this app\'s: ask its owners to turn PodUnavailableBudgetDeleteGate on, or stop using the kind',
+      '[payments/pub] PodUnavailableBudget "payments-pub-c8694099" (policy.kruise.io/v1alpha1) kind: "PodUnavailableBudget" needs one of the OpenKruise feature gates PodUnavailableBudgetDeleteGate or PodUnavailableBudgetUpdateGate, all off in the control plane (context: cluster/kruise); that control plane is not this app\'s: ask its owners to turn PodUnavailableBudgetDeleteGate on, or stop using the kind',
     ]);
     // and the control plane's objects (CRDs, webhooks, the manager) are not written
     expect(a.charts.map(c => c.node.path)).toEqual(['payments']);

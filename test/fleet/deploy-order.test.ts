@@ -113,8 +113,8 @@ describe('file order', () => {
     expect(Warnings.of(app)).toEqual([]);
     app.synthYaml();
     expect(Warnings.of(app)).toEqual([
-      '[billing] chart \'billing\' holds Deployment "api", whose pods SidecarSet "logging-agent" of chart \'platform\' selects, but chart \'platform\' depends on it (or contains it), '
-      + 'so the SidecarSet cannot be applied first and pods created before it miss it; move the policies to a chart of their own',
+      '[platform/logging-agent] SidecarSet "logging-agent" (apps.kruise.io/v1beta1) spec.selector: {"matchLabels":{"platform.io/logging":"enabled"}} selects the pods of Deployment "api" of chart \'billing\', '
+      + 'but chart \'platform\' depends on chart \'billing\' (or contains it), so the SidecarSet cannot be applied first and pods created before it miss it; move the policies to a chart of their own',
     ]);
   });
 });
@@ -127,7 +127,7 @@ test('a policy that depends on the workload it selects cannot come first: a warn
   logging(shop).node.addDependency(w);
   app.synthYaml();
   expect(Warnings.of(app)).toEqual([
-    '[shop] SidecarSet "logging-agent" and Deployment "web" of chart \'shop\' depend on each other, so the SidecarSet cannot be written before the pods it selects; remove the dependency of the SidecarSet',
+    '[shop/logging-agent] SidecarSet "logging-agent" (apps.kruise.io/v1beta1) spec.selector: {"matchLabels":{"platform.io/logging":"enabled"}} selects the pods of Deployment "web", and the two depend on each other in chart \'shop\', so the SidecarSet cannot be written before the pods it selects; remove the dependency of the SidecarSet',
   ]);
 });
 
