@@ -11,14 +11,14 @@
  */
 import { App, Chart } from 'cdk8s';
 import { Construct } from 'constructs';
-import { CriticalPaymentsBudget, LOG_AGENT_IMAGE, LoggingAgent, MeshProxy } from './policies';
+import { CriticalPaymentsBudget, LOG_AGENT_IMAGE, LoggingAgent, MESH_PROXY_IMAGE, MeshProxy } from './policies';
 
 /** The policies: cluster-wide SidecarSets and the payments team's budget. */
 export class PoliciesChart extends Chart {
-  constructor(scope: Construct, id: string, logAgentImage: string) {
+  constructor(scope: Construct, id: string, logAgentImage: string, meshProxyImage: string = MESH_PROXY_IMAGE) {
     super(scope, id);
     new LoggingAgent(this, 'logging', logAgentImage);
-    new MeshProxy(this, 'mesh');
+    new MeshProxy(this, 'mesh', meshProxyImage);
     new CriticalPaymentsBudget(this, 'critical-payments');
   }
 }

@@ -10,6 +10,9 @@ import { PodUnavailableBudget, SidecarInjectPolicy, SidecarSet, SidecarSetUpdate
 /** The image of the log shipper: the platform's pull requests bump it. */
 export const LOG_AGENT_IMAGE = 'fluent/fluent-bit:3.1.9';
 
+/** The image of the mesh proxy, hot-upgraded when it changes. */
+export const MESH_PROXY_IMAGE = 'envoyproxy/envoy:v1.31.2';
+
 /** Pods labelled `platform.io/logging: enabled` get a log shipper, upgraded in place when its image changes. */
 export class LoggingAgent extends Construct {
   constructor(scope: Construct, id: string, image: string = LOG_AGENT_IMAGE) {
@@ -37,7 +40,7 @@ export class LoggingAgent extends Construct {
 
 /** Pods labelled `platform.io/mesh: enabled`, in namespaces labelled the same, get a proxy, hot-upgraded. */
 export class MeshProxy extends Construct {
-  constructor(scope: Construct, id: string) {
+  constructor(scope: Construct, id: string, image: string = MESH_PROXY_IMAGE) {
     super(scope, id);
     new SidecarSet(this, 'Resource', {
       metadata: { name: 'mesh-proxy' },
@@ -45,7 +48,7 @@ export class MeshProxy extends Construct {
       namespaceSelector: kplus.LabelSelector.of({ labels: { 'platform.io/mesh': 'enabled' } }),
       containers: [{
         name: 'mesh-proxy',
-        image: 'envoyproxy/envoy:v1.31.2',
+        image,
         ports: [{ number: 15001, name: 'proxy' }],
         injectPolicy: SidecarInjectPolicy.AFTER_APP_CONTAINER,
         upgradeStrategy: SidecarUpgradeStrategy.hot('openkruise/hotupgrade-sample:empty'),

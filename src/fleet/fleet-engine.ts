@@ -397,6 +397,9 @@ function podSum(workloads: FleetWorkload[]): number | undefined {
   return sum;
 }
 
+/** The fields of a SidecarSet that decide which pods it selects, as the plan names them. */
+const SELECTION_FIELDS = new Set(['spec.selector', 'spec.namespaceSelector']);
+
 const images = (list: ImageChange[]) => list.map(i => `"${i.container}" ${i.oldImage} -> ${i.newImage}`).join('; ');
 
 /** The change of every policy that is created, removed or changed, per workload it reaches. */
@@ -465,8 +468,14 @@ function changesOf(reviewed: Map<string, Policy>, old: Map<string, Policy>, reac
         }
       }
     } else if (plan?.updateType === UpdateType.NEW_PODS_ONLY) {
-      summary = `only on recreate: ${plan.newPodsOnly.join(', ')}`;
-      for (const w of kept) workloads.push(entry(w, FleetPodChange.ON_RECREATE, `only when recreated: ${plan.newPodsOnly.join(', ')}`, { onRecreate: plan.newPodsOnly }));
+      // a selector decides which workloads are injected (the starts and stops above); it reaches no pod
+      const reaching = plan.newPodsOnly.filter(f => !SELECTION_FIELDS.has(f));
+      if (reaching.length > 0) {
+        summary = `only on recreate: ${reaching.join(', ')}`;
+        for (const w of kept) workloads.push(entry(w, FleetPodChange.ON_RECREATE, `only when recreated: ${reaching.join(', ')}`, { onRecreate: reaching }));
+      } else {
+        summary = `the selection changes (${plan.newPodsOnly.join(', ')}); the pods of the workloads it keeps selecting are not touched`;
+      }
     } else if (plan) {
       summary = plan.summary;
     }

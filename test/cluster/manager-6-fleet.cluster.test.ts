@@ -15,6 +15,7 @@ import * as path from 'path';
 import { App, Chart } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { parseAllDocuments } from 'yaml';
+import { sameUpToSidecarOrder } from './fleet-judge';
 import { Kube, Manifest, applyAll, describeObject } from './kube';
 import { Managers, defaultsSynth, ensureDefaultServiceAccount, fakeNodes, runControlPlane } from './manager';
 import { rejections } from './prove';
@@ -160,14 +161,6 @@ async function podsOf(w: Manifest): Promise<Manifest[]> {
     if (Date.now() > until) throw new Error(`cluster tier: ${describeObject(w)} has ${pods.length} pods, expected ${want}\n${managers.running().map(p => p.tail(15)).join('\n')}`);
     await sleep(500);
   }
-}
-
-/** Whether `actual` is `predicted` up to the order of sidecars the webhook does not fix (same set, app containers in place). */
-function sameUpToSidecarOrder(predicted: string[], actual: string[], app: string[]): boolean {
-  if ([...predicted].sort().join() !== [...actual].sort().join()) return false;
-  const appOrder = (l: string[]) => l.filter(c => app.includes(c)).join();
-  const firstApp = (l: string[]) => l.findIndex(c => app.includes(c));
-  return appOrder(predicted) === appOrder(actual) && firstApp(predicted) === firstApp(actual);
 }
 
 test('every pod has exactly the containers the fleet report predicted: 0 disagreements with the webhook', async () => {

@@ -331,11 +331,33 @@ describe('with the old policies: what the change does', () => {
       [{ ...sidecarSet('logging', { containers: agent('a:1', { env: [{ name: 'LEVEL', value: 'debug' }] }) }), spec: { ...sidecarSet('logging', { containers: agent('a:1', { env: [{ name: 'LEVEL', value: 'debug' }] }) }).spec, selector: { matchExpressions: [{ key: 'app', operator: 'In', values: ['web', 'search'] }] } } }],
     );
     expect(lines(r)).toEqual([
-      'SidecarSet logging Update: only on recreate: spec.containers[0].env (sidecar "log-agent"), spec.selector',
+      'SidecarSet logging Update: only on recreate: spec.containers[0].env (sidecar "log-agent")',
       '  shop-repo:search StartInjection [] [] []: starts being injected: new pods get the sidecars, running pods only when recreated',
       '  shop-repo:cart StopInjection [] [] []: stops being injected: running pods keep the sidecars until recreated, new pods are created without',
-      '  shop-repo:web OnRecreate [] [] [spec.containers[0].env (sidecar "log-agent"),spec.selector]: only when recreated: spec.containers[0].env (sidecar "log-agent"), spec.selector',
-      '  prod-eu:web OnRecreate [] [] [spec.containers[0].env (sidecar "log-agent"),spec.selector]: only when recreated: spec.containers[0].env (sidecar "log-agent"), spec.selector',
+      '  shop-repo:web OnRecreate [] [] [spec.containers[0].env (sidecar "log-agent")]: only when recreated: spec.containers[0].env (sidecar "log-agent")',
+      '  prod-eu:web OnRecreate [] [] [spec.containers[0].env (sidecar "log-agent")]: only when recreated: spec.containers[0].env (sidecar "log-agent")',
+    ]);
+  });
+
+  test('only the selectors change: workloads start and stop being injected; the pods of the ones kept are not touched', () => {
+    const narrowed = sidecarSet('logging', { containers: agent('a:1') });
+    const r = change(
+      [sidecarSet('logging', { containers: agent('a:1') })],
+      [{ ...narrowed, spec: { ...narrowed.spec, selector: { matchExpressions: [{ key: 'app', operator: 'In', values: ['web', 'search'] }] }, namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'shop' } } } }],
+    );
+    expect(lines(r)).toEqual([
+      'SidecarSet logging Update: the selection changes (spec.selector, spec.namespaceSelector); the pods of the workloads it keeps selecting are not touched',
+      '  shop-repo:search StartInjection [] [] []: starts being injected: new pods get the sidecars, running pods only when recreated',
+      '  shop-repo:cart StopInjection [] [] []: stops being injected: running pods keep the sidecars until recreated, new pods are created without',
+    ]);
+    // an image bump with it: the pods kept get the image in place, and nothing waits for their recreation
+    const bumped = sidecarSet('logging', { containers: agent('a:2') });
+    const both = change([sidecarSet('logging', { containers: agent('a:1') })], [{ ...bumped, spec: { ...bumped.spec, selector: { matchLabels: { app: 'web' } } } }]);
+    expect(lines(both)).toEqual([
+      'SidecarSet logging Update: in place on running pods: "log-agent" a:1 -> a:2 (container restart)',
+      '  shop-repo:cart StopInjection [] [] []: stops being injected: running pods keep the sidecars until recreated, new pods are created without',
+      '  shop-repo:web InPlace [log-agent] [] []: in place: "log-agent" restarted with the new image',
+      '  prod-eu:web InPlace [log-agent] [] []: in place: "log-agent" restarted with the new image',
     ]);
   });
 

@@ -14,8 +14,13 @@
 //	sleep N, sh -c 'sleep N'
 //	                       wait N seconds or until SIGTERM (the golden plan cases run busybox so)
 //
-// GET / answers JSON: version ($SERVER_VERSION), hostname, pid, start time and
-// every variable whose name starts with APP_. GET /healthz answers 200; GET
+// An image that stands in for another program (images.json: fluent-bit) is
+// started with that program's arguments: with SERVER_IGNORE_ARGS=1 it serves
+// whatever they are, and reports them.
+//
+// GET / answers JSON: version ($SERVER_VERSION), hostname, pid, start time,
+// the arguments it was started with and every variable whose name starts
+// with APP_. GET /healthz answers 200; GET
 // /fail answers 500. With SERVER_REUSEPORT=1 the socket is opened with
 // SO_REUSEPORT, so a second copy in the same network namespace can take
 // over the port while the first still serves (a sidecar hot upgrade).
@@ -59,7 +64,7 @@ func main() {
 		fmt.Fprintf(os.Stderr, "sh: only `sh -c 'sleep N'` is known here, not %q\n", os.Args[1:])
 		os.Exit(127)
 	}
-	if len(os.Args) > 1 {
+	if len(os.Args) > 1 && os.Getenv("SERVER_IGNORE_ARGS") != "1" {
 		switch os.Args[1] {
 		case "run-for":
 			runFor(os.Args[2:])
@@ -142,6 +147,7 @@ type answer struct {
 	Hostname string            `json:"hostname"`
 	PID      int               `json:"pid"`
 	Started  string            `json:"started"`
+	Args     []string          `json:"args"`
 	Env      map[string]string `json:"env"`
 }
 
@@ -157,7 +163,7 @@ func serve() {
 			env[k] = v
 		}
 	}
-	body := answer{Version: version(), Hostname: host, PID: os.Getpid(), Started: started.Format(time.RFC3339Nano), Env: env}
+	body := answer{Version: version(), Hostname: host, PID: os.Getpid(), Started: started.Format(time.RFC3339Nano), Args: os.Args[1:], Env: env}
 
 	mux := http.NewServeMux()
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
