@@ -362,7 +362,8 @@ test('the new policies applied: every running pod does what the report said, on 
         // in-place upgrade, so two SidecarSets upgrading one pod at once can lose the first one's `true`; a `false`
         // is written again on every reconcile. The in-place upgrade itself is judged on the containers below.)
         const verdict = upgradable(p, name);
-        const want = ch.change === lib.FleetPodChange.IN_PLACE ? [true, undefined] : ch.change === lib.FleetPodChange.ON_RECREATE ? [false] : [undefined];
+        const want = ch.change === lib.FleetPodChange.IN_PLACE ? [true, undefined]
+          : ch.change === lib.FleetPodChange.ON_RECREATE ? [false] : [undefined];
         check(want.includes(verdict), `${where}: reported ${ch.change} for ${name}, but the controller's SidecarSetUpgradable verdict is ${verdict}`);
         if (ch.change === lib.FleetPodChange.IN_PLACE && !sc.hot) {
           for (const c of ch.restarted) {
