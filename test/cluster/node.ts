@@ -17,6 +17,7 @@ import { App, Chart, Duration, Size } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { parseAllDocuments } from 'yaml';
 import { Kube, Manifest, applyAll, describeObject } from './kube';
+import { testNamespace } from './manager';
 import { rejections } from './prove';
 import { Synth, synthApp } from './sources';
 import { KruiseControlPlane, KruiseControlPlaneProps, KruiseRolloutControlPlane, KruiseRolloutControlPlaneProps } from '../../src';
@@ -262,6 +263,26 @@ export async function ensureKruise(kube: Kube, s: Synth = nodeControlPlaneSynth(
     return true;
   });
 }
+
+/**
+ * The start of a test file on the real node: the node required, kruise-manager and kruise-daemon running as
+ * our control plane's pods, the file's namespace created. Gives the API client (closed again if this fails).
+ */
+export async function openOnRealNode(ns: string): Promise<Kube> {
+  requireRealNode();
+  const kube = new Kube();
+  try {
+    await ensureKruise(kube);
+    await testNamespace(kube, ns);
+    return kube;
+  } catch (e) {
+    kube.close();
+    throw e;
+  }
+}
+
+/** The first synthesized object of a kind. */
+export const findKind = (objects: Manifest[], kind: string): Manifest => objects.find(m => m.kind === kind)!;
 
 /** Our `KruiseRolloutControlPlane` on the node: the locally built kruise-rollout-manager v0.6.2. */
 export function nodeRolloutControlPlaneSynth(extra: KruiseRolloutControlPlaneProps = {}): Synth {

@@ -20,26 +20,21 @@
 import { Duration } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import * as lib from '../../../src';
-import { Kube, Manifest } from '../kube';
-import { testNamespace } from '../manager';
+import { Kube } from '../kube';
 import {
-  PodFacts, answerOf, applyAccepted, ensureKruise, imagesOnNode, live, nodeObjects, podFacts, podsOf, registryLog, requireRealNode,
-  runningContainerIds, serverContainer, tierImage, until, waitPodsReady, waitWorkloadSettled,
+  answerOf, applyAccepted, findKind, imagesOnNode, live, nodeObjects, openOnRealNode, PodFacts, podFacts, podsOf, registryLog,
+  requireRealNode, runningContainerIds, serverContainer, tierImage, until, waitPodsReady, waitWorkloadSettled,
 } from '../node';
 
 const NS = 'node-in-place';
 let kube: Kube;
 
 beforeAll(async () => {
-  kube = new Kube();
-  requireRealNode();
-  await ensureKruise(kube);
-  await testNamespace(kube, NS);
+  kube = await openOnRealNode(NS);
 }, 400_000);
 
 afterAll(() => kube?.close());
 
-const find = (objects: Manifest[], kind: string) => objects.find(m => m.kind === kind)!;
 const byName = (facts: PodFacts[]) => new Map(facts.map(f => [f.name, f]));
 
 describe('CloneSet in-place update with a partition, on real containers (the walkthrough)', () => {
@@ -58,7 +53,7 @@ describe('CloneSet in-place update with a partition, on real containers (the wal
   test('4 pods run and answer v1 on both containers', async () => {
     const objects = web('server:v1');
     await applyAccepted(kube, objects);
-    const pods = await waitWorkloadSettled(kube, find(objects, 'CloneSet'), 'app=web', 4);
+    const pods = await waitWorkloadSettled(kube, findKind(objects, 'CloneSet'), 'app=web', 4);
     before = pods.map(podFacts);
     for (const p of pods) {
       const server = await answerOf(p, 8080);
@@ -71,8 +66,8 @@ describe('CloneSet in-place update with a partition, on real containers (the wal
   test('an image change with partition 2 restarts only the changed container of 2 pods, which keep UID and IP and answer v2', async () => {
     const objects = web('server:v2');
     await applyAccepted(kube, objects);
-    const pods = await waitWorkloadSettled(kube, find(objects, 'CloneSet'), 'app=web', 2);
-    const cs = await live(kube, find(objects, 'CloneSet'));
+    const pods = await waitWorkloadSettled(kube, findKind(objects, 'CloneSet'), 'app=web', 2);
+    const cs = await live(kube, findKind(objects, 'CloneSet'));
     const after = pods.map(podFacts);
     const old = byName(before);
     expect(after.map(f => f.uid).sort()).toEqual(before.map(f => f.uid).sort());
@@ -120,9 +115,9 @@ describe('CloneSet in-place update with a partition, on real containers (the wal
       });
     });
     await applyAccepted(kube, objects('server:v1'));
-    const first = await waitWorkloadSettled(kube, find(objects('server:v1'), 'CloneSet'), 'app=recreate', 2);
+    const first = await waitWorkloadSettled(kube, findKind(objects('server:v1'), 'CloneSet'), 'app=recreate', 2);
     await applyAccepted(kube, objects('server:v2'));
-    const second = await waitWorkloadSettled(kube, find(objects('server:v2'), 'CloneSet'), 'app=recreate', 2);
+    const second = await waitWorkloadSettled(kube, findKind(objects('server:v2'), 'CloneSet'), 'app=recreate', 2);
     const oldUids = new Set(first.map(p => p.metadata.uid));
     expect(second.filter(p => oldUids.has(p.metadata.uid))).toEqual([]);
     for (const p of second) {
@@ -142,9 +137,9 @@ describe('CloneSet in-place update with a partition, on real containers (the wal
       });
     });
     await applyAccepted(kube, objects('blue'));
-    const first = await waitWorkloadSettled(kube, find(objects('blue'), 'CloneSet'), 'app=colors', 2);
+    const first = await waitWorkloadSettled(kube, findKind(objects('blue'), 'CloneSet'), 'app=colors', 2);
     await applyAccepted(kube, objects('green'));
-    const second = await waitWorkloadSettled(kube, find(objects('green'), 'CloneSet'), 'app=colors', 2);
+    const second = await waitWorkloadSettled(kube, findKind(objects('green'), 'CloneSet'), 'app=colors', 2);
     const oldUids = new Set(first.map(p => p.metadata.uid));
     expect(second.filter(p => oldUids.has(p.metadata.uid))).toEqual([]);
     for (const p of second) expect((await answerOf(p)).env.APP_COLOR).toBe('green');
@@ -163,10 +158,10 @@ describe('in-place env from metadata (kruise-daemon restarts the container)', ()
       });
     });
     await applyAccepted(kube, objects('gold'));
-    const first = await waitWorkloadSettled(kube, find(objects('gold'), 'CloneSet'), 'app=tiered', 2);
+    const first = await waitWorkloadSettled(kube, findKind(objects('gold'), 'CloneSet'), 'app=tiered', 2);
     for (const p of first) expect((await answerOf(p)).env.APP_TIER).toBe('gold');
     await applyAccepted(kube, objects('silver'));
-    const second = await waitWorkloadSettled(kube, find(objects('silver'), 'CloneSet'), 'app=tiered', 2);
+    const second = await waitWorkloadSettled(kube, findKind(objects('silver'), 'CloneSet'), 'app=tiered', 2);
     const old = byName(first.map(podFacts));
     for (const p of second) {
       const f = podFacts(p);
@@ -194,8 +189,8 @@ describe('PreDownloadImageForInPlaceUpdate', () => {
       });
     });
     await applyAccepted(kube, objects('server:v1', 4));
-    const first = await waitWorkloadSettled(kube, find(objects('server:v1', 4), 'CloneSet'), 'app=prefetch', 4);
-    const cs = find(objects(image, 4), 'CloneSet');
+    const first = await waitWorkloadSettled(kube, findKind(objects('server:v1', 4), 'CloneSet'), 'app=prefetch', 4);
+    const cs = findKind(objects(image, 4), 'CloneSet');
     await applyAccepted(kube, [cs]);
     const job = await until('the CloneSet\'s ImagePullJob to succeed on the node', 120_000, async () => {
       const jobs = (await kube.request('GET', `/apis/apps.kruise.io/v1alpha1/namespaces/${NS}/imagepulljobs`)).body.items ?? [];
@@ -234,7 +229,7 @@ describe('Advanced StatefulSet and Advanced DaemonSet in place on real pods', ()
       });
     });
     await applyAccepted(kube, objects('server:v1'));
-    const sts = find(objects('server:v1'), 'StatefulSet');
+    const sts = findKind(objects('server:v1'), 'StatefulSet');
     const first = await waitWorkloadSettled(kube, sts, 'app=db', 2);
     expect(first.map(p => p.metadata.name)).toEqual(['db-0', 'db-1']);
     await applyAccepted(kube, objects('server:v4'));
@@ -266,7 +261,7 @@ describe('Advanced StatefulSet and Advanced DaemonSet in place on real pods', ()
     const [first] = await waitPodsReady(kube, NS, 'app=agent', 1);
     expect(first.spec.nodeName).toBe(node.name);
     await applyAccepted(kube, objects('server:v5'));
-    const ds = find(objects('server:v5'), 'DaemonSet');
+    const ds = findKind(objects('server:v5'), 'DaemonSet');
     const [second] = await until('the agent pod updated in place', 120_000, async () => {
       const d = await live(kube, ds);
       const pods = await podsOf(kube, NS, 'app=agent');

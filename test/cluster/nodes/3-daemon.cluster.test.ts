@@ -11,9 +11,8 @@ import { Duration } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import * as lib from '../../../src';
 import { Kube, Manifest } from '../kube';
-import { testNamespace } from '../manager';
 import {
-  answerOf, applyAccepted, containerStatus, ensureKruise, httpGet, imagesOnNode, isReady, live, nodeObjects, podFacts, podsOf,
+  answerOf, applyAccepted, containerStatus, findKind, httpGet, imagesOnNode, isReady, live, nodeObjects, openOnRealNode, podFacts, podsOf,
   registryLog, requireRealNode, serverContainer, sleep, tierImage, until, waitPodsReady, waitWorkloadSettled,
 } from '../node';
 
@@ -22,15 +21,11 @@ const REAL = kplus.NodeLabelQuery.is('cdk8s-kruise.test/node', 'real');
 let kube: Kube;
 
 beforeAll(async () => {
-  kube = new Kube();
-  requireRealNode();
-  await ensureKruise(kube);
-  await testNamespace(kube, NS);
+  kube = await openOnRealNode(NS);
 }, 400_000);
 
 afterAll(() => kube?.close());
 
-const find = (objects: Manifest[], kind: string) => objects.find(m => m.kind === kind)!;
 const list = async (path: string) => ((await kube.request('GET', path)).body.items ?? []) as Manifest[];
 /** The registry's log lines of requests for a manifest (an answer other than 200 follows the path). */
 const manifestRequests = (repo: string, tag: string) => registryLog().filter(l => new RegExp(` (HEAD|GET) /v2/cluster-tier/${repo}/manifests/${tag}( |$)`).test(l));
@@ -88,7 +83,7 @@ describe('image pulls by kruise-daemon from the local registry', () => {
       });
     });
     await applyAccepted(kube, objects);
-    const ilpj = find(objects, 'ImageListPullJob');
+    const ilpj = findKind(objects, 'ImageListPullJob');
     const status = await until('the ImageListPullJob completes', 120_000, async () => {
       const s = (await live(kube, ilpj)).status;
       return s?.completionTime ? s : undefined;
@@ -135,10 +130,10 @@ describe('ContainerRecreateRequest', () => {
       if (podName) cs.recreateContainers(podName, { containers: ['server'], metadata: { name: `restart-${podName}` } });
     });
     await applyAccepted(kube, build());
-    const [pod] = await waitWorkloadSettled(kube, find(build(), 'CloneSet'), 'app=restartable', 1);
+    const [pod] = await waitWorkloadSettled(kube, findKind(build(), 'CloneSet'), 'app=restartable', 1);
     const before = podFacts(pod);
     const startedBefore = (await answerOf(pod)).started;
-    const crr = find(build(pod.metadata.name), 'ContainerRecreateRequest');
+    const crr = findKind(build(pod.metadata.name), 'ContainerRecreateRequest');
     await applyAccepted(kube, [crr]);
     const done = await until('the ContainerRecreateRequest completes', 120_000, async () => {
       const c = await live(kube, crr);
@@ -201,18 +196,18 @@ describe('SidecarSet on real pods', () => {
     expect(f.containers.server).toEqual(before.containers.server);
     expect((await answerOf(after, 9090)).version).toBe('v2');
     // the sidecar set's own account of it
-    const ss = find(sidecars('server:v2', false), 'SidecarSet');
+    const ss = findKind(sidecars('server:v2', false), 'SidecarSet');
     await until('the SidecarSet to count the pod updated and ready', 30_000, async () => {
       const st = (await live(kube, ss)).status;
       return st?.matchedPods === 1 && st?.updatedPods === 1 && st?.updatedReadyPods === 1;
     }, async () => JSON.stringify((await live(kube, ss)).status));
-    await kube.delete(find(sidecars('server:v2', false), 'SidecarSet'));
+    await kube.delete(findKind(sidecars('server:v2', false), 'SidecarSet'));
     await kube.request('DELETE', `/apis/apps.kruise.io/v1alpha1/namespaces/${NS}/clonesets/cold`);
   });
 
   test('a hot upgrade swaps the sidecar pair (the new copy starts, then the old one takes the empty image) and the pod answers every request meanwhile', async () => {
     const setFor = (image: string) => sidecars(image, true);
-    const ssName = find(setFor('server:v1'), 'SidecarSet');
+    const ssName = findKind(setFor('server:v1'), 'SidecarSet');
     await kube.waitGone(ssName, 60_000);
     await applyAccepted(kube, setFor('server:v1'));
     await sleep(2000);
@@ -315,7 +310,7 @@ describe('jobs that run a container on every real node', () => {
       bj.scheduling.attract(kplus.Node.labeled(REAL));
     });
     await applyAccepted(kube, objects);
-    const bj = find(objects, 'BroadcastJob');
+    const bj = findKind(objects, 'BroadcastJob');
     const job = await until('the BroadcastJob completes', 120_000, async () => {
       const j = await live(kube, bj);
       return j.status?.phase === 'completed' ? j : undefined;
@@ -341,7 +336,7 @@ describe('jobs that run a container on every real node', () => {
       acj.workload!.scheduling.attract(kplus.Node.labeled(REAL));
     });
     await applyAccepted(kube, objects);
-    const acj = find(objects, 'AdvancedCronJob');
+    const acj = findKind(objects, 'AdvancedCronJob');
     const owned = await until('a BroadcastJob of the AdvancedCronJob to complete', 90_000, async () => {
       const jobs = (await list(`/apis/apps.kruise.io/v1beta1/namespaces/${NS}/broadcastjobs`))
         .filter(j => j.metadata.ownerReferences?.some((o: any) => o.kind === 'AdvancedCronJob' && o.name === acj.metadata.name));

@@ -12,8 +12,8 @@ import * as lib from '../../../src';
 import { Kube, Manifest } from '../kube';
 import { testNamespace } from '../manager';
 import {
-  answerOf, applyAccepted, ensureKruise, httpGet, live, nodeObjects, nodeRolloutControlPlaneSynth, podFacts, podsOf, requireRealNode,
-  serverContainer, sleep, tierImage, until, waitDeploymentAvailable, waitWorkloadSettled,
+  answerOf, applyAccepted, ensureKruise, findKind, httpGet, live, nodeObjects, nodeRolloutControlPlaneSynth, podFacts, podsOf,
+  requireRealNode, serverContainer, sleep, tierImage, until, waitDeploymentAvailable, waitWorkloadSettled,
 } from '../node';
 
 const NS = 'node-rollout';
@@ -51,7 +51,6 @@ const shop = (image: string) => nodeObjects('canary', NS, chart => {
     }),
   });
 });
-const find = (objects: Manifest[], kind: string) => objects.find(m => m.kind === kind)!;
 
 /** Ask the Service (kube-proxy routes its ClusterIP to the pods) `n` times; the versions that answered. */
 async function askService(ip: string, n: number): Promise<{ versions: Set<string>; failures: string[] }> {
@@ -75,12 +74,12 @@ describe('a canary release on real pods', () => {
 
   test('4 pods answer v1 through the Service, and the Rollout is Healthy', async () => {
     const objects = shop('server:v1');
-    rollout = find(objects, 'Rollout');
+    rollout = findKind(objects, 'Rollout');
     await applyAccepted(kube, objects.filter(m => m.kind === 'Rollout'));
     await applyAccepted(kube, objects.filter(m => m.kind !== 'Rollout'));
-    const pods = await waitWorkloadSettled(kube, find(objects, 'CloneSet'), 'app=shop', 4);
+    const pods = await waitWorkloadSettled(kube, findKind(objects, 'CloneSet'), 'app=shop', 4);
     await until('the Rollout Healthy', 60_000, async () => (await live(kube, rollout)).status?.phase === 'Healthy');
-    serviceIP = (await live(kube, find(objects, 'Service'))).spec.clusterIP;
+    serviceIP = (await live(kube, findKind(objects, 'Service'))).spec.clusterIP;
     expect(serviceIP).toMatch(/^198\.19\./);
     // the endpoints reach kube-proxy's rules a moment after the pods are ready
     await until('the Service to answer', 30_000, async () => (await httpGet(`http://${serviceIP}/`, 1000)).status === 200);
@@ -130,7 +129,7 @@ describe('a canary release on real pods', () => {
       const r = await live(kube, rollout);
       return r.status?.phase === 'Healthy';
     }, async () => JSON.stringify((await live(kube, rollout)).status));
-    const pods = await waitWorkloadSettled(kube, find(shop('server:v2'), 'CloneSet'), 'app=shop', 4);
+    const pods = await waitWorkloadSettled(kube, findKind(shop('server:v2'), 'CloneSet'), 'app=shop', 4);
     for (const p of pods) {
       expect(p.metadata.uid).toBe(before.get(p.metadata.name)!.uid);
       expect(podFacts(p).containers.server.image).toBe(tierImage('server:v2'));

@@ -19,26 +19,21 @@ import { Duration } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import * as lib from '../../../src';
 import { Kube, Manifest } from '../kube';
-import { testNamespace } from '../manager';
 import {
-  KRUISE_NAMESPACE, answerOf, applyAccepted, ensureKruise, imagesOnNode, isReady, live, nodeControlPlaneSynth, nodeObjects, podFacts,
-  podsOf, registryLog, requireRealNode, runningContainerIds, serverContainer, sleep, startKubelet, stopKubelet, tierImage, until,
-  waitDaemonSetReady, waitWorkloadSettled,
+  answerOf, applyAccepted, ensureKruise, findKind, imagesOnNode, isReady, KRUISE_NAMESPACE, live, nodeControlPlaneSynth, nodeObjects,
+  openOnRealNode, podFacts, podsOf, registryLog, requireRealNode, runningContainerIds, serverContainer, sleep, startKubelet, stopKubelet,
+  tierImage, until, waitDaemonSetReady, waitWorkloadSettled,
 } from '../node';
 
 const NS = 'node-faults';
 let kube: Kube;
 
 beforeAll(async () => {
-  kube = new Kube();
-  requireRealNode();
-  await ensureKruise(kube);
-  await testNamespace(kube, NS);
+  kube = await openOnRealNode(NS);
 }, 400_000);
 
 afterAll(() => kube?.close());
 
-const find = (objects: Manifest[], kind: string) => objects.find(m => m.kind === kind)!;
 const nodeReady = async () => {
   const n = (await kube.request('GET', `/api/v1/nodes/${requireRealNode().name}`)).body;
   return (n.status?.conditions ?? []).some((c: any) => c.type === 'Ready' && c.status === 'True');
@@ -73,7 +68,7 @@ test('kruise-daemon\'s pod killed during an ImagePullJob: the DaemonSet brings i
   });
   expect(second.spec.nodeName).toBe(node.name);
   await waitDaemonSetReady(kube, KRUISE_NAMESPACE, 'kruise-daemon');
-  const job = find(objects, 'ImagePullJob');
+  const job = findKind(objects, 'ImagePullJob');
   const done = await until('the ImagePullJob to complete', 180_000, async () => {
     const j = await live(kube, job);
     return j.status?.completionTime ? j : undefined;
@@ -98,7 +93,7 @@ describe('an in-place update through a kubelet restart and through a kruise-mana
 
   test('kubelet stopped mid-update: the containers keep running, and once kubelet is back the update finishes in place', async () => {
     await applyAccepted(kube, web('through-kubelet', 'server:v1'));
-    const cs = find(web('through-kubelet', 'server:v1'), 'CloneSet');
+    const cs = findKind(web('through-kubelet', 'server:v1'), 'CloneSet');
     const first = await waitWorkloadSettled(kube, cs, 'app=through-kubelet', 4);
     await applyAccepted(kube, web('through-kubelet', 'server:v2'));
     await until('the first pod updated', 60_000, async () =>
@@ -126,7 +121,7 @@ describe('an in-place update through a kubelet restart and through a kruise-mana
 
   test('kruise-manager stopped mid-update: no pod moves while it is gone; with our YAML applied again the update resumes, no pod recreated', async () => {
     await applyAccepted(kube, web('through-manager', 'server:v1'));
-    const cs = find(web('through-manager', 'server:v1'), 'CloneSet');
+    const cs = findKind(web('through-manager', 'server:v1'), 'CloneSet');
     const first = await waitWorkloadSettled(kube, cs, 'app=through-manager', 4);
     await applyAccepted(kube, web('through-manager', 'server:v2'));
     await until('the first pod updated', 60_000, async () =>
