@@ -45,6 +45,18 @@ NODE_PACKAGES=(containerd runc iptables conntrack containernetworking-plugins nf
 
 node_fail() { echo "cluster tier: real node: $*" >&2; exit 1; }
 
+# Waits (at most 10 s) until test $1 holds for path $2 (-s: a file with content, -S: a socket) of the daemon
+# with PID $3, whose log is $4; stops the tier if the daemon exits first or the time runs out ($5 names it).
+node_wait_started() {
+  local test="$1" path="$2" pid="$3" log="$4" what="$5"
+  for _ in $(seq 1 100); do
+    [ "$test" "$path" ] && return 0
+    kill -0 "$pid" 2>/dev/null || { tail -n 20 "$log" >&2; node_fail "$what exited at start"; }
+    sleep 0.1
+  done
+  node_fail "$what did not start within 10 s ($path)"
+}
+
 # --- requirements ------------------------------------------------------------
 
 node_requirements() {
@@ -137,13 +149,7 @@ node_registry_up() {
   # cluster-tier/pull-slow answers every request after 5 s: a pull of it lasts long enough for a test to act meanwhile
   start registry "$images/bin/imagetool" serve -layout "$images/layout" -addr 127.0.0.1:0 -ready "$dir/node/registry.addr" \
     -slow cluster-tier/pull-slow=5s
-  local pid=${pids[-1]}
-  for _ in $(seq 1 100); do
-    [ -s "$dir/node/registry.addr" ] && break
-    kill -0 "$pid" 2>/dev/null || { tail -n 20 "$dir/registry.log" >&2; node_fail "the image registry exited at start"; }
-    sleep 0.1
-  done
-  [ -s "$dir/node/registry.addr" ] || node_fail "the image registry did not start within 10 s"
+  node_wait_started -s "$dir/node/registry.addr" "${pids[-1]}" "$dir/registry.log" "the image registry"
   NODE_REGISTRY="$(cat "$dir/node/registry.addr")"
 }
 
@@ -242,12 +248,7 @@ TOML
   start containerd bash -c 'for h in /sys/fs/cgroup/*/; do [ -e "${h}$1/runtime/cgroup.procs" ] && echo $$ > "${h}$1/runtime/cgroup.procs"; done; exec containerd --config "$2"' \
     containerd "$NODE_CGROUP" "$n/containerd.toml"
   NODE_CONTAINERD_PID=${pids[-1]}
-  for _ in $(seq 1 100); do
-    [ -S "$n/run/containerd.sock" ] && break
-    kill -0 "$NODE_CONTAINERD_PID" 2>/dev/null || { tail -n 20 "$dir/containerd.log" >&2; node_fail "containerd exited at start"; }
-    sleep 0.1
-  done
-  [ -S "$n/run/containerd.sock" ] || node_fail "containerd did not open its socket within 10 s"
+  node_wait_started -S "$n/run/containerd.sock" "$NODE_CONTAINERD_PID" "$dir/containerd.log" "containerd"
   # Also where a default install looks for it (KruiseControlPlane's daemon.socketLocation defaults to
   # /var/run): a bind mount, visible inside the daemon's /hostvarrun, undone at teardown.
   mkdir -p /run/containerd
