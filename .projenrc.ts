@@ -132,8 +132,11 @@ project.addTask('bench', {
 // CI runs the benchmark only as a smoke test (every row, tiny, once: it must run, its figures mean nothing),
 // on the package the test task compiled
 project.addTask('bench:smoke', {
-  description: 'Run every benchmark row at a tiny size, once, on the compiled package (CI; about 20 s)',
-  exec: 'ts-node --project test/tsconfig.json build-tools/bench.ts --smoke',
+  description: 'Run every benchmark row at a tiny size, once, on the compiled package, and the comparison of two builds with this one as both (CI; about 40 s)',
+  steps: [
+    { exec: 'ts-node --project test/tsconfig.json build-tools/bench.ts --smoke' },
+    { exec: 'ts-node --project test/tsconfig.json build-tools/bench.ts --smoke --against .' },
+  ],
 });
 
 // --- the main job: synthesize every app under examples/ into YAML

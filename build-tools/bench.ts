@@ -31,8 +31,12 @@
  * (build-tools/bench-helm.sh builds it into .cache/bench/ from the Go module
  * proxy) and the kruise chart source in .cache/bench/charts/ (see docs/synth-cost.md);
  * without them it is reported as skipped.
+ *
+ * `npx projen bench -- --against <dir>` compares this build with another
+ * (a checkout of another revision with its node_modules, compiled): each
+ * in-process row's app built by both, in one run (see `runAgainst`).
  */
-import { execFileSync, spawnSync } from 'child_process';
+import { ChildProcess, execFileSync, fork, spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
@@ -172,6 +176,70 @@ function runInProcess(rows: InProcessRow[]): Result[][] {
   });
 }
 
+
+/**
+ * `--against <dir>`: the same app built with this package and with another
+ * build of it (a checkout of another revision, compiled, with its own
+ * node_modules), each in its own worker process (so each loads its own
+ * package, cdk8s and cdk8s-plus-28), rounds alternated between them by this
+ * process. What a change did to a row, measured in one run: a ratio against
+ * a figure from another day would mostly measure the machine.
+ */
+function sideWorker(spec: { root: string; side: Side }): void {
+  /* eslint-disable @typescript-eslint/no-require-imports */
+  const from = (m: string) => require(require.resolve(m, { paths: [spec.root] }));
+  const cdk8s = from('cdk8s');
+  const kplus = from('cdk8s-plus-28');
+  const lib = require(path.join(spec.root, 'lib', 'src', 'index.js'));
+  /* eslint-enable @typescript-eslint/no-require-imports */
+  const gc: () => void = (global as any).gc ?? (() => undefined);
+  process.on('message', () => {
+    gc();
+    const cpu0 = process.cpuUsage();
+    const start = performance.now();
+    const app = new cdk8s.App({ outdir: os.tmpdir() });
+    BUILDS[spec.side.build](lib, kplus, new cdk8s.Chart(app, 'bench'), spec.side.n);
+    const yaml: string = app.synthYaml();
+    const wall = performance.now() - start;
+    const cpu = process.cpuUsage(cpu0);
+    process.send!({ wall, cpu: (cpu.user + cpu.system) / 1000, bytes: yaml.length });
+  });
+  process.send!('ready');
+}
+
+async function runAgainst(row: InProcessRow, other: string): Promise<Result[]> {
+  const start = (root: string) => fork(__filename, ['--side-worker', JSON.stringify({ root, side: row.ours })], {
+    execArgv: ['--expose-gc', '-r', 'ts-node/register/transpile-only'],
+    cwd: ROOT,
+    env: { ...process.env, TS_NODE_PROJECT: path.join(ROOT, 'test', 'tsconfig.json') },
+  });
+  const workers = { base: start(other), ours: start(ROOT) };
+  const next = (w: ChildProcess) => new Promise<any>((resolve, reject) => {
+    const exited = (code: number | null) => reject(new Error(`bench: a worker of "${row.name}" exited (${code})`));
+    w.once('exit', exited);
+    w.once('message', m => { w.off('exit', exited); resolve(m); });
+  });
+  const ask = (w: ChildProcess) => { const m = next(w); w.send('go'); return m; };
+  try {
+    await Promise.all([next(workers.base), next(workers.ours)]);
+    const first = { base: await ask(workers.base), ours: await ask(workers.ours) }; // warm-up
+    if (first.base.bytes !== first.ours.bytes) console.log(`(${row.name}: the two builds write different YAML, ${first.base.bytes} and ${first.ours.bytes} bytes)`);
+    const base: Times[] = [];
+    const ours: Times[] = [];
+    for (let r = 0; r < ROUNDS; r++) {
+      if (r % 2 === 0) {
+        base.push(await ask(workers.base)); ours.push(await ask(workers.ours));
+      } else {
+        ours.push(await ask(workers.ours)); base.push(await ask(workers.base));
+      }
+    }
+    const name = `${row.name.split(' vs ')[0]}: this build vs ${path.basename(other)}`;
+    return [summarize(`${name}, CPU`, base.map(x => x.cpu), ours.map(x => x.cpu)), summarize(`${name}, wall`, base.map(x => x.wall), ours.map(x => x.wall))];
+  } finally {
+    workers.base.kill();
+    workers.ours.kill();
+  }
+}
 
 // ---------------------------------------------------------------- fleet rows
 
@@ -538,7 +606,9 @@ function main(): void {
   console.log(`machine: ${machine()}`);
   console.log(`in-process rows: median of ${ROUNDS} interleaved rounds after a warm-up; whole-process rows: ${PROCESS_ROUNDS} rounds`);
   console.log('');
-  console.log('| row | baseline (ms) | cdk8s-kruise (ms) | ratio | spread | goal |');
+  const againstArg = process.argv.indexOf('--against');
+  console.log(againstArg >= 0 ? `| row | ${path.basename(path.resolve(process.argv[againstArg + 1] ?? ''))} (ms) | this build (ms) | ratio | spread | goal |`
+    : '| row | baseline (ms) | cdk8s-kruise (ms) | ratio | spread | goal |');
   console.log('| --- | ---: | ---: | ---: | ---: | --- |');
   const print = (r: Result) => {
     const verdict = SMOKE ? 'not judged (smoke)' : r.ratio <= r.goal! ? 'met' : `missed by ${(r.ratio - r.goal!).toFixed(2)}x`;
@@ -548,6 +618,17 @@ function main(): void {
   // BENCH_ONLY: run only the rows whose name contains it, e.g. "AdvancedStatefulSets", "require", "helm"
   const wanted = (name: string) => !process.env.BENCH_ONLY || name.includes(process.env.BENCH_ONLY);
   const inProcess = rows.filter(r => wanted(r.name));
+  if (againstArg >= 0) {
+    const other = path.resolve(process.argv[againstArg + 1] ?? '');
+    if (!fs.existsSync(path.join(other, 'lib', 'src', 'index.js'))) throw new Error(`bench --against: ${other}/lib/src/index.js is missing; compile that checkout first (npx projen compile)`);
+    // the growth rows compare two sizes of one build; the other rows' apps are built by both builds
+    void (async () => {
+      for (const row of inProcess.filter(r => r.base.build !== r.ours.build)) (await runAgainst(row, other)).forEach(print);
+      console.log('');
+      console.log(`(${((performance.now() - started) / 1000).toFixed(0)} s)`);
+    })().catch(e => { console.error(e); process.exit(1); });
+    return;
+  }
   if (SMOKE) runInProcess(inProcess).flat().forEach(print);
   else for (const row of inProcess) runInProcess([row]).flat().forEach(print);
   if (wanted(SMALL_APP_ROW)) smallAppRow().forEach(print);
@@ -564,6 +645,8 @@ function main(): void {
 
 const at = process.argv.indexOf('--worker');
 const fleetAt = process.argv.indexOf('--fleet-worker');
+const sideAt = process.argv.indexOf('--side-worker');
 if (at >= 0) worker(JSON.parse(process.argv[at + 1]));
+else if (sideAt >= 0) sideWorker(JSON.parse(process.argv[sideAt + 1]));
 else if (fleetAt >= 0) fleetWorker(JSON.parse(process.argv[fleetAt + 1]));
 else main();

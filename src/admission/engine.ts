@@ -128,8 +128,12 @@ export function asCreated(manifest: Manifest): Manifest {
 function judge(obj: ApiObject, ctx: AdmissionContext): Verdict {
   const owner = ownerOf(obj);
   const rendered: Manifest = _sharedRender(obj);
-  const head = describeObject(rendered, origins.get(obj));
-  const lines = (found: readonly string[]) => found.map(l => `${head} ${l}`);
+  // the object's name for its messages, built only when there is one (most objects have none)
+  const lines = (found: readonly string[]) => {
+    if (found.length === 0) return [];
+    const head = describeObject(rendered, origins.get(obj));
+    return found.map(l => `${head} ${l}`);
+  };
   // a construct that could not render its object (a Duration of fractional seconds, ...): that is its verdict
   const renderProblems = _renderProblemsOf(owner);
   if (renderProblems.length > 0) return { errors: lines(renderProblems.map(p => fieldError(p.field, p.value, p.problem, p.fix))), decoded: false };
@@ -232,7 +236,6 @@ class Engine {
       const rendered: Manifest = _sharedRender(c);
       const origin = origins.get(c);
       const owner = ownerOf(c);
-      const head = describeObject(rendered, origin);
       const found: string[] = [];
       const server = SERVER_SET_METADATA.filter(f => rendered.metadata?.[f] !== undefined);
       if (server.length > 0 && !origin?.keepsServerFields) {
@@ -242,6 +245,8 @@ class Engine {
       const manifest = asCreated(rendered);
       const module = admissionModuleFor(String(manifest.apiVersion), String(manifest.kind));
       if (module?.warnings) found.push(..._adviseFor(owner !== c, () => module.warnings!(manifest, ctx, appOf(c))));
+      if (found.length === 0) continue;
+      const head = describeObject(rendered, origin);
       for (const message of found) out.push({ scope: owner, message: `${head} ${message}` });
     }
     return out;

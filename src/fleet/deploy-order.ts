@@ -78,13 +78,34 @@ export function _orderPolicies(obj: IConstruct): void {
 
 /** Each policy of the app before the app's workloads it selects. */
 function applyOrder(root: IConstruct): void {
+  // an app without policies of its own has nothing to order: its objects are not rendered for this
+  // (the app-wide index renders every object, those cdk8s-plus writes included, which cdk8s renders again for the output)
+  if (!root.node.findAll().some(c => c instanceof ApiObject && isPolicy(c.apiVersion, c.kind))) return;
   const own = allAppObjects(root).filter(o => o.origin === undefined);
   // a policy the cluster refuses acts on nothing (synth fails on it anyway)
   const policies = own.filter(o => isPolicy(o.json.apiVersion, o.json.kind) && _admitted(o.apiObject));
   if (policies.length === 0) return;
   const workloads = own.filter(o => podTemplateOf(o.json) !== undefined && !_inControlPlane(o.apiObject));
   const charts = new Map<Chart, ChartOrder>();
+  if (writtenFirst(policies, workloads, charts)) return;
   for (const [policy, workload] of selections(root, policies, workloads)) before(root, policy, workload, charts);
+}
+
+/**
+ * Whether every policy is written before every workload already: all in one
+ * chart without dependencies of its own, the policies first in construct
+ * order (how most apps declare them). Then no pair needs looking at.
+ */
+function writtenFirst(policies: AppObject[], workloads: AppObject[], charts: Map<Chart, ChartOrder>): boolean {
+  const chart = Chart.of(policies[0].apiObject);
+  const position = chartOrder(chart, charts).position;
+  if (!position) return false;
+  let last = -1;
+  for (const p of policies) {
+    if (Chart.of(p.apiObject) !== chart) return false;
+    last = Math.max(last, position.get(p.apiObject)!);
+  }
+  return workloads.every(w => Chart.of(w.apiObject) === chart && position.get(w.apiObject)! > last);
 }
 
 /** The dependencies this module added: object -> the objects it was made to depend on. */
@@ -136,6 +157,7 @@ function selections(root: IConstruct, policies: AppObject[], workloads: AppObjec
       budgetsBySelector.set(ns, [...(budgetsBySelector.get(ns) ?? []), p]);
     }
   }
+  if (byTarget.size === 0 && budgetsBySelector.size === 0) return out;
   for (const w of workloads) {
     const ns = namespaceOf(w.json);
     const key = targetKey(ns, { apiVersion: w.json.apiVersion, kind: w.json.kind, name: w.json.metadata?.name });

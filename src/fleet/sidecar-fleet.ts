@@ -424,7 +424,8 @@ export function injectInto<S extends SidecarSetLike>(nsLabels: NamespaceLabels, 
   const appMain: any[] = pod.spec.containers ?? [];
   const appInit: any[] = pod.spec.initContainers ?? [];
   const appVolumes: any[] = pod.spec.volumes ?? [];
-  const where = describe(workloadJson);
+  let whereText: string | undefined;
+  const where = () => (whereText ??= describe(workloadJson)); // the workload's name for a problem, built for the first one
   const tplAt = templatePathOf(workloadJson);
   const label = (name: string) => sidecarSetLabel(byName.get(name)!);
   const labelsSide = (problem: string): ProblemSide => ({ field: `${tplAt.metadata}.labels`, value: pod.metadata.labels ?? {}, problem });
@@ -440,7 +441,7 @@ export function injectInto<S extends SidecarSetLike>(nsLabels: NamespaceLabels, 
       sidecarSet: fromName,
       from: byName.get(fromName)!,
       kind,
-      problem: `${where}: ${detail}`,
+      problem: `${where()}: ${detail}`,
       detail,
       other: otherName === undefined ? undefined : byName.get(otherName),
       sidecarSetLine: (w: string) => {
@@ -452,7 +453,7 @@ export function injectInto<S extends SidecarSetLike>(nsLabels: NamespaceLabels, 
   };
 
   // patchPodMetadata
-  const annotations: Record<string, string> = { ...(pod.metadata.annotations ?? {}) };
+  const annotations: Record<string, string> = namesOnly ? {} : { ...(pod.metadata.annotations ?? {}) };
   for (const s of namesOnly ? [] : matched) {
     for (const p of s.spec.patchPodMetadata ?? []) {
       for (const [k, v] of Object.entries<string>(p.annotations ?? {})) {

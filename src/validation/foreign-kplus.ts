@@ -27,49 +27,68 @@ function rttiOf(ctor: unknown): Rtti | undefined {
   return r && typeof r.fqn === 'string' ? r : undefined;
 }
 
-/** What is wrong with `value` (found at `at`), or undefined. */
-function problem(value: object, at: string): string | undefined {
-  const rtti = rttiOf(Object.getPrototypeOf(value)?.constructor);
-  if (!rtti) return undefined;
-  const [lib, ...names] = rtti.fqn.split('.');
-  const kind = names.join('.');
-  if (/^cdk8s-plus-\d+$/.test(lib) && lib !== OUR_KPLUS) {
-    return `${at} holds a ${lib} object (${kind}, ${rtti.version}), but cdk8s-kruise is built on ${OUR_KPLUS} and takes only its objects; `
-      + `create it with ${OUR_KPLUS} (import * as kplus from '${OUR_KPLUS}'; npm install ${OUR_KPLUS}@^2.5.6)`;
+/** Where a value sits in the props, built into its name (`props.containers[0].resources`) only for a message. */
+interface Place { readonly parent?: Place; readonly key: string | number }
+
+function nameOf(place: Place): string {
+  const parts: Array<string | number> = [];
+  for (let p: Place | undefined = place; p; p = p.parent) parts.push(p.key);
+  let out = String(parts.pop());
+  while (parts.length > 0) {
+    const k = parts.pop()!;
+    out += typeof k === 'number' ? `[${k}]` : `.${k}`;
   }
-  const ours = OURS[lib];
-  if (!ours) return undefined;
-  const ourClass = names.reduce((m: any, n) => m?.[n], ours.module);
-  if (typeof ourClass === 'function' && !(value instanceof ourClass)) {
-    return `${at} holds a ${lib} object (${kind}, ${rtti.version}) from another copy of ${lib} than the one cdk8s-kruise uses (${ours.version}); `
-      + `install one copy, so that \`npm ls ${lib}\` shows one version (npm dedupe)`;
+  return out;
+}
+
+/** What is wrong with objects of a class (`{at}` stands for where one was found), or undefined; by constructor. */
+const verdicts = new WeakMap<object, string | undefined>();
+
+function classProblem(ctor: any): string | undefined {
+  if (typeof ctor !== 'function') return undefined;
+  if (verdicts.has(ctor)) return verdicts.get(ctor);
+  const rtti = rttiOf(ctor);
+  let found: string | undefined;
+  if (rtti) {
+    const [lib, ...names] = rtti.fqn.split('.');
+    const kind = names.join('.');
+    const ours = OURS[lib];
+    const ourClass = ours ? names.reduce((m: any, n) => m?.[n], ours.module) : undefined;
+    if (/^cdk8s-plus-\d+$/.test(lib) && lib !== OUR_KPLUS) {
+      found = `{at} holds a ${lib} object (${kind}, ${rtti.version}), but cdk8s-kruise is built on ${OUR_KPLUS} and takes only its objects; `
+        + `create it with ${OUR_KPLUS} (import * as kplus from '${OUR_KPLUS}'; npm install ${OUR_KPLUS}@^2.5.6)`;
+    } else if (typeof ourClass === 'function' && !(ctor === ourClass || ctor.prototype instanceof ourClass)) {
+      found = `{at} holds a ${lib} object (${kind}, ${rtti.version}) from another copy of ${lib} than the one cdk8s-kruise uses (${ours.version}); `
+        + `install one copy, so that \`npm ls ${lib}\` shows one version (npm dedupe)`;
+    }
   }
-  return undefined;
+  verdicts.set(ctor, found);
+  return found;
 }
 
 /** The first foreign object in `value`, looking into arrays, plain objects and our own value classes. */
-function find(value: unknown, at: string, seen: Set<object>): string | undefined {
+function find(value: unknown, at: Place, seen: Set<object>): string | undefined {
   if (value === null || typeof value !== 'object' || seen.has(value)) return undefined;
   seen.add(value);
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
-      const p = find(value[i], `${at}[${i}]`, seen);
+      const p = find(value[i], { parent: at, key: i }, seen);
       if (p) return p;
     }
     return undefined;
   }
   const proto = Object.getPrototypeOf(value);
   if (proto !== Object.prototype && proto !== null) {
-    const p = problem(value, at);
-    if (p) return p;
+    const p = classProblem(proto.constructor);
+    if (p) return p.replace('{at}', () => nameOf(at));
     // Look into our own value classes (update strategies, templates, ...), which hold what their
     // factory was given: those that name this library in their jsii type, or name no library at all
     // (run from source). Never into constructs, nor other libraries' objects.
     const fqn = rttiOf(proto.constructor)?.fqn;
     if (Construct.isConstruct(value) || (fqn !== undefined && !fqn.startsWith('cdk8s-kruise.'))) return undefined;
   }
-  for (const [k, v] of Object.entries(value)) {
-    const p = find(v, `${at}.${k}`, seen);
+  for (const k of Object.keys(value)) {
+    const p = find((value as any)[k], { parent: at, key: k }, seen);
     if (p) return p;
   }
   return undefined;
@@ -84,7 +103,7 @@ function find(value: unknown, at: string, seen: Set<object>): string | undefined
  * @internal
  */
 export function _assertOwnKplus<T>(where: string, props: T, name = 'props'): T {
-  const p = find(props, name, new Set());
+  const p = find(props, { key: name }, new Set());
   if (p) throw new Error(`${where}: ${p}`);
   return props;
 }

@@ -60,6 +60,8 @@ export function _collectRenderProblems<T>(
   } finally {
     collecting = outer;
   }
+  // a render without problems (nearly every one) records nothing: entries of earlier rounds are ignored on read
+  if (mine.length === 0) return out;
   if (once) {
     lasting.set(scope, [...(lasting.get(scope) ?? []), ...mine]);
     return out;
@@ -82,5 +84,10 @@ export function _collectRenderProblems<T>(
  */
 export function _renderProblemsOf(scope: IConstruct): readonly RenderProblem[] {
   const entry = byScope.get(scope);
-  return [...(lasting.get(scope) ?? []), ...(entry && entry.round === _currentRound() ? entry.problems : [])];
+  const now = entry && entry.round === _currentRound() ? entry.problems : NONE;
+  const lasts = lasting.get(scope) ?? NONE;
+  if (now.length === 0) return lasts;
+  return lasts.length === 0 ? now : [...lasts, ...now];
 }
+
+const NONE: readonly RenderProblem[] = Object.freeze([]);
