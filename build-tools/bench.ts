@@ -120,6 +120,19 @@ interface Side { readonly build: string; readonly n: number }
 interface Times { readonly wall: number; readonly cpu: number }
 interface Measured { readonly base: Times[]; readonly ours: Times[]; readonly docs: { base: number; ours: number } }
 
+/** One measured round: a full collection, then build `side`'s app and synthesize it (construction included). */
+function synthOnce(cdk8s: any, kplus: any, lib: any, side: Side): { t: Times; yaml: string } {
+  ((global as any).gc ?? (() => undefined))();
+  const cpu0 = process.cpuUsage();
+  const start = performance.now();
+  const app = new cdk8s.App({ outdir: os.tmpdir() });
+  BUILDS[side.build](lib, kplus, new cdk8s.Chart(app, 'bench'), side.n);
+  const yaml: string = app.synthYaml();
+  const wall = performance.now() - start;
+  const cpu = process.cpuUsage(cpu0);
+  return { t: { wall, cpu: (cpu.user + cpu.system) / 1000 }, yaml };
+}
+
 /** The worker: measure rows in this process, each side interleaved with the other, and print JSON. */
 function worker(spec: { rows: Array<{ base: Side; ours: Side }>; rounds: number }): void {
   /* eslint-disable @typescript-eslint/no-require-imports */
@@ -127,17 +140,9 @@ function worker(spec: { rows: Array<{ base: Side; ours: Side }>; rounds: number 
   const kplus = require('cdk8s-plus-28');
   const lib = require(LIB);
   /* eslint-enable @typescript-eslint/no-require-imports */
-  const gc: () => void = (global as any).gc ?? (() => undefined);
   const once = (side: Side): { t: Times; docs: number } => {
-    gc();
-    const cpu0 = process.cpuUsage();
-    const start = performance.now();
-    const app = new cdk8s.App({ outdir: os.tmpdir() });
-    BUILDS[side.build](lib, kplus, new cdk8s.Chart(app, 'bench'), side.n);
-    const yaml: string = app.synthYaml();
-    const wall = performance.now() - start;
-    const cpu = process.cpuUsage(cpu0);
-    return { t: { wall, cpu: (cpu.user + cpu.system) / 1000 }, docs: yaml.split(/^---$/m).filter(d => d.trim() !== '').length };
+    const { t, yaml } = synthOnce(cdk8s, kplus, lib, side);
+    return { t, docs: yaml.split(/^---$/m).filter(d => d.trim() !== '').length };
   };
   const out: Measured[] = spec.rows.map(row => {
     // warm-up: module loading, schema compilation, JIT
@@ -192,17 +197,9 @@ function sideWorker(spec: { root: string; side: Side }): void {
   const kplus = from('cdk8s-plus-28');
   const lib = require(path.join(spec.root, 'lib', 'src', 'index.js'));
   /* eslint-enable @typescript-eslint/no-require-imports */
-  const gc: () => void = (global as any).gc ?? (() => undefined);
   process.on('message', () => {
-    gc();
-    const cpu0 = process.cpuUsage();
-    const start = performance.now();
-    const app = new cdk8s.App({ outdir: os.tmpdir() });
-    BUILDS[spec.side.build](lib, kplus, new cdk8s.Chart(app, 'bench'), spec.side.n);
-    const yaml: string = app.synthYaml();
-    const wall = performance.now() - start;
-    const cpu = process.cpuUsage(cpu0);
-    process.send!({ wall, cpu: (cpu.user + cpu.system) / 1000, bytes: yaml.length });
+    const { t, yaml } = synthOnce(cdk8s, kplus, lib, spec.side);
+    process.send!({ ...t, bytes: yaml.length });
   });
   process.send!('ready');
 }

@@ -41,29 +41,39 @@ function nameOf(place: Place): string {
   return out;
 }
 
-/** What is wrong with objects of a class (`{at}` stands for where one was found), or undefined; by constructor. */
-const verdicts = new WeakMap<object, string | undefined>();
+/**
+ * What the walk makes of objects of a class, judged once per constructor:
+ * what is wrong with them (`{at}` stands for where one was found), and
+ * whether to look into them (our own value classes, which hold what their
+ * factory was given: those that name this library in their jsii type, or
+ * name no library at all when run from source; never other libraries' objects).
+ */
+interface ClassVerdict { readonly problem?: string; readonly lookInside: boolean }
 
-function classProblem(ctor: any): string | undefined {
-  if (typeof ctor !== 'function') return undefined;
-  if (verdicts.has(ctor)) return verdicts.get(ctor);
+const verdicts = new WeakMap<object, ClassVerdict>();
+
+function classVerdict(ctor: any): ClassVerdict {
+  if (typeof ctor !== 'function') return { lookInside: true };
+  const hit = verdicts.get(ctor);
+  if (hit) return hit;
   const rtti = rttiOf(ctor);
-  let found: string | undefined;
+  let problem: string | undefined;
   if (rtti) {
     const [lib, ...names] = rtti.fqn.split('.');
     const kind = names.join('.');
     const ours = OURS[lib];
     const ourClass = ours ? names.reduce((m: any, n) => m?.[n], ours.module) : undefined;
     if (/^cdk8s-plus-\d+$/.test(lib) && lib !== OUR_KPLUS) {
-      found = `{at} holds a ${lib} object (${kind}, ${rtti.version}), but cdk8s-kruise is built on ${OUR_KPLUS} and takes only its objects; `
+      problem = `{at} holds a ${lib} object (${kind}, ${rtti.version}), but cdk8s-kruise is built on ${OUR_KPLUS} and takes only its objects; `
         + `create it with ${OUR_KPLUS} (import * as kplus from '${OUR_KPLUS}'; npm install ${OUR_KPLUS}@^2.5.6)`;
     } else if (typeof ourClass === 'function' && !(ctor === ourClass || ctor.prototype instanceof ourClass)) {
-      found = `{at} holds a ${lib} object (${kind}, ${rtti.version}) from another copy of ${lib} than the one cdk8s-kruise uses (${ours.version}); `
+      problem = `{at} holds a ${lib} object (${kind}, ${rtti.version}) from another copy of ${lib} than the one cdk8s-kruise uses (${ours.version}); `
         + `install one copy, so that \`npm ls ${lib}\` shows one version (npm dedupe)`;
     }
   }
-  verdicts.set(ctor, found);
-  return found;
+  const verdict = { problem, lookInside: rtti === undefined || rtti.fqn.startsWith('cdk8s-kruise.') };
+  verdicts.set(ctor, verdict);
+  return verdict;
 }
 
 /** The first foreign object in `value`, looking into arrays, plain objects and our own value classes. */
@@ -79,13 +89,10 @@ function find(value: unknown, at: Place, seen: Set<object>): string | undefined 
   }
   const proto = Object.getPrototypeOf(value);
   if (proto !== Object.prototype && proto !== null) {
-    const p = classProblem(proto.constructor);
-    if (p) return p.replace('{at}', () => nameOf(at));
-    // Look into our own value classes (update strategies, templates, ...), which hold what their
-    // factory was given: those that name this library in their jsii type, or name no library at all
-    // (run from source). Never into constructs, nor other libraries' objects.
-    const fqn = rttiOf(proto.constructor)?.fqn;
-    if (Construct.isConstruct(value) || (fqn !== undefined && !fqn.startsWith('cdk8s-kruise.'))) return undefined;
+    const verdict = classVerdict(proto.constructor);
+    if (verdict.problem) return verdict.problem.replace('{at}', () => nameOf(at));
+    // our own value classes (update strategies, templates, ...) are looked into; never constructs
+    if (Construct.isConstruct(value) || !verdict.lookInside) return undefined;
   }
   for (const k of Object.keys(value)) {
     const p = find((value as any)[k], { parent: at, key: k }, seen);

@@ -73,11 +73,14 @@ describe('one synth, one render and one verdict per object', () => {
     judged.mockRestore();
   });
 
+  /** The Service cdk8s-plus-28 writes for an AdvancedStatefulSet of `chart`. */
+  const serviceOf = (chart: Construct) => chart.node.findAll().find((c): c is ApiObject => c instanceof ApiObject && c.kind === 'Service')!;
+
   test('an object of cdk8s-plus-28 beside a Kruise workload is rendered once, by the output, in an app without policies', () => {
     const app = Testing.app();
     const chart = new Chart(app, 'one');
     new AdvancedStatefulSet(chart, 'db', { containers: [{ image: 'postgres:16' }] });
-    const service = chart.node.findAll().find((c): c is ApiObject => c instanceof ApiObject && c.kind === 'Service')!;
+    const service = serviceOf(chart);
     const renders = jest.spyOn(service, 'toJson');
     expect(app.synthYaml()).toContain('kind: Service\n');
     expect(renders).toHaveBeenCalledTimes(1);
@@ -88,7 +91,7 @@ describe('one synth, one render and one verdict per object', () => {
     const chart = new Chart(app, 'one');
     new SidecarSet(chart, 'logs', { selector: kplus.LabelSelector.of({ labels: { app: 'db' } }), containers: [{ name: 'agent', image: 'fluent/fluent-bit:3.1' }] });
     new AdvancedStatefulSet(chart, 'db', { containers: [{ image: 'postgres:16' }] });
-    const service = chart.node.findAll().find((c): c is ApiObject => c instanceof ApiObject && c.kind === 'Service')!;
+    const service = serviceOf(chart);
     const renders = jest.spyOn(service, 'toJson');
     app.synthYaml();
     // once for the checks, once by cdk8s for the output (cdk8s-plus-28 writes its own objects)
