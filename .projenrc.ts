@@ -19,13 +19,14 @@ const project = new cdk8s.ConstructLibraryCdk8s({
   peerDeps: ['cdk8s-plus-28@^2.5.6'],
   // croner parses AdvancedCronJob schedules (the admission layer normalises them to what upstream accepts first)
   // yaml reads manifests in the update-plan CLI (src/plan)
-  bundledDeps: ['ajv@^8.17.1', 'croner@^11.0.1', 'yaml@^2.8.1'],
+  // semver compares release tags (a Helm takeover refuses a downgrade; test/package-lock.test.ts reads engines with it)
+  // js-yaml reads manifests in `cdk8s-kruise check` and the fleet check as kubectl does (its YAML 1.1 tags), and fast
+  bundledDeps: ['ajv@^8.17.1', 'croner@^11.0.1', 'yaml@^2.8.1', 'js-yaml@^5.5.0', 'semver@^7.7.0'],
   // cdk8s-cli: `cdk8s synth` inside each example app (examples/README.md)
   // tsconfig-paths: resolves `cdk8s-kruise` to src/ in the examples and the README snippets
   // cdk8s-plus-33: what `cdk8s init` installs today; the foreign-kplus tests pass its objects to ours
   // @swc/core: ts-node transpiles the library's source for each example app in a fraction of a second
-  // semver: test/package-lock.test.ts holds the engines of every locked package to the documented Node.js
-  devDeps: ['json2jsii@^0.5.19', 'fast-check@^4.11.0', 'cdk8s-cli@^2.207.60', 'tsconfig-paths@^4.2.0', 'cdk8s-plus-33@^2.5.57', '@swc/core@^1.16.22', 'semver@^7.7.0', '@types/semver@^7.7.0'],
+  devDeps: ['json2jsii@^0.5.19', 'fast-check@^4.11.0', 'cdk8s-cli@^2.207.60', 'tsconfig-paths@^4.2.0', 'cdk8s-plus-33@^2.5.57', '@swc/core@^1.16.22', '@types/semver@^7.7.0'],
 
   // jsii targets: every package is built by `npx projen package-all` into
   // dist/<language>/ and proven by the smoke tests under test/<language>/.
@@ -106,7 +107,7 @@ const project = new cdk8s.ConstructLibraryCdk8s({
   },
   gitignore: ['/dist/', '/examples/*/dist/', '.cache/'],
   npmignoreEnabled: true,
-  // `cdk8s-kruise plan`: the update plan CLI (src/plan/cli.ts)
+  // `cdk8s-kruise`: plan, fleet and the other commands (src/cli.ts)
   bin: { 'cdk8s-kruise': 'bin/cdk8s-kruise' },
 });
 
@@ -165,12 +166,15 @@ project.addTask('examples', {
 // kube-controller-manager (test/cluster/full/); then the shared-cluster tests;
 // then the real-node rung (test/cluster/nodes/): kubelet + containerd +
 // kube-proxy on this machine, our control planes as pods, put back as found.
-// Three clusters of their own, each started and stopped by cluster.sh: `full` (an empty cluster with
+// Four clusters of their own, each started and stopped by cluster.sh: `full` (an empty cluster with
 // kube-controller-manager: the README Deploy block, the Rollout plan), `shared` (every synth and the
-// kruise-manager files on one cluster) and `nodes` (the real-node rung: kubelet + containerd).
+// kruise-manager files on one cluster), `releases` (the older releases' managers, kruise-manager v1.8.4
+// and v1.7.4 and kruise-rollout-manager v0.5.5, judging the admission corpus per target release; an app
+// targeting 1.8 deployed with its 1.8 control plane) and `nodes` (the real-node rung: kubelet + containerd).
 const clusterParts = [
   ['full', 'an empty cluster with kube-controller-manager: the README Deploy block and the update plan under Kruise Rollouts', 'CLUSTER_CONTROLLER_MANAGER=1 bash test/cluster/cluster.sh run -- jest --config test/cluster/jest.full.config.js --runInBand'],
   ['shared', 'one cluster for every synthesized manifest and the kruise-manager files', 'bash test/cluster/cluster.sh run -- jest --config test/cluster/jest.config.js --runInBand'],
+  ['releases', 'the older releases (kruise-manager v1.8.4 and v1.7.4, kruise-rollout-manager v0.5.5) judging our admission per target release, with kube-controller-manager', 'CLUSTER_RELEASES=1 CLUSTER_CONTROLLER_MANAGER=1 bash test/cluster/cluster.sh run -- jest --config test/cluster/jest.releases.config.js --runInBand'],
   ['nodes', 'the real-node rung: kubelet + containerd + kruise-daemon, our control planes running as pods', 'CLUSTER_NODES=1 bash test/cluster/cluster.sh run -- jest --config test/cluster/jest.nodes.config.js --runInBand'],
 ];
 for (const [name, what, exec] of clusterParts) {

@@ -23,7 +23,11 @@
  * - Fleet rows (a worker process per row): `FleetCheck.fromPaths` over app
  *   outputs written to disk (workloads in many folders, SidecarSets, their
  *   old versions) and the table it prints, against reading and parsing the
- *   same files with the `yaml` library alone (what any reader of them pays).
+ *   same files with the fastest reader alone (js-yaml with kubectl's scalar
+ *   rules, what any reader of them pays).
+ * - The check row: `cdk8s-kruise check` of OpenKruise documents in files
+ *   against kubeconform (built by build-tools/bench-kubeconform.sh from the
+ *   Go module proxy) with the same upstream CRD schemas, whole process.
  *
  * `npx projen bench -- --smoke` (or BENCH_SMOKE=1) runs every row at a tiny
  * size, once, and checks that each side produced what the row says (the test
@@ -295,7 +299,8 @@ interface FleetSide { readonly spec: FleetSpec; readonly check: boolean }
 function fleetWorker(spec: { base: FleetSide; ours: FleetSide; rounds: number }): void {
   /* eslint-disable @typescript-eslint/no-require-imports */
   const lib = require(LIB);
-  const { parseAllDocuments: parse } = require('yaml') as typeof import('yaml');
+  // the fastest reader of the same files: the one cdk8s-kruise reads them with (js-yaml, kubectl's scalar rules)
+  const { loadDocuments } = require(path.join(ROOT, 'lib', 'src', 'check', 'yaml.js')) as typeof import('../src/check/yaml');
   /* eslint-enable @typescript-eslint/no-require-imports */
   const gc: () => void = (global as any).gc ?? (() => undefined);
   const files = (p: string): string[] => (fs.statSync(p).isDirectory() ? fs.readdirSync(p).sort().flatMap(e => files(path.join(p, e))) : [p]);
@@ -321,8 +326,7 @@ function fleetWorker(spec: { base: FleetSide; ours: FleetSide; rounds: number })
     } else {
       docs = 0;
       for (const f of all) {
-        for (const d of parse(fs.readFileSync(f, 'utf8'))) {
-          const o = d.toJS({ maxAliasCount: -1 });
+        for (const o of loadDocuments(fs.readFileSync(f, 'utf8')) as any[]) {
           if (o && o.spec?.template) docs++;
         }
       }
@@ -472,6 +476,112 @@ function smallAppRow(): Result[] {
   });
 }
 
+// ---------------------------------------------------------------- check vs kubeconform
+
+const KUBECONFORM_VERSION = 'v0.7.0';
+const CHECK_ROW = 'OpenKruise documents in files, whole process: `cdk8s-kruise check` (schema, webhook defaults and rules, app-wide checks) vs `kubeconform -strict` with the same upstream CRD schemas';
+
+function kubeconformBinary(): string | undefined {
+  const cached = path.join(ROOT, '.cache', 'bench', `kubeconform-${KUBECONFORM_VERSION}`, 'kubeconform');
+  if (fs.existsSync(cached)) return cached;
+  if (process.env.BENCH_BUILD_KUBECONFORM === '0') return undefined;
+  const r = spawnSync('bash', [path.join(ROOT, 'build-tools', 'bench-kubeconform.sh')], { encoding: 'utf-8', stdio: ['ignore', 'pipe', 'inherit'] });
+  return r.status === 0 ? r.stdout.trim() : undefined;
+}
+
+/** Where the upstream CRDs are: the reference copies, else ours (test/api/conformance.test.ts holds them equal). */
+function crdFolders(): string[] {
+  const shared = path.resolve(ROOT, '..', 'shared', 'reference');
+  const upstream = [path.join(shared, 'kruise-v1.9.0', 'crds'), path.join(shared, 'kruise-rollout-v0.6.2', 'crds')];
+  return upstream.every(d => fs.existsSync(d)) ? upstream : [path.join(ROOT, 'crds')];
+}
+
+/**
+ * The CRDs as kubeconform reads schemas (what its openapi2jsonschema script
+ * writes, in strict form): one JSON schema per kind and version at
+ * `<group>/<kind>_<version>.json`, int-or-string as a string or an integer,
+ * unknown fields refused wherever the schema lists properties.
+ */
+function kubeconformSchemas(dir: string): string {
+  const strict = (node: any): any => {
+    if (Array.isArray(node)) return node.map(strict);
+    if (node === null || typeof node !== 'object') return node;
+    const out: any = {};
+    for (const [k, v] of Object.entries(node)) out[k] = k === 'properties' ? Object.fromEntries(Object.entries(v as any).map(([p, x]) => [p, strict(x)])) : strict(v);
+    if (out['x-kubernetes-int-or-string'] === true) {
+      delete out.type;
+      out.oneOf = [{ type: 'string' }, { type: 'integer' }];
+    }
+    if (out.properties && out.additionalProperties === undefined && out['x-kubernetes-preserve-unknown-fields'] !== true) out.additionalProperties = false;
+    return out;
+  };
+  for (const folder of crdFolders()) {
+    for (const f of fs.readdirSync(folder).filter(x => /\.ya?ml$/.test(x))) {
+      // (the rollouts CRDs carry a Helm expression as a map key in their conversion webhook: read, not warned about)
+      for (const d of parseAllDocuments(fs.readFileSync(path.join(folder, f), 'utf-8'), { logLevel: 'error' })) {
+        const crd: any = d.toJSON();
+        if (crd?.kind !== 'CustomResourceDefinition') continue;
+        for (const v of crd.spec.versions ?? []) {
+          const out = path.join(dir, crd.spec.group, `${crd.spec.names.kind.toLowerCase()}_${v.name}.json`);
+          fs.mkdirSync(path.dirname(out), { recursive: true });
+          fs.writeFileSync(out, JSON.stringify(strict(v.schema.openAPIV3Schema)));
+        }
+      }
+    }
+  }
+  return path.join(dir, '{{ .Group }}', '{{ .ResourceKind }}_{{ .ResourceAPIVersion }}.json');
+}
+
+/** `n` workload and job documents of four kinds, in `files` files, every one admitted by both tools. */
+function writeCheckDocuments(dir: string, n: number, files: number): void {
+  const pod = (i: number, indent: string, spec: string[] = []) => [
+    'metadata:', '  labels:', `    app: w${i}`, `    team: t${i % 50}`,
+    'spec:', ...spec.map(l => `  ${l}`), '  containers:', '  - name: app', '    image: nginx:1.27', '    ports:', '    - containerPort: 8080', '      name: http',
+    '    resources:', '      requests:', '        cpu: 100m', '        memory: 64Mi', '      limits:', '        memory: 256Mi',
+  ].map(l => indent + l).join('\n');
+  const doc = (i: number): string => {
+    const head = (apiVersion: string, kind: string) => `apiVersion: ${apiVersion}\nkind: ${kind}\nmetadata:\n  name: w${i}\n  namespace: app-${i % 100}\n  labels:\n    app: w${i}\n`;
+    const selector = `  selector:\n    matchLabels:\n      app: w${i}\n`;
+    switch (i % 4) {
+      case 0: return `${head('apps.kruise.io/v1alpha1', 'CloneSet')}spec:\n  replicas: 3\n${selector}  template:\n${pod(i, '    ')}\n  updateStrategy:\n    type: InPlaceIfPossible\n    partition: 1\n    maxUnavailable: 1\n`;
+      case 1: return `${head('apps.kruise.io/v1beta1', 'StatefulSet')}spec:\n  replicas: 3\n  serviceName: w${i}\n  podManagementPolicy: Parallel\n${selector}  template:\n${pod(i, '    ', ['readinessGates:', '- conditionType: InPlaceUpdateReady'])}\n  updateStrategy:\n    type: RollingUpdate\n    rollingUpdate:\n      podUpdatePolicy: InPlaceIfPossible\n      maxUnavailable: 2\n`;
+      case 2: return `${head('apps.kruise.io/v1alpha1', 'DaemonSet')}spec:\n${selector}  template:\n${pod(i, '    ')}\n  updateStrategy:\n    type: RollingUpdate\n    rollingUpdate:\n      maxUnavailable: 10%\n`;
+      default: return `${head('apps.kruise.io/v1alpha1', 'BroadcastJob')}spec:\n  parallelism: 10\n  template:\n${pod(i, '    ', ['restartPolicy: Never'])}\n  completionPolicy:\n    type: Always\n    ttlSecondsAfterFinished: 600\n`;
+    }
+  };
+  const per = Math.ceil(n / files);
+  for (let f = 0, i = 0; f < files; f++) {
+    const docs: string[] = [];
+    for (let j = 0; j < per && i < n; j++, i++) docs.push(doc(i));
+    const sub = path.join(dir, `team-${f % 10}`);
+    fs.mkdirSync(sub, { recursive: true });
+    fs.writeFileSync(path.join(sub, `app-${f}.yaml`), docs.join('---\n'));
+  }
+}
+
+function checkRow(n: number, files: number): Result[] | string {
+  const kubeconform = kubeconformBinary();
+  if (!kubeconform) return `skipped: no kubeconform ${KUBECONFORM_VERSION} (build-tools/bench-kubeconform.sh builds it from the Go module proxy; it needs go)`;
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-check-'));
+  const docs = path.join(dir, 'manifests');
+  writeCheckDocuments(docs, n, files);
+  const location = kubeconformSchemas(path.join(dir, 'schemas'));
+  const base: Command = { file: kubeconform, args: ['-strict', '-summary', '-schema-location', location, docs], stdoutTo: path.join(dir, 'kubeconform.txt') };
+  const ours: Command = { file: process.execPath, args: [path.join(ROOT, 'bin', 'cdk8s-kruise'), 'check', docs], stdoutTo: path.join(dir, 'check.txt') };
+  const name = `${n.toLocaleString('en-US')} ${CHECK_ROW.replace('OpenKruise documents in files', `OpenKruise documents in ${files} files`)}`;
+  try {
+    return runProcesses(name, base, ours, 1.0, () => {
+      const theirs = fs.readFileSync(path.join(dir, 'kubeconform.txt'), 'utf-8');
+      const mine = fs.readFileSync(path.join(dir, 'check.txt'), 'utf-8');
+      const count = n.toLocaleString('en-US');
+      if (!theirs.includes(`Valid: ${n}, Invalid: 0, Errors: 0, Skipped: 0`)) throw new Error(`bench: kubeconform did not find ${n} valid documents: ${theirs.trim().split('\n').pop()}`);
+      if (!mine.includes(`${count} OpenKruise objects judged`) || !mine.includes('all admitted')) throw new Error(`bench: cdk8s-kruise check did not admit ${n} documents: ${mine.trim().split('\n').pop()}`);
+    });
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 function helmBinary(): string | undefined {
   const cached = path.join(ROOT, '.cache', 'bench', `helm-${HELM_VERSION}`, 'helm');
   if (fs.existsSync(cached)) return cached;
@@ -586,7 +696,7 @@ function main(): void {
   const quarter = fleetSpec(4);
   const fleetRows: FleetRow[] = [
     {
-      name: `fleet check: ${fmt(big.workloads)} workloads in ${fmt(big.dirs)} app outputs, ${big.sidecarSets} SidecarSets and their old versions (\`cdk8s-kruise fleet\`, table) vs reading and parsing the same files with \`yaml\``,
+      name: `fleet check: ${fmt(big.workloads)} workloads in ${fmt(big.dirs)} app outputs, ${big.sidecarSets} SidecarSets and their old versions (\`cdk8s-kruise fleet\`, table) vs reading and parsing the same files with js-yaml (kubectl's scalar rules, the reader the check uses)`,
       base: { spec: big, check: false },
       ours: { spec: big, check: true },
       goal: 2.0,
@@ -631,6 +741,11 @@ function main(): void {
   if (wanted(SMALL_APP_ROW)) smallAppRow().forEach(print);
   for (const row of fleetRows.filter(r => wanted(r.name))) runFleetRow(row).forEach(print);
   if (wanted(REQUIRE_ROW)) requireRow().forEach(print);
+  if (wanted(CHECK_ROW)) {
+    const checked = checkRow(Number(process.env.BENCH_CHECK_DOCUMENTS ?? n(10000, 40)), n(100, 4));
+    if (typeof checked === 'string') console.log(`| ${CHECK_ROW} | | | | | ${checked} |`);
+    else checked.forEach(print);
+  }
   if (wanted(CONTROL_PLANE_ROW)) {
     const cp = controlPlaneRow();
     if (typeof cp === 'string') console.log(`| ${CONTROL_PLANE_ROW} | | | | | ${cp} |`);

@@ -25,6 +25,7 @@ import { _l1 } from './_kruise-l1';
 import { BroadcastJob, BroadcastJobProps } from './broadcast-job';
 import { ImageListPullJobOptions, _imageListPullJobSpec } from './image-list-pull-job';
 import { _checkPullJob } from './image-pull-job';
+import { _followTarget } from './releases/served';
 import { _intOrString, _seconds, _withPath } from './strategies';
 import type * as kruise from '../imports/kruise';
 import { _assertOwnKplus } from './validation/foreign-kplus';
@@ -129,8 +130,7 @@ export class AdvancedCronJobTemplate {
       }
       default: {
         const o = this.props as ImageListPullJobOptions;
-        _checkPullJob(scope, 'AdvancedCronJob', o, 'template imageListPullJob ', 'the webhook refuses the ImageListPullJob each run creates then',
-          { field: 'spec.template.imageListPullJobTemplate.spec.images', value: () => o.images });
+        _checkPullJob(scope, 'AdvancedCronJob', o, 'template imageListPullJob ');
         return { render: () => ({ imageListPullJobTemplate: { spec: imageListPullJobSpec(o) } }) };
       }
     }
@@ -306,6 +306,8 @@ export class AdvancedCronJob extends kplus.Resource {
       metadata: props.metadata,
       spec: Lazy.any({ produce: () => this._toKube() }),
     });
+    // written in the API version the app's target serves (v1alpha1 on OpenKruise 1.7 and 1.8)
+    _followTarget(this.apiObject);
     this.template = props.template._bind(this);
     this.workload = this.template.workload;
   }

@@ -3,6 +3,7 @@ import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { _l1 } from './_kruise-l1';
 import { KruiseWorkload, KruiseWorkloadProps } from './kruise-workload';
+import { _followTarget } from './releases/served';
 import { AdvancedDaemonSetUpdateStrategy, _intOrString, _seconds, _withPath } from './strategies';
 import type * as kruise from '../imports/kruise';
 
@@ -82,6 +83,8 @@ export class AdvancedDaemonSet extends KruiseWorkload {
       metadata: props.metadata,
       spec: Lazy.any({ produce: () => _withPath(this, () => this._toKube()) }),
     });
+    // written in the API version the app's target serves (v1alpha1 on OpenKruise 1.7 and 1.8)
+    _followTarget(this.apiObject);
     this._wire({
       kind: 'Advanced DaemonSet',
       preDownloadGate: 'PreDownloadImageForDaemonSetUpdate',

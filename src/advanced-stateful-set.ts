@@ -4,11 +4,14 @@ import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { GoverningService } from './_governing-service';
 import { _l1 } from './_kruise-l1';
+import { _objectLine } from './admission/engine';
 import { KruiseReplicatedWorkload, KruiseReplicatedWorkloadProps } from './kruise-workload';
 import { PersistentPodState, PersistentPodStateOptions } from './persistent-pod-state';
+import type { StatefulSetTakeover } from './stateful-set-takeover';
 import { AdvancedStatefulSetUpdateStrategy, PodUpdatePolicy, _intOrString, _withPath } from './strategies';
 import type * as kruise from '../imports/kruise';
 import { KruiseValidation } from './validation/register';
+import { fieldError } from './validation/report';
 
 /** An ordinal (or a range of ordinals) an Advanced StatefulSet skips when it creates pods. */
 export class ReserveOrdinal {
@@ -143,6 +146,17 @@ export interface AdvancedStatefulSetProps extends KruiseReplicatedWorkloadProps 
    * @default - OnDelete where the StatefulSetAutoResizePVCGate gate is on; not written
    */
   readonly volumeClaimUpdatePolicy?: VolumeClaimUpdatePolicy;
+
+  /**
+   * Take over a running `apps/v1` StatefulSet and adopt its pods: the
+   * workload takes its name, selector, pod labels, serviceName and replica
+   * count, and adds no selector label of its own. Delete the apps/v1
+   * StatefulSet with `--cascade=orphan` first (see `cdk8s-kruise plan
+   * --old-live` for the pods adopted and whether they roll).
+   *
+   * @default - a new workload with a selector label of its own
+   */
+  readonly takeOver?: StatefulSetTakeover;
 }
 
 /**
@@ -173,11 +187,16 @@ export interface AdvancedStatefulSetProps extends KruiseReplicatedWorkloadProps 
 export class AdvancedStatefulSet extends KruiseReplicatedWorkload {
   /**
    * Turn an existing `apps/v1` StatefulSet manifest into an Advanced
-   * StatefulSet: upstream only the apiVersion changes. Server-set metadata
-   * and `status` are dropped, and `spec.minReadySeconds` (which the Advanced
+   * StatefulSet manifest: the apiVersion changes, server-set metadata and
+   * `status` are dropped, and `spec.minReadySeconds` (which the Advanced
    * StatefulSet keeps in its rolling update) moves to
    * `spec.updateStrategy.rollingUpdate.minReadySeconds`. The object is
-   * checked by the same rules as the construct.
+   * checked by the same rules as the construct. On a running cluster the
+   * switch is more than this manifest: delete the apps/v1 StatefulSet with
+   * `--cascade=orphan` first, so that the new one adopts its pods, and read
+   * `cdk8s-kruise plan --old-live` for the pods adopted and whether they roll
+   * (a template that leaves `imagePullPolicy` out differs once OpenKruise's
+   * defaults are in: they set `Always` where Kubernetes set `IfNotPresent`).
    *
    * @param scope the parent construct
    * @param id the construct id
@@ -219,21 +238,36 @@ export class AdvancedStatefulSet extends KruiseReplicatedWorkload {
   private readonly ownService: boolean;
   private readonly props: AdvancedStatefulSetProps;
 
+  private readonly takeOver?: StatefulSetTakeover;
+
   public constructor(scope: Construct, id: string, props: AdvancedStatefulSetProps = {}) {
-    super(scope, id, props);
+    super(scope, id, takeOverProps(scope, id, props));
     this.props = props;
+    this.takeOver = props.takeOver;
+    if (props.takeOver) {
+      // the running pods carry the running StatefulSet's labels, not a selector label of ours
+      this.select(kplus.LabelSelector.of({ labels: props.takeOver.selector }));
+    }
     this.podManagementPolicy = props.podManagementPolicy;
     this.updateStrategy = props.updateStrategy;
     this.apiObject = new (_l1('StatefulSet').KubeStatefulSet)(this, 'Resource', {
-      metadata: props.metadata,
+      metadata: props.takeOver
+        ? { ...props.metadata, name: props.takeOver.name, namespace: props.metadata?.namespace ?? props.takeOver.namespace }
+        : props.metadata,
       spec: Lazy.any({ produce: () => _withPath(this, () => this._toKube()) }),
     });
+    // the pod metadata resolves against the workload's object, so its labels come once that exists
+    for (const [k, v] of Object.entries(props.takeOver?.podLabels ?? {})) this.podMetadata.addLabel(k, v);
     this.ownService = props.service === undefined;
     // The governing Service shares the workload's name: pods are then
     // reachable as <pod>.<workload>.<namespace>.svc, as with a hand-written StatefulSet.
+    if (props.takeOver && props.service && props.service.name !== props.takeOver.serviceName) {
+      throw new Error(`AdvancedStatefulSet at '${this.node.path}': service "${props.service.name}" is not the governing Service "${props.takeOver.serviceName}" of the StatefulSet it takes over; `
+        + 'the running pods keep that DNS subdomain, so pass that Service or leave service out');
+    }
     this.service = props.service ?? new GoverningService(this, 'Service', {
       clusterIP: 'None',
-      metadata: { name: this.apiObject.name, namespace: this.metadata.namespace },
+      metadata: { name: props.takeOver?.serviceName ?? this.apiObject.name, namespace: this.metadata.namespace },
     });
     this.service.select(this);
     this.apiObject.addDependency(this.service);
@@ -244,6 +278,43 @@ export class AdvancedStatefulSet extends KruiseReplicatedWorkload {
       kind: 'Advanced StatefulSet',
       preDownloadGate: 'PreDownloadImageForInPlaceUpdate',
     });
+    const running = props.takeOver?.claimTemplates;
+    if (running) {
+      this.node.addValidation({
+        validate: () => {
+          const mine = (this._volumeClaimTemplates() ?? []).map(c => c.metadata?.name ?? '');
+          const same = mine.length === running.length && [...mine].sort().every((n, i) => n === [...running].sort()[i]);
+          return same ? [] : [_objectLine(this.apiObject, fieldError('spec.volumeClaimTemplates', mine,
+            `differ from ${JSON.stringify(running)} of the StatefulSet "${props.takeOver!.name}" it takes over: its pods mount the claims <template>-${props.takeOver!.name}-<ordinal>, and OpenKruise cannot change the volumes of a running pod`,
+            'declare the same claim templates with addVolumeClaimTemplate()'))];
+        },
+      });
+    }
+  }
+
+  /**
+   * How Services, network policies and affinities select the pods: when
+   * taking over a StatefulSet, by its selector (the running pods carry no
+   * `cdk8s.io/metadata.addr` label).
+   */
+  public toPodSelectorConfig(): kplus.PodSelectorConfig {
+    const own = super.toPodSelectorConfig();
+    if (!this.takeOver) return own;
+    return { labelSelector: kplus.LabelSelector.of({ labels: this.takeOver.selector }), namespaces: own.namespaces };
+  }
+
+  /**
+   * The pod template; when taking over a StatefulSet, with the running
+   * pods' labels and without a `cdk8s.io/metadata.addr` label of ours.
+   * @internal
+   */
+  protected _podTemplate(): k8s.PodTemplateSpec {
+    const t = super._podTemplate();
+    if (!this.takeOver) return t;
+    const labels = { ...(t.metadata?.labels ?? {}) };
+    // the running pods' own address label (a cdk8s-plus StatefulSet's) stays; ours goes
+    if (this.takeOver.podLabels[kplus.Pod.ADDRESS_LABEL] === undefined) delete labels[kplus.Pod.ADDRESS_LABEL];
+    return { ...t, metadata: { ...t.metadata, labels } };
   }
 
   /**
@@ -312,4 +383,29 @@ export class AdvancedStatefulSet extends KruiseReplicatedWorkload {
       volumeClaimUpdateStrategy: p.volumeClaimUpdatePolicy ? { type: p.volumeClaimUpdatePolicy } : undefined,
     };
   }
+}
+
+/** The props a takeover hands to the workload base: its name, namespace and replicas, and no selector label of ours. */
+function takeOverProps(scope: Construct, id: string, props: AdvancedStatefulSetProps): AdvancedStatefulSetProps {
+  const t = props.takeOver;
+  if (!t) return props;
+  const path = scope.node.path ? `${scope.node.path}/${id}` : id;
+  const name = props.metadata?.name;
+  if (name !== undefined && name !== t.name) {
+    throw new Error(`AdvancedStatefulSet at '${path}': metadata.name "${name}" is not the name "${t.name}" of the StatefulSet it takes over; `
+      + `its pods are ${t.name}-<ordinal> and are adopted only by a StatefulSet of that name, so leave metadata.name out or set "${t.name}"`);
+  }
+  const ns = props.metadata?.namespace;
+  if (ns !== undefined && t.namespace !== undefined && ns !== t.namespace) {
+    throw new Error(`AdvancedStatefulSet at '${path}': metadata.namespace "${ns}" is not the namespace "${t.namespace}" of the StatefulSet it takes over; pods are adopted only in their own namespace`);
+  }
+  if (props.select !== undefined && props.select) {
+    throw new Error(`AdvancedStatefulSet at '${path}': select: true adds a selector label the running pods of "${t.name}" do not carry, so none would be adopted; leave select out with takeOver`);
+  }
+  return {
+    ...props,
+    select: false,
+    replicas: props.replicas ?? t.replicas,
+    metadata: { ...props.metadata, name: t.name, namespace: ns ?? t.namespace },
+  };
 }

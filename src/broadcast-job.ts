@@ -14,6 +14,7 @@ import { ApiObject, Duration, Lazy } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { _l1 } from './_kruise-l1';
+import { _followTarget } from './releases/served';
 import { _intOrString, _seconds, _withPath } from './strategies';
 import type * as kruise from '../imports/kruise';
 import { _assertOwnKplus, _pathOf } from './validation/foreign-kplus';
@@ -220,6 +221,8 @@ export class BroadcastJob extends kplus.Workload {
       metadata: props.metadata,
       spec: Lazy.any({ produce: () => this._toKube() }),
     });
+    // written in the API version the app's target serves (v1alpha1 on OpenKruise 1.7 and 1.8)
+    _followTarget(this.apiObject);
     if (this.isolate) this.connections.isolate();
   }
 

@@ -18,7 +18,6 @@ import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { _l1 } from './_kruise-l1';
 import { _seconds, _withPath } from './strategies';
-import { _requireGates } from './validation/gates';
 import type * as kruise from '../imports/kruise';
 import { _objectLine } from './admission/engine';
 import { Warnings, fieldError } from './validation/report';
@@ -163,7 +162,6 @@ export class ContainerRecreateRequest extends kplus.Resource {
       metadata: props.metadata,
       spec: Lazy.any({ produce: () => this._toKube() }),
     });
-    _requireGates(this, 'ContainerRecreateRequest', ['KruiseDaemon']);
     if (props.ttlAfterFinished !== undefined) {
       Warnings._addProducer(this, () => [_objectLine(this.apiObject, fieldError('ttlAfterFinished', `${props.ttlAfterFinished!.toMilliseconds({ integral: false }) / 1000} seconds`,
         'makes OpenKruise delete the finished request, and a GitOps tool that syncs this manifest then creates it again, which restarts the containers again',

@@ -17,6 +17,7 @@ import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { _l1 } from './_kruise-l1';
 import { ImagePullJobCompletionPolicy, ImagePullJobOptions, ImagePullNodes, _checkPullJob, _pullJobSpec } from './image-pull-job';
+import { _followTarget } from './releases/served';
 import { _withPath } from './strategies';
 import type * as kruise from '../imports/kruise';
 
@@ -93,6 +94,8 @@ export class ImageListPullJob extends kplus.Resource {
       metadata: props.metadata,
       spec: Lazy.any({ produce: () => this._toKube() }),
     });
+    // written in the API version the app's target serves (v1alpha1 on OpenKruise 1.7 and 1.8)
+    _followTarget(this.apiObject);
   }
 
   /** The images pulled (a copy; add with `addImage()`). */

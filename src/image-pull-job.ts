@@ -20,13 +20,12 @@ import { ApiObject, Duration, Lazy } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { _l1 } from './_kruise-l1';
+import { _followTarget } from './releases/served';
 import { _seconds, _withPath } from './strategies';
-import { _GateField, _requireGates } from './validation/gates';
 import type * as kruise from '../imports/kruise';
 import { _assertOwnKplus } from './validation/foreign-kplus';
 
 /** The OpenKruise feature gates an image pull job needs. */
-const PULL_JOB_GATES = ['KruiseDaemon', 'ImagePullJobGate'];
 
 /**
  * The node part of an image pull job spec: `selector` (names or labels) or `podSelector`.
@@ -273,19 +272,18 @@ export function _pullJobSpec(o: ImagePullJobOptions, nodes: ImagePullNodes) {
 }
 
 /**
- * Refuse at construction what the props cannot mean for a pull job, and
- * declare the gates. `where` prefixes the prop names (e.g. `template
- * imageListPullJob `); `consequence` says what a gate that is off does.
+ * Refuse at construction what the props cannot mean for a pull job (the
+ * feature gates it needs are an app-wide check, src/admission/app-wide.ts).
+ * `where` prefixes the prop names (e.g. `template imageListPullJob `).
  * @internal
  */
-export function _checkPullJob(scope: Construct, kind: string, o: ImagePullJobOptions, where = '', consequence?: string, at?: _GateField): void {
+export function _checkPullJob(scope: Construct, kind: string, o: ImagePullJobOptions, where = ''): void {
   if (o.imagePullPolicy === kplus.ImagePullPolicy.NEVER) {
     throw new Error(`${kind} at '${scope.node.path}': ${where}'imagePullPolicy' (Never) would pull nothing; use ImagePullPolicy.ALWAYS or IF_NOT_PRESENT`);
   }
   if (o.parallelism !== undefined && !Number.isInteger(o.parallelism)) {
     throw new Error(`${kind} at '${scope.node.path}': ${where}'parallelism' (${o.parallelism}) must be a whole number of nodes; use e.g. ${Math.max(1, Math.round(o.parallelism))}`);
   }
-  _requireGates(scope, kind, PULL_JOB_GATES, [], consequence, at);
 }
 
 /**
@@ -342,6 +340,8 @@ export class ImagePullJob extends kplus.Resource {
       metadata: props.metadata,
       spec: Lazy.any({ produce: () => this._toKube() }),
     });
+    // written in the API version the app's target serves (v1alpha1 on OpenKruise 1.7 and 1.8)
+    _followTarget(this.apiObject);
   }
 
   /** @internal */

@@ -69,8 +69,10 @@ export class KruiseInclude extends Construct {
       if (typeof obj.apiVersion !== 'string' || typeof obj.kind !== 'string') {
         throw refuse(`holds ${document}, whose apiVersion is ${JSON.stringify(obj.apiVersion) ?? '(unset)'} and kind ${JSON.stringify(obj.kind) ?? '(unset)'}`, 'give every object both as strings');
       }
-      const name = obj.metadata?.name ?? `object${unnamed++}`;
-      const objId = [name, obj.kind.toLowerCase(), obj.metadata?.namespace].filter(x => x).join('-');
+      // a name or namespace that is not a string is the schema's to refuse (with the field); the construct id uses none of it
+      const text = (v: unknown) => (typeof v === 'string' || typeof v === 'number' ? String(v) : undefined);
+      const name = text(obj.metadata?.name) ?? `object${unnamed++}`;
+      const objId = [name, obj.kind.toLowerCase(), text(obj.metadata?.namespace)].filter(x => x).join('-');
       if (this.node.tryFindChild(objId)) {
         throw refuse(`holds ${document}, a second ${obj.kind} "${name}"${obj.metadata?.namespace ? ` in namespace ${obj.metadata.namespace}` : ''}`, 'include each object once');
       }

@@ -18,7 +18,7 @@ import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { _l1 } from './_kruise-l1';
 import { _admitted, _objectLine } from './admission/engine';
-import { _appObjectsByKey, namespaceOf, placeOf, sameTargetRef, targetKey } from './fleet/objects';
+import { namespaceOf } from './fleet/objects';
 import { _renderForChecks } from './validation/render';
 import { fieldError } from './validation/report';
 import { WorkloadRef } from './workload-ref';
@@ -162,18 +162,6 @@ export class PersistentPodState extends kplus.Resource {
       if (targetNs !== namespaceOf(json)) {
         errors.push(fieldError('metadata.namespace', namespaceOf(json), `differs from the namespace of the target StatefulSet "${this.targetRef.name}" (${targetNs})`,
           'create the PersistentPodState in the target\'s namespace'));
-      }
-    }
-    const t = this.targetRef;
-    // the PersistentPodStates of the same namespace and target, looked up (not every pair compared)
-    const sameTarget = _appObjectsByKey(this, 'apps.kruise.io', 'PersistentPodState', 'target', o => [targetKey(namespaceOf(o.json), o.json.spec?.targetRef)]);
-    for (const other of sameTarget.get(targetKey(namespaceOf(json), t)) ?? []) {
-      if (other.apiObject === this.apiObject || namespaceOf(other.json) !== namespaceOf(json)) continue;
-      const same = sameTargetRef(other.json.spec?.targetRef, t);
-      // between two constructs the later one reports; an L1, included or context object has no check of its own
-      if (same && (other.origin !== undefined || !(other.owner instanceof PersistentPodState) || other.owner.node.path < this.node.path)) {
-        errors.push(fieldError('spec.targetRef', t, `is also the target of PersistentPodState "${other.json.metadata?.name}" ${placeOf(other)}, which OpenKruise refuses`,
-          'keep one PersistentPodState per workload'));
       }
     }
     return errors;

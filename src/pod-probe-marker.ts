@@ -19,7 +19,6 @@ import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { _l1 } from './_kruise-l1';
 import { _withPath } from './strategies';
-import { _requireGates } from './validation/gates';
 import type * as kruise from '../imports/kruise';
 import { _objectLine } from './admission/engine';
 import { fieldError } from './validation/report';
@@ -154,7 +153,6 @@ export class PodProbeMarker extends kplus.Resource {
       metadata,
       spec: Lazy.any({ produce: () => this._toKube() }),
     });
-    _requireGates(this, 'PodProbeMarker', ['PodProbeMarkerGate', 'KruiseDaemon']);
     for (const p of props.probes ?? []) this.addProbe(p);
     this.node.addValidation({ validate: () => this.validateProbes().map(l => _objectLine(this.apiObject, l)) });
   }

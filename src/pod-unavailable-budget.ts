@@ -4,13 +4,11 @@ import { Construct } from 'constructs';
 import { _l1 } from './_kruise-l1';
 import type * as kruise from '../imports/kruise';
 import { _admitted, _objectLine } from './admission/engine';
-import { _appObjectsByKey, groupOf, mergeInPathOrder, namespaceOf, placeOf, sameTargetRef, targetKey } from './fleet/objects';
+import { groupOf, namespaceOf } from './fleet/objects';
 import { ResolvedTarget, resolveTarget, targetNamespace } from './fleet/targets';
 import { _assertOwnKplus } from './validation/foreign-kplus';
-import { _requireGates } from './validation/gates';
 import { _renderForChecks } from './validation/render';
 import { fieldError, Warnings } from './validation/report';
-import { looseOverlapCandidateKeys, looseOverlapKeys, selectorsLooselyOverlap } from './validation/selectors';
 import { WorkloadRef } from './workload-ref';
 
 /** Pod operations a PodUnavailableBudget guards. */
@@ -109,7 +107,6 @@ export class PodUnavailableBudget extends Construct {
       },
       spec: Lazy.any({ produce: () => this._toKube() }),
     });
-    _requireGates(this, 'PodUnavailableBudget', [], ['PodUnavailableBudgetDeleteGate', 'PodUnavailableBudgetUpdateGate']);
     this.node.addValidation({ validate: () => this.validateSelf().map(l => _objectLine(this.apiObject, l)) });
     Warnings._addProducer(this, () => this.warnings().map(l => _objectLine(this.apiObject, l)));
   }
@@ -139,31 +136,6 @@ export class PodUnavailableBudget extends Construct {
     const t = this.target();
     if (t?.namespace !== undefined && t.namespace !== namespaceOf(json)) {
       errors.push(fieldError('metadata.namespace', namespaceOf(json), `differs from the namespace of the target ${t.ref.kind} "${t.ref.name}" (${t.namespace}), so the budget protects nothing`, 'create the PodUnavailableBudget in the target\'s namespace'));
-    }
-    // rule 10, across the app: only budgets of the same namespace with the same target or a selector on
-    // the same keys can conflict, so those are looked up instead of comparing every pair
-    const byTarget = _appObjectsByKey(this, 'policy.kruise.io', 'PodUnavailableBudget', 'target',
-      o => (o.json.spec?.targetRef ? [targetKey(namespaceOf(o.json), o.json.spec.targetRef)] : []));
-    const bySelector = _appObjectsByKey(this, 'policy.kruise.io', 'PodUnavailableBudget', 'selector',
-      o => (o.json.spec?.selector ? looseOverlapKeys(o.json.spec.selector).map(k => `${namespaceOf(o.json)} ${k}`) : []));
-    const mine = json.spec ?? {};
-    const candidates = mergeInPathOrder(
-      mine.targetRef ? byTarget.get(targetKey(namespaceOf(json), mine.targetRef)) : undefined,
-      ...(mine.selector ? looseOverlapCandidateKeys(mine.selector).map(k => bySelector.get(`${namespaceOf(json)} ${k}`)) : []),
-    );
-    for (const other of candidates) {
-      if (other.apiObject === this.apiObject || namespaceOf(other.json) !== namespaceOf(json)) continue;
-      if (other.json.metadata?.name === json.metadata?.name) continue;
-      if (other.origin === undefined && other.owner.node.path < this.node.path && other.owner instanceof PodUnavailableBudget) continue;
-      const a = json.spec ?? {};
-      const b = other.json.spec ?? {};
-      const sameTarget = sameTargetRef(a.targetRef, b.targetRef);
-      if (sameTarget) {
-        errors.push(fieldError('spec.targetRef', a.targetRef, `is also the target of PodUnavailableBudget "${other.json.metadata?.name}" ${placeOf(other)}, which OpenKruise refuses`, 'keep one budget per workload'));
-      }
-      if (a.selector && b.selector && selectorsLooselyOverlap(a.selector, b.selector)) {
-        errors.push(fieldError('spec.selector', a.selector, `overlaps the selector of PodUnavailableBudget "${other.json.metadata?.name}" ${placeOf(other)}, which OpenKruise refuses`, 'make the selectors use different keys or disjoint values'));
-      }
     }
     return errors;
   }

@@ -4,7 +4,6 @@ import { Construct } from 'constructs';
 import { _l1 } from './_kruise-l1';
 import type * as kruise from '../imports/kruise';
 import { _assertOwnKplus } from './validation/foreign-kplus';
-import { _requireGates } from './validation/gates';
 
 /**
  * The object a ResourceDistribution copies. The source construct is moved
@@ -112,7 +111,6 @@ export class ResourceDistribution extends Construct {
     });
     if (l1.metadata.namespace !== undefined) l1.addJsonPatch(JsonPatch.remove('/metadata/namespace'));
     this.apiObject = l1;
-    _requireGates(this, 'ResourceDistribution', ['ResourceDistributionGate']);
   }
 
   /** @internal */

@@ -10,7 +10,7 @@ import { Construct, IConstruct } from 'constructs';
 import { _rolloutsL1 } from './_kruise-l1';
 import type * as rollouts from '../imports/rollouts';
 import { _objectLine } from './admission/engine';
-import { WORKLOAD_TYPE, apiGroupOf } from './admission/rollout';
+import { WORKLOAD_TYPE, WORKLOAD_TYPE_LABEL as TYPE_LABEL, apiGroupOf } from './admission/rollout';
 import type * as ReleasePlan from './plan/rollout-release';
 import { RolloutReleaseStyle } from './plan/types';
 import { _intOrString } from './strategies';
@@ -23,7 +23,7 @@ import { WorkloadRef } from './workload-ref';
 /** The workload annotation and label that name a release (see `RolloutOptions.rolloutId`). */
 export const ROLLOUT_ID_KEY = 'rollouts.kruise.io/rollout-id';
 /** The workload label the Kruise Rollouts webhooks select workloads by. */
-export const WORKLOAD_TYPE_LABEL = 'rollouts.kruise.io/workload-type';
+export const WORKLOAD_TYPE_LABEL = TYPE_LABEL;
 
 /** Whole seconds of a Duration, or an error naming `what`. */
 function wholeSeconds(d: Duration, what: string): number {
@@ -681,10 +681,18 @@ export class Rollout extends Construct {
   public readonly strategy: RolloutStrategy;
   /** The workload, when it is a construct of this app. */
   public readonly workload?: kplus.Workload;
-  /** The workload reference written into the Rollout. */
-  public readonly workloadRef: WorkloadRef;
-
   private readonly props: RolloutProps;
+  /** The workload's object, when it is a construct of this app (its apiVersion follows the app's target). */
+  private readonly workloadObject?: ApiObject;
+
+  /**
+   * The workload reference written into the Rollout (of a workload construct:
+   * the API version the app's target serves, read when asked).
+   */
+  public get workloadRef(): WorkloadRef {
+    const t = this.workloadObject;
+    return t ? { apiVersion: t.apiVersion, kind: t.kind, name: t.name } : { ...this.props.workloadRef! };
+  }
 
   constructor(scope: Construct, id: string, props: RolloutProps) {
     super(scope, id);
@@ -698,9 +706,7 @@ export class Rollout extends Construct {
     }
     this.workload = props.workload;
     const target = props.workload ? ApiObject.of(props.workload) : undefined;
-    this.workloadRef = target
-      ? { apiVersion: target.apiVersion, kind: target.kind, name: target.name }
-      : { ...props.workloadRef! };
+    this.workloadObject = target;
 
     if (props.rolloutId !== undefined) {
       const problems = labelValueProblems(props.rolloutId);

@@ -2,16 +2,12 @@ import { ApiObject, ApiObjectMetadata, JsonPatch, Lazy } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { Construct, IConstruct } from 'constructs';
 import { _l1 } from './_kruise-l1';
+import { _followTarget } from './releases/served';
 import type * as kruise from '../imports/kruise';
-import { _admitted, _objectLine } from './admission/engine';
-import { placeOf } from './fleet/objects';
 import { InjectionPreview } from './fleet/preview';
-import { AppSidecarSet, appInjectionProblems, appSidecarSetOf, conflictCandidates, sidecarSetConflicts } from './fleet/sidecar-fleet';
 import { ImagePullJob, ImagePullJobOptions, ImagePullNodes } from './image-pull-job';
-import { ScatterTerm } from './strategies';
+import { ScatterTerm, _partition } from './strategies';
 import { _assertOwnKplus } from './validation/foreign-kplus';
-import { _requireGates } from './validation/gates';
-import { fieldError } from './validation/report';
 
 /** Where a sidecar goes relative to the pod's own containers. */
 export enum SidecarInjectPolicy {
@@ -262,7 +258,7 @@ export class SidecarSetUpdateStrategy {
   public static rollingUpdate(options: SidecarSetRollingUpdateOptions = {}): SidecarSetUpdateStrategy {
     return new SidecarSetUpdateStrategy({
       type: 'RollingUpdate',
-      partition: options.partition === undefined ? undefined : fromPercent(options.partition, _l1('SidecarSet').SidecarSetSpecUpdateStrategyPartition),
+      partition: _partition(options.partition, _l1('SidecarSet').SidecarSetSpecUpdateStrategyPartition),
       maxUnavailable: options.maxUnavailable === undefined ? undefined
         : fromPercent(options.maxUnavailable, _l1('SidecarSet').SidecarSetSpecUpdateStrategyMaxUnavailable),
       paused: options.paused,
@@ -376,8 +372,6 @@ export interface SidecarSetProps {
 
 interface SidecarEntry { readonly container: kplus.Container; readonly props: SidecarContainerProps }
 
-const l2SidecarSets = new WeakSet<IConstruct>();
-
 /**
  * A SidecarSet (apps.kruise.io/v1beta1, cluster-scoped): sidecar containers
  * OpenKruise injects into every matching pod at creation.
@@ -429,18 +423,16 @@ export class SidecarSet extends Construct {
       metadata: { ...props.metadata, namespace: undefined },
       spec: Lazy.any({ produce: () => this._toKube() }),
     });
+    // written in the API version the app's target serves (v1alpha1 on OpenKruise 1.7 and 1.8)
+    _followTarget(l1);
     if (l1.metadata.namespace !== undefined) l1.addJsonPatch(JsonPatch.remove('/metadata/namespace'));
     this.apiObject = l1;
-    l2SidecarSets.add(this);
     for (const c of props.containers ?? []) this.addContainer(c);
     for (const c of props.initContainers ?? []) this.addInitContainer(c);
     for (const v of props.volumes ?? []) this.addVolume(v);
     for (const s of props.imagePullSecrets ?? []) this.addImagePullSecret(s);
     for (const p of props.patchPodMetadata ?? []) this.addPodMetadataPatch(p);
 
-    this.node.addValidation({ validate: () => this.validateSelf().map(l => _objectLine(this.apiObject, l)) });
-    // Injection happens in the pod webhook: without it a SidecarSet is stored but never injected.
-    _requireGates(this, 'SidecarSet', ['PodWebhook'], [], 'pods are created without its sidecars then');
   }
 
   /** The SidecarSet's name. */
@@ -601,30 +593,4 @@ export class SidecarSet extends Construct {
       customVersion: this.props.customVersion,
     };
   }
-
-  private validateSelf(): string[] {
-    // the object's own rules (a SidecarSet without sidecars, ...) are the admission layer's; these need the construct or the App
-    if (!_admitted(this.apiObject)) return [];
-    const errors: string[] = [];
-    const me = appSidecarSetOf(this, this.apiObject);
-    if (!me) return errors;
-    // only SidecarSets sharing a container, volume or annotation name can conflict: looked up, not every pair compared
-    for (const other of conflictCandidates(this, me)) {
-      if (!reportsConflictWith(me, other)) continue;
-      const why = sidecarSetConflicts(me, other);
-      if (why.length > 0) {
-        const place = placeOf(other.obj);
-        errors.push(fieldError('spec', other.name, `is another SidecarSet ${place.startsWith('(') ? place : `(${place})`} whose selectors and namespaces can match the same pods, and ${why.join(', ')}; OpenKruise refuses the second one applied`,
-          'rename, or make the selectors or namespaceSelectors disjoint'));
-      }
-    }
-    errors.push(...(appInjectionProblems(this).bySidecarSet.get(me.name) ?? []));
-    return [...new Set(errors)];
-  }
-}
-
-/** A conflict between two L2 SidecarSets of the app is reported once, by the one whose path sorts first; with any other, by the L2. */
-function reportsConflictWith(me: AppSidecarSet, other: AppSidecarSet): boolean {
-  if (other.obj.origin !== undefined || !l2SidecarSets.has(other.obj.owner)) return true;
-  return me.obj.owner.node.path < other.obj.owner.node.path;
 }

@@ -26,6 +26,17 @@ export function _intOrString<T>(v: kplus.PercentOrAbsolute | undefined, factory:
   return typeof v.value === 'number' ? factory.fromNumber(v.value) : factory.fromString(String(v.value));
 }
 
+/**
+ * A partition as the manifest carries it: a percentage of zero ("0%") is the
+ * integer 0, which it means to every controller; Argo CD's and Flux's health
+ * checks and `kubectl rollout status` read a partition as an integer.
+ * @internal
+ */
+export function _partition<T>(v: kplus.PercentOrAbsolute | undefined, factory: IntOrStringFactory<T>): T | undefined {
+  if (v !== undefined && typeof v.value === 'string' && /^0+(\.0*)?%$/.test(v.value)) return factory.fromNumber(0);
+  return _intOrString(v, factory);
+}
+
 /** How a `Duration` reads in messages (cdk8s cannot describe one that is not finite). */
 function describeDuration(d: Duration): string {
   const ms = d.toMilliseconds({ integral: false });
@@ -331,7 +342,7 @@ export class CloneSetUpdateStrategy {
     const o = this.options;
     return {
       type: this.type,
-      partition: _intOrString(o.partition, _l1('CloneSet').CloneSetSpecUpdateStrategyPartition),
+      partition: _partition(o.partition, _l1('CloneSet').CloneSetSpecUpdateStrategyPartition),
       maxUnavailable: _intOrString(o.maxUnavailable, _l1('CloneSet').CloneSetSpecUpdateStrategyMaxUnavailable),
       maxSurge: _intOrString(o.maxSurge, _l1('CloneSet').CloneSetSpecUpdateStrategyMaxSurge),
       paused: o.paused,
@@ -551,7 +562,7 @@ export class AdvancedDaemonSetUpdateStrategy {
         rollingUpdateType,
         maxUnavailable: _intOrString(maxUnavailable, _l1('DaemonSet').DaemonSetSpecUpdateStrategyRollingUpdateMaxUnavailable),
         maxSurge: _intOrString(maxSurge, _l1('DaemonSet').DaemonSetSpecUpdateStrategyRollingUpdateMaxSurge),
-        partition: _intOrString(o.partition, _l1('DaemonSet').DaemonSetSpecUpdateStrategyRollingUpdatePartition),
+        partition: _partition(o.partition, _l1('DaemonSet').DaemonSetSpecUpdateStrategyRollingUpdatePartition),
         paused: o.paused,
         selector: o.nodeSelector?._toKube(),
       },

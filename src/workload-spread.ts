@@ -4,11 +4,10 @@ import { Construct } from 'constructs';
 import { _l1 } from './_kruise-l1';
 import type * as kruise from '../imports/kruise';
 import { _admitted, _objectLine } from './admission/engine';
-import { _appObjectsByKey, groupOf, namespaceOf, placeOf, sameTargetRef, targetKey } from './fleet/objects';
+import { groupOf, namespaceOf } from './fleet/objects';
 import { resolveTarget, targetNamespace } from './fleet/targets';
 import { _seconds, _withPath } from './strategies';
 import { _assertOwnKplus } from './validation/foreign-kplus';
-import { _requireGates } from './validation/gates';
 import { _renderForChecks } from './validation/render';
 import { fieldError, Warnings } from './validation/report';
 import { WorkloadRef } from './workload-ref';
@@ -152,7 +151,6 @@ export class WorkloadSpread extends Construct {
       spec: Lazy.any({ produce: () => _withPath(this, () => this._toKube()) }),
     });
     for (const s of props.subsets ?? []) this.addSubset(s);
-    _requireGates(this, 'WorkloadSpread', ['WorkloadSpread']);
     this.node.addValidation({ validate: () => this.validateSelf().map(l => _objectLine(this.apiObject, l)) });
     Warnings._addProducer(this, () => this.warnings().map(l => _objectLine(this.apiObject, l)));
   }
@@ -200,15 +198,6 @@ export class WorkloadSpread extends Construct {
     const t = resolveTarget(this.props.target, this.props.targetRef)!;
     if (t.namespace !== undefined && t.namespace !== namespaceOf(json)) {
       errors.push(fieldError('metadata.namespace', namespaceOf(json), `differs from the namespace of the target ${t.ref.kind} "${t.ref.name}" (${t.namespace})`, 'create the WorkloadSpread in the target\'s namespace'));
-    }
-    // the WorkloadSpreads of the same namespace and target, looked up (not every pair compared)
-    const sameTarget = _appObjectsByKey(this, 'apps.kruise.io', 'WorkloadSpread', 'target', o => [targetKey(namespaceOf(o.json), o.json.spec?.targetRef)]);
-    for (const other of sameTarget.get(targetKey(namespaceOf(json), t.ref)) ?? []) {
-      if (other.apiObject === this.apiObject || namespaceOf(other.json) !== namespaceOf(json)) continue;
-      const same = sameTargetRef(other.json.spec?.targetRef, t.ref);
-      if (same && (other.origin !== undefined || other.owner.node.path > this.node.path)) {
-        errors.push(fieldError('spec.targetRef', t.ref, `is also the target of WorkloadSpread "${other.json.metadata?.name}" ${placeOf(other)}, which OpenKruise refuses`, 'keep one WorkloadSpread per workload'));
-      }
     }
     return errors;
   }

@@ -227,7 +227,7 @@ describe('AdvancedCronJob', () => {
       fails(chart => new AdvancedCronJob(chart, 'nightly', {
         schedule: '@daily',
         template: AdvancedCronJobTemplate.job({ containers: [{ image }], restartPolicy: kplus.RestartPolicy.ALWAYS }),
-      }), '[test/nightly] AdvancedCronJob "test-nightly-c82305a2" (apps.kruise.io/v1beta1) spec.template.jobTemplate.spec.template.spec.restartPolicy: "Always" is not allowed for the pods of a Job, which run to completion; set restartPolicy to Never or OnFailure (it defaults to Always)');
+      }), '[test/nightly] AdvancedCronJob "test-nightly-c82305a2" (apps.kruise.io/v1beta1) spec.template.jobTemplate.spec.template.spec.restartPolicy: "Always" is not allowed for the pods of a Job, which run to completion: the cluster admits the AdvancedCronJob, then refuses every Job it creates from this template when the schedule fires, so none ever runs; set restartPolicy to Never or OnFailure (it defaults to Always)');
     });
 
     test('a broadcastJob template restartPolicy Always', () => {

@@ -178,3 +178,9 @@ describe('AdvancedDaemonSet warnings', () => {
     ]);
   });
 });
+
+test('a partition of 0% is written as the integer 0', () => {
+  const chart = Testing.chart();
+  new AdvancedDaemonSet(chart, 'agent', { containers: [{ image }], updateStrategy: AdvancedDaemonSetUpdateStrategy.rollingUpdate({ partition: kplus.PercentOrAbsolute.percent(0) }) });
+  expect(synthDs(chart).spec.updateStrategy).toEqual({ type: 'RollingUpdate', rollingUpdate: { rollingUpdateType: 'Standard', partition: 0 } });
+});

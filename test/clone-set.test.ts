@@ -438,3 +438,12 @@ describe('fleet helpers', () => {
     expect(m.spec.minAvailable).toBeUndefined();
   });
 });
+
+test('a partition of 0% is written as the integer 0 (Argo CD, Flux and kubectl rollout status read integers)', () => {
+  const chart = Testing.chart();
+  new CloneSet(chart, 'web', { replicas: 4, containers: [{ image }], updateStrategy: CloneSetUpdateStrategy.inPlaceIfPossible({ partition: kplus.PercentOrAbsolute.percent(0) }) });
+  new CloneSet(chart, 'api', { replicas: 4, containers: [{ image }], updateStrategy: CloneSetUpdateStrategy.inPlaceIfPossible({ partition: kplus.PercentOrAbsolute.percent(25) }) });
+  const [web, api] = Testing.synth(chart);
+  expect(web.spec.updateStrategy).toEqual({ type: 'InPlaceIfPossible', partition: 0 });
+  expect(api.spec.updateStrategy).toEqual({ type: 'InPlaceIfPossible', partition: '25%' });
+});

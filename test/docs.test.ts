@@ -17,6 +17,7 @@
  *   by absolute URL only, since npm and PyPI show it outside the repository.
  * - examples/README.md is a gallery with one line per example app.
  */
+import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
@@ -208,7 +209,8 @@ describe('every ts program runs, writes its manifests with no warning, and its p
       process.env.CDK8S_OUTDIR = outdir;
       const main = runProgram(p.main.code);
       expect(warn.mock.calls.map(c => String(c[0]))).toEqual([]);
-      const written = fs.readdirSync(outdir).filter(f => f.endsWith('.k8s.yaml'));
+      // a program may write into folders of the output (one per cdk8s app, as the Flux recipe does)
+      const written = (fs.readdirSync(outdir, { recursive: true }) as string[]).filter(f => f.endsWith('.k8s.yaml'));
       if (/\.synth\(\)/.test(p.main.code)) expect(written.length).toBeGreaterThan(0);
 
       // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -297,5 +299,36 @@ describe('examples/README.md', () => {
   test('is a gallery: one line per example app, in order, each saying what it shows', () => {
     expect(gallery.map(l => /^\| \[`([^`]+)`\]/.exec(l)![1])).toEqual(apps);
     for (const l of gallery) expect(l.split('|')[2].trim().length).toBeGreaterThan(20);
+  });
+});
+
+describe('the README\'s Node.js advice is what jsii does', () => {
+  // the version check the jsii compiler runs (the Python, Java and Go runtimes carry the same one)
+  const checkNode = require.resolve('@jsii/check-node', { paths: [path.dirname(require.resolve('jsii'))] });
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { NodeRelease } = require(checkNode);
+  const release = (major: number) => NodeRelease.ALL_RELEASES.find((r: any) => r.majorVersion === major);
+  const row = readPage('README.md').split('\n').find(l => l.startsWith('| Node.js |'))!;
+
+  test('the versions it recommends are ones jsii supports; 20 is past jsii\'s support since the day it names', () => {
+    expect(row).toContain('**22 or 24** (LTS)');
+    for (const major of [22, 24]) expect([major, release(major).supported, release(major).deprecated]).toEqual([major, true, false]);
+    expect(release(20).supported).toBe(false);
+    expect(row).toContain(`which jsii stopped supporting on ${release(20).endOfJsiiSupportDate.toISOString().slice(0, 10)}`);
+  });
+
+  test('the variable it names silences the banner', () => {
+    const variable = /`(JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION)=20`/.exec(row)![1];
+    const run = (env: NodeJS.ProcessEnv) => spawnSync(process.execPath, ['-e', `require(${JSON.stringify(checkNode)}).checkNode()`], {
+      cwd: ROOT, encoding: 'utf-8', env: { PATH: process.env.PATH, ...env },
+    }).stderr;
+    const major = Number(process.versions.node.split('.')[0]);
+    if (release(major)?.supported !== false) {
+      // on a supported Node.js there is no banner to silence
+      expect(run({})).not.toContain('is end-of-life');
+      return;
+    }
+    expect(run({})).toContain(`Node ${major} is end-of-life and not supported anymore by this software`);
+    expect(run({ [variable]: String(major) })).toBe('');
   });
 });

@@ -103,3 +103,11 @@ test('empty documents are skipped', () => {
   expect(new KruiseInclude(chart, 'legacy', { url: file }).apiObjects).toHaveLength(1);
   expect(Testing.synth(chart)).toHaveLength(1);
 });
+
+test('a metadata.name that is not a string: the construct id leaves it out, and the schema names the field', () => {
+  const file = write('object-name.yaml', YAML.stringify({ ...cloneSet({}), metadata: { name: { first: 'shop' }, namespace: 'legacy' } }));
+  const chart = Testing.chart();
+  const inc = new KruiseInclude(chart, 'legacy', { url: file });
+  expect(inc.apiObjects.map(o => o.node.id)).toEqual(['object0-cloneset-legacy']);
+  expect(() => Testing.synth(chart)).toThrow(`[test/legacy/object0-cloneset-legacy] CloneSet (apps.kruise.io/v1alpha1; ${file}, document 1) metadata.name: {"first":"shop"} is not a string; give the CloneSet a DNS subdomain name (lowercase letters, digits, '-' and '.')`);
+});

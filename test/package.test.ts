@@ -30,6 +30,10 @@ describe('the npm package', () => {
     const schemas = fs.readdirSync(path.join(root, 'schemas')).filter(f => f.endsWith('.json') || f.endsWith('.js')).map(f => `schemas/${f}`);
     expect(schemas).toContain('schemas/apps.kruise.io_v1alpha1_cloneset.js');
     expect(schemas.length).toBeGreaterThan(2 * 18);
+    // the schemas of the older releases, loaded by the apps that target them
+    for (const f of ['schemas/openkruise-1.8/index.json', 'schemas/openkruise-1.7/index.json', 'schemas/rollouts-0.5/index.json', 'schemas/openkruise-1.8/apps.kruise.io_v1alpha1_sidecarset.js']) {
+      expect(files).toContain(f);
+    }
     for (const f of [...schemas, 'bin/cdk8s-kruise', 'package.json', 'node_modules/ajv/package.json', 'node_modules/croner/package.json', 'node_modules/yaml/package.json']) {
       expect(files).toContain(f);
     }

@@ -88,14 +88,14 @@ describe('PersistentPodState', () => {
         + '"second" at \'test/second\', which OpenKruise refuses; keep one PersistentPodState per workload');
     });
 
-    test('rule 5: between two constructs, the later one reports', () => {
+    test('rule 5: of two objects of the app, the first in path order reports (as every app-wide check)', () => {
       const error = fails(chart => {
         const w = db(chart);
         w.persistPodState({ requiredTopology: ['kubernetes.io/hostname'] });
         new PersistentPodState(chart, 'zz', { target: w, requiredTopology: ['rack'] });
-      }, '[test/zz] PersistentPodState "test-zz-c80ba67b" (apps.kruise.io/v1alpha1) spec.targetRef: {"apiVersion":"apps.kruise.io/v1beta1","kind":"StatefulSet","name":"db"} is also the target of PersistentPodState '
-        + '"test-db-podstate-c8059967" at \'test/db/PodState\'');
-      expect(error).not.toContain('[test/db/PodState]');
+      }, '[test/db/PodState] PersistentPodState "test-db-podstate-c8059967" (apps.kruise.io/v1alpha1) spec.targetRef: {"apiVersion":"apps.kruise.io/v1beta1","kind":"StatefulSet","name":"db"} is also the target of PersistentPodState '
+        + '"test-zz-c80ba67b" at \'test/zz\'');
+      expect(error).not.toContain('[test/zz]');
     });
   });
 

@@ -1,6 +1,7 @@
 import { ApiObject, Chart, JsonPatch, Testing } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { DistributedResource, ResourceDistribution } from '../src';
+import { manifestWarnings } from '../src/admission/judge';
 import { resourceDistributionErrors } from '../src/admission/resource-distribution';
 import { _registerGateSource } from '../src/validation/gates';
 
@@ -98,12 +99,15 @@ test('the output is deterministic and cluster-scoped', () => {
   expect(build().metadata.namespace).toBeUndefined();
 });
 
-test('fails on a namespace in the wire form of the cluster-scoped object (rule 2)', () => {
+test('a namespace in the wire form of the cluster-scoped object is accepted, with a warning: the API server clears it', () => {
   const json = {
     apiVersion: 'apps.kruise.io/v1alpha1',
     kind: 'ResourceDistribution',
     metadata: { name: 'rd', namespace: 'shop' },
     spec: { resource: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' } }, targets: { allNamespaces: true } },
   };
-  expect(resourceDistributionErrors(json)).toEqual(['metadata.namespace: "shop" is set, but ResourceDistribution is cluster-scoped; leave the namespace out']);
+  expect(resourceDistributionErrors(json)).toEqual([]);
+  expect(manifestWarnings(json, { gate: () => true }, { objects: () => [] })).toEqual([
+    'metadata.namespace: "shop" is ignored: ResourceDistribution is cluster-scoped, so the API server clears the namespace before any webhook sees it; remove metadata.namespace',
+  ]);
 });

@@ -5,7 +5,8 @@ import { ApiObject, App, Chart, JsonPatch, Size, Testing } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import {
   AdvancedDaemonSet, AdvancedStatefulSet, CloneSet, InjectionPreview, SidecarEnvTransfer, SidecarInjectPolicy, SidecarSet,
-  SidecarSetInjectionRevision, SidecarSetPatchPolicy, SidecarSetRevisionPolicy, SidecarSetUpdateStrategy, SidecarUpgradeStrategy, Warnings, kruise,
+  SidecarSetInjectionRevision, SidecarSetPatchPolicy, SidecarSetRevisionPolicy, SidecarSetUpdateStrategy, SidecarUpgradeStrategy,
+  KruiseValidation, Warnings, kruise,
 } from '../src';
 import { sidecarSetErrors } from '../src/admission/sidecar-set';
 import { _registerGateSource } from '../src/validation/gates';
@@ -358,7 +359,7 @@ describe('SidecarSet rules (webhook-rules §4)', () => {
     expect(() => Testing.synth(chart)).toThrow('spec.initContainers[0].name: "test" collides with the placeholder container "test" OpenKruise validates init-only SidecarSets with');
   });
 
-  test('fails on invalid metadata labels and annotations, and a namespace on the wire form (rule 1)', () => {
+  test('fails on invalid metadata labels and annotations (rule 1); a namespace on the wire form is a warning', () => {
     const chart = Testing.chart();
     minimal(chart, 'l', { metadata: { name: 'l', labels: { 'bad key!': 'x', 'team': 'a b' }, annotations: { 'bad/key/x': '1' } } });
     const err = () => Testing.synth(chart);
@@ -366,7 +367,12 @@ describe('SidecarSet rules (webhook-rules §4)', () => {
     expect(err).toThrow('[test/l] SidecarSet "l" (apps.kruise.io/v1beta1) metadata.labels["team"]: "team" value "a b" must be empty or consist of');
     expect(err).toThrow('[test/l] SidecarSet "l" (apps.kruise.io/v1beta1) metadata.annotations["bad/key/x"]: "bad/key/x" key must be a name with at most one \'/\'');
     const json = { apiVersion: 'apps.kruise.io/v1beta1', kind: 'SidecarSet', metadata: { name: 'ok', namespace: 'shop' }, spec: { selector: { matchLabels: { a: 'b' } }, containers: [{ name: 'c', image: 'c:1' }] } };
-    expect(sidecarSetErrors(json)).toEqual(['metadata.namespace: "shop" is set, but SidecarSet is cluster-scoped; remove metadata.namespace (spec.namespaceSelector chooses the namespaces of the pods)']);
+    expect(sidecarSetErrors(json)).toEqual([]);
+    const raw = Testing.chart();
+    KruiseValidation.enable(raw);
+    new ApiObject(raw, 'ns', json);
+    expect(Warnings.of(raw)).toEqual(['[test/ns] SidecarSet "ok" (apps.kruise.io/v1beta1) metadata.namespace: "shop" is ignored: SidecarSet is cluster-scoped, so the API server clears the namespace before any webhook sees it; remove metadata.namespace (spec.namespaceSelector chooses the namespaces of the pods)']);
+    expect(() => Testing.synth(raw)).not.toThrow();
   });
 
   test('fails on resourcesPolicy combined with resources on a regular sidecar (rule 17)', () => {
@@ -694,4 +700,12 @@ describe('app-wide checks meet a workload whose pod template does not decode', (
     });
     expect(() => Testing.synth(chart)).toThrow('[test/c] CloneSet "c" (apps.kruise.io/v1alpha1) spec.template.spec.volumes: {"data":{}} is not a list, so the API server cannot decode the pod; give a list (or leave it out)');
   });
+});
+
+test('a partition of 0% is written as the integer 0', () => {
+  const chart = Testing.chart();
+  minimal(chart, 'zero', { updateStrategy: SidecarSetUpdateStrategy.rollingUpdate({ partition: kplus.PercentOrAbsolute.percent(0) }) });
+  minimal(chart, 'half', { updateStrategy: SidecarSetUpdateStrategy.rollingUpdate({ partition: kplus.PercentOrAbsolute.percent(50) }) });
+  expect(find(chart, 'SidecarSet', 'zero').spec.updateStrategy).toEqual({ type: 'RollingUpdate', partition: 0 });
+  expect(find(chart, 'SidecarSet', 'half').spec.updateStrategy).toEqual({ type: 'RollingUpdate', partition: '50%' });
 });

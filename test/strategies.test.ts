@@ -3,7 +3,7 @@ import * as kplus from 'cdk8s-plus-28';
 import * as kruise from '../imports/kruise';
 import {
   AdvancedDaemonSetUpdateStrategy, AdvancedStatefulSetUpdateStrategy, CloneSetUpdateStrategy, CloneSetUpdateType, PodUpdatePolicy, UpdatePriority,
-  _imagePreDownloadAnnotations, _intOrString, _renderLifecycle, _seconds,
+  _imagePreDownloadAnnotations, _intOrString, _partition, _renderLifecycle, _seconds,
 } from '../src/strategies';
 
 test('_intOrString renders numbers and percentages through the L1 classes', () => {
@@ -60,4 +60,14 @@ test('_imagePreDownloadAnnotations writes only what is set', () => {
     'apps.kruise.io/image-predownload-timeout-seconds': '60',
     'apps.kruise.io/image-predownload-min-updated-ready-pods': '2',
   });
+});
+
+test('_partition writes a zero percentage as 0 and leaves every other value as _intOrString does', () => {
+  const P = kruise.CloneSetSpecUpdateStrategyPartition;
+  expect(_partition(kplus.PercentOrAbsolute.percent(0), P)?.value).toBe(0);
+  expect(_partition(kplus.PercentOrAbsolute.percent(0.0), P)?.value).toBe(0);
+  expect(_partition(kplus.PercentOrAbsolute.percent(10), P)?.value).toBe('10%');
+  expect(_partition(kplus.PercentOrAbsolute.percent(100), P)?.value).toBe('100%');
+  expect(_partition(kplus.PercentOrAbsolute.absolute(0), P)?.value).toBe(0);
+  expect(_partition(undefined, P)).toBeUndefined();
 });

@@ -6,11 +6,11 @@
  * and called by the kind modules beside this file.
  */
 import { advice } from '../validation/advice';
+import { fieldError } from '../validation/field-error';
 import { cloneJson } from '../validation/json';
 import { dns1123LabelProblems, dns1123SubdomainProblems, labelValueProblems, labelsProblems, qualifiedNameProblems } from '../validation/names';
 import { IntOrPercent, parseUpstreamPercent } from '../validation/percent';
 import { TemplateProblem, defaultPodTemplate, parseQuantity, podTemplateProblems } from '../validation/pod-template';
-import { fieldError } from '../validation/report';
 import { isEmptySelector, LabelSelectorJson, selectorMatches, selectorProblems } from '../validation/selectors';
 import { eachObject, isObject, listShapeProblem } from '../validation/shape';
 
@@ -115,6 +115,8 @@ export function selectorRules(r: Rules, spec: Json, kind: string, o: SelectorRul
     r.add('spec.selector', undefined, 'is required', advice('select the pods by labels of spec.template.metadata.labels, e.g. matchLabels: {app: web}',
       `select the pods of the ${kind} (the construct does so unless 'select' is false)`));
   }
+  // a required selector that is missing: "is required" says it all (a second line about labels not matching nothing would only repeat it)
+  if ((sel === undefined || sel === null) && o.required) return;
   for (const p of selectorProblems(sel)) r.add(`spec.selector.${p.field}`, p.value, p.problem, 'fix the selector');
   const empty = isEmptySelector(sel);
   if (empty) {

@@ -68,10 +68,10 @@ import { broadcastJobSpecProblems, defaultBroadcastJobSpec } from './broadcast-j
 import { imageListPullJobSpecProblems } from './image-list-pull-job';
 import { omitEmptySelectorFields } from './image-pull-job';
 import { AdmissionContext, AdmissionModule, Manifest } from './types';
+import { fieldError } from '../validation/field-error';
 import { cloneJson } from '../validation/json';
 import { objectMetaProblems } from '../validation/names';
 import { TemplateProblem, defaultPodTemplate, podTemplateProblems } from '../validation/pod-template';
-import { fieldError } from '../validation/report';
 import { untypedObjectProblems } from '../validation/shape';
 
 type Json = Record<string, any>;
@@ -319,6 +319,9 @@ function everRuns(fields: Array<string | undefined>): boolean {
 // --- the AdvancedCronJob ---------------------------------------------------------
 
 const TEMPLATE_KINDS = ['jobTemplate', 'broadcastJobTemplate', 'imageListPullJobTemplate'];
+
+/** What happens to a template the child's admission refuses: the AdvancedCronJob itself is stored. */
+const CHILD_REFUSED = (child: string) => `the cluster admits the AdvancedCronJob, then refuses every ${child} it creates from this template when the schedule fires, so none ever runs`;
 const MAX_ACTIVE_DEADLINE = 86400;
 
 function defaults(manifest: Manifest, ctx: AdmissionContext): Manifest {
@@ -443,14 +446,15 @@ export function advancedCronJobProblems(manifest: Manifest): TemplateProblem[] {
     const pod = defaultPodTemplate(isObject(t.jobTemplate.spec) ? t.jobTemplate.spec.template : undefined);
     const rp = isObject(t.jobTemplate.spec?.template?.spec) ? t.jobTemplate.spec.template.spec.restartPolicy : undefined;
     if (rp !== 'Never' && rp !== 'OnFailure') {
-      out.push({ field: `${at}.spec.restartPolicy`, value: rp, problem: 'is not allowed for the pods of a Job, which run to completion', fix: 'set restartPolicy to Never or OnFailure (it defaults to Always)' });
+      out.push({ field: `${at}.spec.restartPolicy`, value: rp, problem: `is not allowed for the pods of a Job, which run to completion: ${CHILD_REFUSED('Job')}`, fix: 'set restartPolicy to Never or OnFailure (it defaults to Always)' });
     }
     out.push(...podTemplateProblems(pod, { path: at }));
   }
   if (isObject(t.broadcastJobTemplate)) {
     const spec = clone(isObject(t.broadcastJobTemplate.spec) ? t.broadcastJobTemplate.spec : {});
     defaultBroadcastJobSpec(spec, false);
-    out.push(...broadcastJobSpecProblems(spec, 'spec.template.broadcastJobTemplate.spec'));
+    // the AdvancedCronJob webhook does not judge the template: say what the cluster does with it
+    out.push(...broadcastJobSpecProblems(spec, 'spec.template.broadcastJobTemplate.spec').map(p => ({ ...p, problem: `${p.problem}: ${CHILD_REFUSED('BroadcastJob')}` })));
   }
   if (isObject(t.imageListPullJobTemplate)) imageListTemplateProblems(s, t.imageListPullJobTemplate, out);
   for (const f of ['startingDeadlineSeconds', 'successfulJobsHistoryLimit', 'failedJobsHistoryLimit']) {

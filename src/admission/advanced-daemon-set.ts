@@ -8,10 +8,10 @@ import {
   Json, RuleProblem, Rules, describe, imagePreDownloadRules, lifecycleRules, lifecycleWarnings,
   metadataRules, ownCopy, problemLines, selectorRules, templateRules,
 } from './_workload';
-import { AdmissionModule } from './types';
+import { AdmissionModule, ReleaseRule } from './types';
 import { advice } from '../validation/advice';
+import { fieldError } from '../validation/field-error';
 import { IntOrPercent, parseStrictPercent, parseUpstreamPercent } from '../validation/percent';
-import { fieldError } from '../validation/report';
 import { selectorProblems } from '../validation/selectors';
 
 
@@ -123,6 +123,29 @@ export function advancedDaemonSetWarnings(manifest: Json): string[] {
 }
 
 
+/**
+ * The Advanced DaemonSet webhook's changes by release: up to 1.7 it held the
+ * template to Kubernetes' read-only rule for GCE persistent disks of
+ * replicated pods (its Kubernetes 1.28 libraries; 1.8's skip the rule, 1.9
+ * dropped the call). A percentage partition is a schema change (1.9).
+ */
+const RELEASE_RULES: ReleaseRule[] = [{
+  release: '1.8',
+  change: 'accepts',
+  what: 'a read-write gcePersistentDisk volume in spec.template',
+  find: m => {
+    const volumes: unknown[] = Array.isArray(m.spec?.template?.spec?.volumes) ? m.spec.template.spec.volumes : [];
+    return volumes.flatMap((v: any, i) => (v && typeof v === 'object' && v.gcePersistentDisk && typeof v.gcePersistentDisk === 'object' && v.gcePersistentDisk.readOnly !== true
+      ? [{
+        field: `spec.template.spec.volumes[${i}].gcePersistentDisk.readOnly`,
+        value: v.gcePersistentDisk.readOnly,
+        problem: 'is not true for the pods of a DaemonSet, which run on many nodes (a GCE persistent disk mounts read-write on one machine only)',
+        fix: advice('set readOnly: true', 'mount the disk read-only'),
+      }]
+      : []));
+  },
+}];
+
 /** The Advanced DaemonSet webhooks. */
 export const advancedDaemonSetAdmission: AdmissionModule = {
   group: 'apps.kruise.io',
@@ -131,4 +154,5 @@ export const advancedDaemonSetAdmission: AdmissionModule = {
   defaults: m => defaultAdvancedDaemonSet(m),
   validate: m => problemLines(advancedDaemonSetProblems(m)),
   warnings: m => advancedDaemonSetWarnings(m),
+  releaseRules: RELEASE_RULES,
 };

@@ -10,7 +10,7 @@ import {
   Json, RuleProblem, Rules, goZeroValues, hasPreDownload, partitionWarnings, imagePreDownloadRules, lifecycleRules, lifecycleWarnings,
   metadataRules, ownCopy, preDownloadSkipped, priorityRules, problemLines, selectorRules, templateRules, volumeClaimTemplateRules,
 } from './_workload';
-import { AdmissionModule } from './types';
+import { AdmissionModule, ReleaseRule } from './types';
 import { advice } from '../validation/advice';
 import { IntOrPercent, parseStrictPercent, scaled } from '../validation/percent';
 import { isObject } from '../validation/shape';
@@ -150,6 +150,24 @@ export function advancedStatefulSetWarnings(manifest: Json): string[] {
 
 
 /** The Advanced StatefulSet webhooks; the StatefulSetAutoDeletePVC gate decides the retention-policy defaults. */
+/**
+ * The Advanced StatefulSet webhook's changes by release: up to 1.7 it
+ * refused a reserved ordinal listed twice (1.8 reads ranges as well and lets
+ * repeats be); ranges and the PVC update strategy are schema changes (1.8).
+ */
+const RELEASE_RULES: ReleaseRule[] = [{
+  release: '1.8',
+  change: 'accepts',
+  what: 'an ordinal listed twice in spec.reserveOrdinals',
+  find: m => {
+    const ros: unknown[] = Array.isArray(m.spec?.reserveOrdinals) ? m.spec.reserveOrdinals : [];
+    const numbers = ros.filter((x): x is number => typeof x === 'number');
+    return new Set(numbers).size !== numbers.length
+      ? [{ field: 'spec.reserveOrdinals', value: ros, problem: 'lists an ordinal more than once', fix: 'list each reserved ordinal once' }]
+      : [];
+  },
+}];
+
 export const advancedStatefulSetAdmission: AdmissionModule = {
   group: 'apps.kruise.io',
   kind: 'StatefulSet',
@@ -157,4 +175,5 @@ export const advancedStatefulSetAdmission: AdmissionModule = {
   defaults: (m, ctx) => defaultAdvancedStatefulSet(m, { autoDeletePvc: ctx.gate('StatefulSetAutoDeletePVC') }),
   validate: (m, ctx) => problemLines(advancedStatefulSetProblems(m, { autoDeletePvc: ctx.gate('StatefulSetAutoDeletePVC') })),
   warnings: m => advancedStatefulSetWarnings(m),
+  releaseRules: RELEASE_RULES,
 };

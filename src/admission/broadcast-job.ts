@@ -23,12 +23,13 @@
  * Skipped: nothing in this kind needs cluster state; upstream has no
  * update-only rule.
  */
+import { targetHas } from './_release';
 import { AdmissionContext, AdmissionModule, Manifest } from './types';
+import { fieldError } from '../validation/field-error';
 import { cloneJson } from '../validation/json';
 import { objectMetaProblems } from '../validation/names';
 import { parseUpstreamPercent } from '../validation/percent';
 import { TemplateProblem, defaultPodTemplate, podTemplateProblems } from '../validation/pod-template';
-import { fieldError } from '../validation/report';
 
 type Json = Record<string, any>;
 
@@ -105,6 +106,12 @@ function defaults(manifest: Manifest, ctx: AdmissionContext): Manifest {
   const m = clone(manifest);
   if (!isObject(m.spec)) m.spec = {};
   defaultBroadcastJobSpec(m.spec, !ctx.gate('TemplateNoDefaults'));
+  // the release's change: before 1.9 the webhook gave a pod template without a restartPolicy OnFailure (it has one
+  // already unless the TemplateNoDefaults gate kept the pod defaults out); 1.9's v1beta1 defaults dropped that
+  if (!targetHas(ctx, 'openkruise', '1.9') && isObject(m.spec.template)) {
+    if (!isObject(m.spec.template.spec)) m.spec.template.spec = {};
+    m.spec.template.spec.restartPolicy ||= 'OnFailure';
+  }
   delete m.status;
   return m;
 }

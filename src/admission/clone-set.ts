@@ -10,10 +10,10 @@ import {
   partitionWarnings, lifecycleRules, lifecycleWarnings, metadataRules, ownCopy, preDownloadSkipped, priorityRules, problemLines,
   scatterRules, selectorRules, templateRules, volumeClaimTemplateRules,
 } from './_workload';
-import { AdmissionModule } from './types';
+import { AdmissionModule, ReleaseRule } from './types';
 import { advice } from '../validation/advice';
+import { fieldError } from '../validation/field-error';
 import { parseKruisePercent, ParsedIntOrPercent, parseUpstreamPercent, scaled } from '../validation/percent';
-import { fieldError } from '../validation/report';
 
 
 const INT_OR_PERCENT_FIX = () => advice('use an integer or a percentage such as "20%"', 'use PercentOrAbsolute.absolute(n) or PercentOrAbsolute.percent(p)');
@@ -143,6 +143,24 @@ export function cloneSetWarnings(manifest: Json): string[] {
 }
 
 
+/**
+ * The CloneSet webhook's changes by release: before 1.9 it parsed
+ * maxUnavailable and maxSurge as whole percentages only (1.9 scales a
+ * fractional one, which the controller then reads as 0: refused on every
+ * release, by the rules above, as of no use).
+ */
+const RELEASE_RULES: ReleaseRule[] = [{
+  release: '1.9',
+  change: 'accepts',
+  what: 'a fractional percentage in spec.updateStrategy.maxUnavailable or maxSurge',
+  find: m => (['maxUnavailable', 'maxSurge'] as const).flatMap(f => {
+    const v = m.spec?.updateStrategy?.[f];
+    return typeof v === 'string' && parseKruisePercent(v) && !parseUpstreamPercent(v)
+      ? [{ field: `spec.updateStrategy.${f}`, value: v, problem: 'is not a whole percentage', fix: 'use a whole percentage such as 12% or 13%, or an absolute number' }]
+      : [];
+  }),
+}];
+
 /** The CloneSet webhooks. */
 export const cloneSetAdmission: AdmissionModule = {
   group: 'apps.kruise.io',
@@ -151,4 +169,5 @@ export const cloneSetAdmission: AdmissionModule = {
   defaults: m => defaultCloneSet(m),
   validate: m => problemLines(cloneSetProblems(m)),
   warnings: m => cloneSetWarnings(m),
+  releaseRules: RELEASE_RULES,
 };

@@ -22,10 +22,10 @@
  * named containers; the defaults copied from it).
  */
 import { AdmissionModule, Manifest } from './types';
+import { fieldError } from '../validation/field-error';
 import { cloneJson } from '../validation/json';
 import { dns1123LabelProblems, dns1123SubdomainProblems } from '../validation/names';
 import { TemplateProblem } from '../validation/pod-template';
-import { fieldError } from '../validation/report';
 
 type Json = Record<string, any>;
 

@@ -14,44 +14,32 @@
  */
 import { ApiObject, App, IResolver, ResolutionContext } from 'cdk8s';
 import { IConstruct } from 'constructs';
-import { admissionModuleFor } from './index';
+import type * as AppWide from './app-wide';
+import { judgeManifest, Judgement, manifestWarnings, SERVER_SET_METADATA } from './judge';
 import { AdmissionApp, AdmissionContext, Manifest } from './types';
-import { GATE_DEFAULTS } from '../control-plane/_gates';
+import type * as AppModel from '../fleet/app-model';
+import { _contextsOf } from '../fleet/context-registry';
 import { appObjects, placeOf } from '../fleet/objects';
+import { _targetOf, targetGate } from '../releases/target';
 import { _adviseFor } from '../validation/advice';
 import { _gateSources } from '../validation/gates';
-import { cloneJson } from '../validation/json';
+import { _objectLine, _originOf, _setOrigin, describeObject } from '../validation/object-line';
 import { _currentRound, _markCheckRounds, _sharedRender } from '../validation/render';
 import { _renderProblemsOf } from '../validation/render-problems';
 import { Warnings, fieldError } from '../validation/report';
 import { _rolloutManagers } from '../validation/rollout-settings';
-import { KRUISE_GROUPS, formatIssue, hasStatusSubresource, validateManifest } from '../validation/schemas';
+import { KRUISE_GROUPS } from '../validation/schemas';
 
-/** Where an object came from, when the construct path alone does not say it (included files). */
-export interface _ObjectOrigin {
-  /** The file or URL. */
-  readonly source: string;
-  /** The position of the object in it (1 = the first document). */
-  readonly document: number;
-  /** The user asked to keep the fields a cluster sets (no warning about them). */
-  readonly keepsServerFields?: boolean;
-}
+export { SERVER_SET_METADATA };
+// the names of objects in messages (written once in validation/object-line.ts), for the modules that import them from here
+export { _objectLine, _setOrigin };
 
-/**
- * The metadata a cluster sets on an object, as `kubectl get -o yaml` prints
- * it; never part of a manifest a user writes.
- */
-export const SERVER_SET_METADATA = ['uid', 'resourceVersion', 'generation', 'creationTimestamp', 'managedFields'];
+type Verdict = Judgement;
 
-const origins = new WeakMap<ApiObject, _ObjectOrigin>();
-
-/**
- * Record where an object was read from, for its messages.
- * @internal
- */
-export function _setOrigin(obj: ApiObject, origin: _ObjectOrigin): void {
-  origins.set(obj, origin);
-}
+/** The kinds the app-wide checks compare with each other and with workloads (an app without any pays for none of them). */
+const POLICY_KINDS: ReadonlySet<string> = new Set([
+  'apps.kruise.io/SidecarSet', 'apps.kruise.io/WorkloadSpread', 'policy.kruise.io/PodUnavailableBudget', 'apps.kruise.io/PersistentPodState',
+]);
 
 /** Whether an ApiObject belongs to an OpenKruise API group. */
 export function isKruiseObject(obj: ApiObject): boolean {
@@ -66,21 +54,17 @@ function ownerOf(obj: ApiObject): IConstruct {
 }
 
 /**
- * How every message names its object: `Kind "name" (apiVersion)`, with the
- * file and document for an included object.
+ * The App's target (its releases, where declared); the feature gates as the
+ * App's control planes set them, else as the target declares them, else the
+ * target release's defaults; the App's kruise-rollout-managers.
  */
-function describeObject(manifest: Manifest, origin: _ObjectOrigin | undefined): string {
-  const name = manifest.metadata?.name;
-  const from = origin ? `; ${origin.source}, document ${origin.document}` : '';
-  return `${manifest.kind} ${name ? `"${name}" ` : ''}(${manifest.apiVersion}${from})`;
-}
-
-/** The feature gates as the App's control planes set them, else the v1.9.0 defaults; the App's kruise-rollout-managers. */
 function contextOf(scope: IConstruct): AdmissionContext {
   const sources = _gateSources(scope);
   const managers = _rolloutManagers(scope);
+  const target = _targetOf(scope);
   return {
-    gate: (name: string) => (sources.length > 0 ? sources.every(s => s.isEnabled(name)) : GATE_DEFAULTS[name] === true),
+    target,
+    gate: (name: string) => (sources.length > 0 ? sources.every(s => s.isEnabled(name)) : targetGate(target, name)),
     rollout: managers.length === 0 ? undefined : {
       partitionPercentLimit: Math.min(...managers.map(m => m.partitionPercentLimit)),
       managers,
@@ -97,33 +81,10 @@ function appOf(obj: ApiObject): AdmissionApp {
   };
 }
 
-/** The verdict on one object. */
-interface Verdict {
-  /** Error lines (empty: admitted). */
-  readonly errors: string[];
-  /** Whether the object passed the schema (the warnings are asked only of objects that did). */
-  readonly decoded: boolean;
-}
-
 /**
- * The object as a create request carries it to admission: without `status`
- * when the kind serves it as a subresource (the API server drops it, so
- * `kubectl get -o yaml` output can be applied again).
- */
-export function asCreated(manifest: Manifest): Manifest {
-  if (manifest.status === undefined || !hasStatusSubresource(String(manifest.apiVersion), String(manifest.kind))) return manifest;
-  const { status: _status, ...created } = manifest;
-  return created;
-}
-
-/**
- * What the API server does with a create, in its order: the object decodes
- * against the schema as written (types, unknown fields); the mutating
- * webhook defaults it; the required fields are checked on the defaulted
- * object (a webhook default may fill one); then the validating webhook's
- * rules. Every line is `Kind "name" (apiVersion) field: value problem; fix`,
- * with fixes in the terms the object was written in (construct advice for an
- * L2's object, manifest fields otherwise).
+ * The verdict of the API server and the webhooks of the target release on
+ * `obj` (see `judgeManifest`), with fixes in the terms the object was written in
+ * (construct advice for an L2's object, manifest fields otherwise).
  */
 function judge(obj: ApiObject, ctx: AdmissionContext): Verdict {
   const owner = ownerOf(obj);
@@ -131,29 +92,14 @@ function judge(obj: ApiObject, ctx: AdmissionContext): Verdict {
   // the object's name for its messages, built only when there is one (most objects have none)
   const lines = (found: readonly string[]) => {
     if (found.length === 0) return [];
-    const head = describeObject(rendered, origins.get(obj));
+    const head = describeObject(rendered, _originOf(obj));
     return found.map(l => `${head} ${l}`);
   };
   // a construct that could not render its object (a Duration of fractional seconds, ...): that is its verdict
   const renderProblems = _renderProblemsOf(owner);
   if (renderProblems.length > 0) return { errors: lines(renderProblems.map(p => fieldError(p.field, p.value, p.problem, p.fix))), decoded: false };
-  const manifest = asCreated(rendered);
-  const issues = validateManifest(manifest);
-  const structural = issues.filter(i => !i.missing);
-  if (structural.length > 0) return { errors: lines(structural.map(formatIssue)), decoded: false };
-  const module = admissionModuleFor(String(manifest.apiVersion), String(manifest.kind));
-  // the render is shared with the other checks and the output: defaults return a copy, a module without defaults gets one
-  const defaulted = module?.defaults ? module.defaults(manifest, ctx) : cloneJson(manifest);
-  if (issues.length > 0) {
-    const missing = module?.defaults ? validateManifest(defaulted).filter(i => i.missing) : issues;
-    if (missing.length > 0) return { errors: lines(missing.map(formatIssue)), decoded: false };
-  }
-  if (!module) return { errors: [], decoded: true };
-  const errors = _adviseFor(owner !== obj, () => {
-    const found = module.validate(defaulted, ctx);
-    return found.length === 0 && module.appRules ? module.appRules(defaulted, appOf(obj), ctx) : found;
-  });
-  return { errors: lines(errors), decoded: true };
+  const v = _adviseFor(owner !== obj, () => judgeManifest(rendered, ctx, appOf(obj)));
+  return { errors: lines(v.errors), decoded: v.decoded };
 }
 
 /**
@@ -176,6 +122,9 @@ class Engine {
   /** Whether the pass over the whole App ran in `verdictRound`. */
   private passed = false;
   private readonly hooked = new WeakSet<ApiObject>();
+  /** The app-wide problems of this round, by object (lines with the object's name). */
+  private wide = new Map<ApiObject, string[]>();
+  private wideRound = -1;
 
   constructor(private readonly root: IConstruct) {
     if (root instanceof App && !root.resolvers.some(r => r instanceof PlainMapResolver)) root.resolvers.unshift(new PlainMapResolver());
@@ -201,14 +150,58 @@ class Engine {
       this.verdicts.set(c, judge(c, ctx));
       this.hook(c);
     }
+    for (const obj of this.appWide().keys()) this.hook(obj);
     return [];
   }
 
-  /** Make the owner of `obj` report its verdict (once per object). */
+  /** Make the owner of `obj` report its verdict and its app-wide problems (once per object). */
   public hook(obj: ApiObject): void {
     if (this.hooked.has(obj)) return;
     this.hooked.add(obj);
-    ownerOf(obj).node.addValidation({ validate: () => this.verdictOf(obj).errors });
+    ownerOf(obj).node.addValidation({
+      validate: () => {
+        const own = isKruiseObject(obj) ? this.verdictOf(obj).errors : [];
+        const wide = this.appWide().get(obj);
+        return wide ? [...own, ...wide] : own;
+      },
+    });
+  }
+
+  /**
+   * The app-wide checks of this round, on every object however it was
+   * written (src/admission/app-wide.ts): the feature gates of the app's
+   * control planes, and, when the app or a context has a policy, the
+   * conflicts and collisions between objects. An app without either renders
+   * nothing for them.
+   */
+  private appWide(): Map<ApiObject, string[]> {
+    if (this.wideRound === _currentRound()) return this.wide;
+    this.wideRound = _currentRound();
+    const wide = new Map<ApiObject, string[]>();
+    this.wide = wide;
+    const add = (obj: ApiObject, lines: readonly string[]) => {
+      if (lines.length === 0) return;
+      const list = wide.get(obj) ?? [];
+      for (const l of lines.map(x => _objectLine(obj, x))) if (!list.includes(l)) list.push(l);
+      wide.set(obj, list);
+    };
+    const gates = _gateSources(this.root);
+    let policies = _contextsOf(this.root).length > 0;
+    // the checks load with the first app that has a control plane, a context or a policy
+    /* eslint-disable @typescript-eslint/no-require-imports */
+    const checks = () => require('./app-wide') as typeof AppWide;
+    for (const c of this.root.node.findAll()) {
+      if (!(c instanceof ApiObject) || !isKruiseObject(c)) continue;
+      if (!policies && POLICY_KINDS.has(`${c.apiGroup}/${c.kind}`)) policies = true;
+      if (gates.length > 0) add(c, checks().gateProblems(_sharedRender(c), gates));
+    }
+    if (policies) {
+      const { _appModelOf } = require('../fleet/app-model') as typeof AppModel;
+      const model = _appModelOf(this.root, obj => this.verdictOf(obj).errors.length === 0);
+      for (const [o, lines] of checks().appWideProblems(model)) add(o.apiObject, lines);
+    }
+    /* eslint-enable @typescript-eslint/no-require-imports */
+    return wide;
   }
 
   /** The verdict of this pass; judged now when the object is validated on its own. */
@@ -234,17 +227,9 @@ class Engine {
       const v = this.verdictOf(c);
       if (v.errors.length > 0 || !v.decoded) continue;
       const rendered: Manifest = _sharedRender(c);
-      const origin = origins.get(c);
+      const origin = _originOf(c);
       const owner = ownerOf(c);
-      const found: string[] = [];
-      const server = SERVER_SET_METADATA.filter(f => rendered.metadata?.[f] !== undefined);
-      if (server.length > 0 && !origin?.keepsServerFields) {
-        found.push(fieldError('metadata', server, 'were set by the cluster the object was read from: the API server refuses to create an object with a resourceVersion, and applies it to nothing but that one object',
-          'remove them, or include the file with KruiseInclude, which leaves them out'));
-      }
-      const manifest = asCreated(rendered);
-      const module = admissionModuleFor(String(manifest.apiVersion), String(manifest.kind));
-      if (module?.warnings) found.push(..._adviseFor(owner !== c, () => module.warnings!(manifest, ctx, appOf(c))));
+      const found = _adviseFor(owner !== c, () => manifestWarnings(rendered, ctx, appOf(c), origin?.keepsServerFields));
       if (found.length === 0) continue;
       const head = describeObject(rendered, origin);
       for (const message of found) out.push({ scope: owner, message: `${head} ${message}` });
@@ -277,13 +262,4 @@ export function _admissionEngine(scope: IConstruct): Engine {
  */
 export function _admitted(obj: ApiObject): boolean {
   return _admissionEngine(obj).verdictOf(obj).errors.length === 0;
-}
-
-/**
- * A message about `obj` in the shape of every message: `Kind "name" (apiVersion) field: value problem; fix`
- * (`line` is the part from the field on).
- * @internal
- */
-export function _objectLine(obj: ApiObject, line: string): string {
-  return `${describeObject({ kind: obj.kind, apiVersion: obj.apiVersion, metadata: { name: obj.name } }, origins.get(obj))} ${line}`;
 }

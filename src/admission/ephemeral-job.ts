@@ -20,9 +20,9 @@
  * volumes of the target pods).
  */
 import { AdmissionModule, Manifest } from './types';
+import { fieldError } from '../validation/field-error';
 import { dns1123LabelProblems, envVarNameProblems } from '../validation/names';
 import { TemplateProblem, containerListShapeProblems, containerSecurityProblems, envProblems } from '../validation/pod-template';
-import { fieldError } from '../validation/report';
 
 type Json = Record<string, any>;
 

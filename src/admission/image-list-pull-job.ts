@@ -25,13 +25,13 @@
  * Upstream has no update-only rule and checks no metadata here.
  */
 import {
-  IMAGE_REF_FIX, defaultPullJobSpec, imageReferenceProblems, pullJobCompletionProblems, pullJobDeadlineProblems, pullJobParallelismProblems,
-  pullJobSelectorProblems, pullSecretsProblems,
+  ALL_PULL_JOB_RULES, IMAGE_REF_FIX, PullJobReleaseRules, defaultPullJobSpec, imageReferenceProblems, pullJobCompletionProblems,
+  pullJobDeadlineProblems, pullJobParallelismProblems, pullJobReleaseRules, pullJobSelectorProblems, pullSecretsProblems,
 } from './image-pull-job';
 import { AdmissionModule, Manifest } from './types';
+import { fieldError } from '../validation/field-error';
 import { cloneJson } from '../validation/json';
 import { TemplateProblem } from '../validation/pod-template';
-import { fieldError } from '../validation/report';
 
 type Json = Record<string, any>;
 
@@ -45,6 +45,8 @@ export const MAX_IMAGES = 255;
 export interface ImageListPullJobRuleOptions {
   /** Check completionPolicy and the deadline (off when the caller has its own completion rules, as AdvancedCronJob). */
   readonly completionPolicy: boolean;
+  /** The rules that differ by release (all: OpenKruise 1.9's). */
+  readonly rules?: PullJobReleaseRules;
 }
 
 /** The ImageListPullJob rules of a (defaulted) spec found at `at`. */
@@ -68,11 +70,15 @@ export function imageListPullJobSpecProblems(
     else seen.set(ref, i);
     for (const p of imageReferenceProblems(ref)) add(`${at}.images[${i}]`, image, p, IMAGE_REF_FIX);
   });
-  out.push(...pullJobParallelismProblems(s, at, 'the ImagePullJobs OpenKruise creates for each image do not support'));
-  if (options.completionPolicy) out.push(...pullJobCompletionProblems(s, at), ...pullJobDeadlineProblems(s, at));
+  const rules = options.rules ?? ALL_PULL_JOB_RULES;
+  if (rules.parallelism) out.push(...pullJobParallelismProblems(s, at, PERCENTAGE));
+  if (options.completionPolicy) out.push(...pullJobCompletionProblems(s, at), ...(rules.deadline ? pullJobDeadlineProblems(s, at) : []));
   out.push(...pullSecretsProblems(s, at));
   return out;
 }
+
+/** Who refuses a percentage in an ImageListPullJob's parallelism. */
+const PERCENTAGE = 'the ImagePullJobs OpenKruise creates for each image do not support';
 
 function defaults(manifest: Manifest): Manifest {
   const m = clone(manifest);
@@ -87,5 +93,7 @@ export const imageListPullJobAdmission: AdmissionModule = {
   kind: 'ImageListPullJob',
   versions: ['v1alpha1', 'v1beta1'],
   defaults,
-  validate: m => imageListPullJobSpecProblems(m.spec, 'spec').map(p => fieldError(p.field, p.value, p.problem, p.fix)),
+  validate: m => imageListPullJobSpecProblems(m.spec, 'spec', { completionPolicy: true, rules: { parallelism: false, deadline: false } })
+    .map(p => fieldError(p.field, p.value, p.problem, p.fix)),
+  releaseRules: pullJobReleaseRules(PERCENTAGE),
 };

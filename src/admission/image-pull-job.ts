@@ -26,11 +26,11 @@
  * gate is off (declared by the constructs, checked against the control
  * plane); pullSecrets immutability [update-only]. No metadata rules upstream.
  */
-import { AdmissionModule, Manifest } from './types';
+import { AdmissionModule, Manifest, ReleaseRule } from './types';
+import { fieldError } from '../validation/field-error';
 import { cloneJson } from '../validation/json';
 import { dns1123SubdomainProblems } from '../validation/names';
 import { TemplateProblem } from '../validation/pod-template';
-import { fieldError } from '../validation/report';
 import { LabelSelectorJson, selectorProblems } from '../validation/selectors';
 
 type Json = Record<string, any>;
@@ -235,8 +235,19 @@ export function pullJobDeadlineProblems(spec: Json, at: string): TemplateProblem
   return [];
 }
 
-/** The ImagePullJob rules of a (defaulted) spec. */
-export function imagePullJobSpecProblems(spec: Json | undefined, at: string): TemplateProblem[] {
+/** Rules of a pull-job spec that not every release has (all on: OpenKruise 1.9's). */
+export interface PullJobReleaseRules {
+  /** The parallelism rule (OpenKruise 1.9 on). */
+  readonly parallelism: boolean;
+  /** The deadline not under the pull timeout (OpenKruise 1.8 on). */
+  readonly deadline: boolean;
+}
+
+/** Every pull-job rule, as OpenKruise 1.9 has them. */
+export const ALL_PULL_JOB_RULES: PullJobReleaseRules = { parallelism: true, deadline: true };
+
+/** The ImagePullJob rules of a (defaulted) spec (`rules`: those that differ by release; 1.9's by default). */
+export function imagePullJobSpecProblems(spec: Json | undefined, at: string, rules: PullJobReleaseRules = ALL_PULL_JOB_RULES): TemplateProblem[] {
   const s: Json = isObject(spec) ? spec : {};
   const out: TemplateProblem[] = [...pullJobSelectorProblems(s, at)];
   const add = (field: string, value: unknown, problem: string, fix: string) => out.push({ field, value, problem, fix });
@@ -246,11 +257,36 @@ export function imagePullJobSpecProblems(spec: Json | undefined, at: string): Te
   } else {
     for (const p of imageReferenceProblems(image)) add(`${at}.image`, image, p, IMAGE_REF_FIX);
   }
-  out.push(...pullJobParallelismProblems(s, at, 'an ImagePullJob does not support'));
+  if (rules.parallelism) out.push(...pullJobParallelismProblems(s, at, 'an ImagePullJob does not support'));
   out.push(...pullJobCompletionProblems(s, at));
-  out.push(...pullJobDeadlineProblems(s, at));
+  if (rules.deadline) out.push(...pullJobDeadlineProblems(s, at));
   out.push(...pullSecretsProblems(s, at));
   return out;
+}
+
+const specOf = (m: Manifest): Json => (isObject(m.spec) ? m.spec : {});
+
+/**
+ * The pull-job rules OpenKruise changed: the deadline rule came with 1.8,
+ * the parallelism rule with 1.9 (1.8 and 1.7 take a percentage and a
+ * negative number); the ImageListPullJob holds its spec to the same, as the
+ * ImagePullJobs it creates are judged by them.
+ */
+export function pullJobReleaseRules(percentage: string): ReleaseRule[] {
+  return [
+    {
+      release: '1.9',
+      change: 'refuses',
+      what: 'a percentage, a negative number or a string that is no integer in spec.parallelism',
+      find: m => pullJobParallelismProblems(specOf(m), 'spec', percentage),
+    },
+    {
+      release: '1.8',
+      change: 'refuses',
+      what: 'spec.completionPolicy.activeDeadlineSeconds below spec.pullPolicy.timeoutSeconds (600 when unset) with completionPolicy Always',
+      find: m => pullJobDeadlineProblems(specOf(m), 'spec'),
+    },
+  ];
 }
 
 const DELETION_PROTECTION = 'apps.kruise.io/deletion-protection';
@@ -274,5 +310,6 @@ export const imagePullJobAdmission: AdmissionModule = {
   kind: 'ImagePullJob',
   versions: ['v1alpha1', 'v1beta1'],
   defaults,
-  validate: m => toLines(imagePullJobSpecProblems(m.spec, 'spec')),
+  validate: m => toLines(imagePullJobSpecProblems(m.spec, 'spec', { parallelism: false, deadline: false })),
+  releaseRules: pullJobReleaseRules('an ImagePullJob does not support'),
 };

@@ -8,7 +8,7 @@
  * policy, but never the TTL). Left out: nothing needs cluster state.
  */
 import { AdmissionModule, Manifest } from './types';
-import { fieldError } from '../validation/report';
+import { fieldError } from '../validation/field-error';
 
 function nodeImageErrors(m: Manifest): string[] {
   const errors: string[] = [];

@@ -18,8 +18,8 @@
  * metadata rules upstream.
  */
 import { AdmissionModule, Manifest } from './types';
+import { fieldError } from '../validation/field-error';
 import { TemplateProblem } from '../validation/pod-template';
-import { fieldError } from '../validation/report';
 
 type Json = Record<string, any>;
 

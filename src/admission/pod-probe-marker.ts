@@ -20,11 +20,11 @@
  * off (declared by the constructs); selector immutability [update-only]. No
  * metadata rules upstream.
  */
-import { AdmissionModule, Manifest } from './types';
+import { AdmissionModule, Manifest, ReleaseRule } from './types';
 import { advice } from '../validation/advice';
+import { fieldError } from '../validation/field-error';
 import { labelsProblems, portNameProblems, qualifiedNameProblems } from '../validation/names';
 import { TemplateProblem } from '../validation/pod-template';
-import { fieldError } from '../validation/report';
 import { LabelSelectorJson, isEmptySelector, selectorProblems } from '../validation/selectors';
 
 type Json = Record<string, any>;
@@ -83,7 +83,6 @@ function probeProblems(probe: Json, at: string, add: (f: string, v: unknown, p: 
   }
   if (isObject(probe.tcpSocket)) {
     const t = probe.tcpSocket;
-    if (present(t.host) && t.host !== '') add(`${at}.tcpSocket.host`, t.host, 'is not supported: the probe always targets the pod', 'remove host');
     const pp = portProblem(t.port);
     if (pp) add(`${at}.tcpSocket.port`, t.port, pp, 'use a port number or a named container port such as http');
   }
@@ -154,10 +153,41 @@ export function podProbeMarkerProblems(manifest: Manifest): TemplateProblem[] {
   return out;
 }
 
+/** Each probe of a PodProbeMarker with its path. */
+function probesOf(m: Manifest): Array<{ at: string; probe: Json }> {
+  const probes: unknown[] = Array.isArray(m.spec?.probes) ? m.spec.probes : [];
+  return probes.map((p, i) => ({ at: `spec.probes[${i}].probe`, probe: isObject(p) && isObject((p as Json).probe) ? (p as Json).probe : {} }));
+}
+
+/**
+ * The PodProbeMarker webhook's changes by release: 1.9 probes over HTTP
+ * (before, an httpGet handler was refused); v1.8.3 refuses a tcpSocket host
+ * (v1.8.0 to v1.8.2 and the 1.7 line take it; the probe targets the pod all the same).
+ */
+const RELEASE_RULES: ReleaseRule[] = [
+  {
+    release: '1.9',
+    change: 'accepts',
+    what: 'an httpGet probe handler',
+    find: m => probesOf(m).filter(p => present(p.probe.httpGet)).map(p => ({
+      field: `${p.at}.httpGet`, value: p.probe.httpGet, problem: 'is a handler the probe does not support', fix: 'probe with exec or tcpSocket',
+    })),
+  },
+  {
+    release: '1.8.3',
+    change: 'refuses',
+    what: 'a host in a tcpSocket probe',
+    find: m => probesOf(m).filter(p => isObject(p.probe.tcpSocket) && present(p.probe.tcpSocket.host) && p.probe.tcpSocket.host !== '').map(p => ({
+      field: `${p.at}.tcpSocket.host`, value: p.probe.tcpSocket.host, problem: 'is not supported: the probe always targets the pod', fix: 'remove host',
+    })),
+  },
+];
+
 /** The PodProbeMarker webhook. */
 export const podProbeMarkerAdmission: AdmissionModule = {
   group: 'apps.kruise.io',
   kind: 'PodProbeMarker',
   versions: ['v1alpha1'],
   validate: m => podProbeMarkerProblems(m).map(p => fieldError(p.field, p.value, p.problem, p.fix)),
+  releaseRules: RELEASE_RULES,
 };

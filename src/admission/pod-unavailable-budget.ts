@@ -4,10 +4,10 @@
  * out: budgets of other namespaces and of the live cluster overlapping this
  * one (the app-wide check covers the App).
  */
-import { AdmissionModule } from './types';
+import { AdmissionModule, ReleaseRule } from './types';
 import { advice } from '../validation/advice';
+import { fieldError } from '../validation/field-error';
 import { parseStrictPercent } from '../validation/percent';
-import { fieldError } from '../validation/report';
 import { LabelSelectorJson, isEmptySelector, selectorProblems } from '../validation/selectors';
 
 /** §6 rules 2-8 on a PodUnavailableBudget in wire form. */
@@ -50,10 +50,26 @@ export function podUnavailableBudgetErrors(json: any): string[] {
   return errors;
 }
 
+const PROTECT_OPERATIONS = 'kruise.io/pub-protect-operations';
+
+/** The PodUnavailableBudget webhook's changes by release: 1.9 protects in-place resizes (RESIZE), before it the operation was refused. */
+const RELEASE_RULES: ReleaseRule[] = [{
+  release: '1.9',
+  change: 'accepts',
+  what: `RESIZE in the annotation ${PROTECT_OPERATIONS}`,
+  find: m => {
+    const ops = m.metadata?.annotations?.[PROTECT_OPERATIONS];
+    return ops !== undefined && String(ops).split(',').includes('RESIZE')
+      ? [{ field: `metadata.annotations["${PROTECT_OPERATIONS}"]`, value: ops, problem: 'has the item "RESIZE", an operation the budget does not protect', fix: 'list UPDATE, DELETE or EVICT separated by commas without spaces' }]
+      : [];
+  },
+}];
+
 /** The PodUnavailableBudget webhook. */
 export const podUnavailableBudgetAdmission: AdmissionModule = {
   group: 'policy.kruise.io',
   kind: 'PodUnavailableBudget',
   versions: ['v1alpha1'],
   validate: m => podUnavailableBudgetErrors(m),
+  releaseRules: RELEASE_RULES,
 };

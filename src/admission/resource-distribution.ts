@@ -6,8 +6,8 @@
  * exist in the cluster, conflicts with resources already there.
  */
 import { AdmissionModule } from './types';
+import { fieldError } from '../validation/field-error';
 import { dns1123LabelProblems, dns1123SubdomainProblems } from '../validation/names';
-import { fieldError } from '../validation/report';
 import { selectorProblems } from '../validation/selectors';
 
 const DATA_KEY = /^[-._a-zA-Z0-9]+$/;
@@ -128,7 +128,6 @@ function distributedResourceErrors(r: any): string[] {
 export function resourceDistributionErrors(json: any): string[] {
   const errors: string[] = [];
   for (const p of dns1123SubdomainProblems(json?.metadata?.name ?? '')) errors.push(fieldError('metadata.name', json?.metadata?.name, p, 'use a DNS-1123 subdomain'));
-  if (json?.metadata?.namespace) errors.push(fieldError('metadata.namespace', json.metadata.namespace, 'is set, but ResourceDistribution is cluster-scoped', 'leave the namespace out'));
   const spec = json?.spec ?? {};
   const r = spec.resource;
   if (!r || Object.keys(r).length === 0) {

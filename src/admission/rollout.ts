@@ -8,11 +8,11 @@
  * alone. Left out: the update-only rules (§1 17-21, §2 12-15), which compare
  * with the stored object and its status.
  */
-import { AdmissionApp, AdmissionContext, AdmissionModule, Manifest } from './types';
+import { AdmissionApp, AdmissionContext, AdmissionModule, Manifest, ReleaseRule } from './types';
 import { advice } from '../validation/advice';
+import { fieldError } from '../validation/field-error';
 import { objectMetaProblems } from '../validation/names';
 import { ParsedIntOrPercent, parseUpstreamPercent } from '../validation/percent';
-import { fieldError } from '../validation/report';
 import { DEFAULT_PARTITION_PERCENT_LIMIT } from '../validation/rollout-settings';
 
 type Json = Record<string, any>;
@@ -43,6 +43,9 @@ export const WORKLOAD_TYPE: Record<string, string> = {
   'apps.kruise.io/StatefulSet': 'statefulset',
   'apps.kruise.io/DaemonSet': 'daemonset',
 };
+
+/** The workload label the Kruise Rollouts webhooks select workloads by (the controller writes it). */
+export const WORKLOAD_TYPE_LABEL = 'rollouts.kruise.io/workload-type';
 
 /** Annotation for batch-wise rollback. */
 export const ROLLBACK_IN_BATCH = 'rollouts.kruise.io/rollback-in-batch';
@@ -115,9 +118,6 @@ function trafficRoutingErrors(release: Json, at: string): string[] {
   }
   routings.forEach((r, i) => {
     const p = `${at}.trafficRoutings[${i}]`;
-    if (typeof r.gracePeriodSeconds === 'number' && r.gracePeriodSeconds < 0) {
-      errors.push(fieldError(`${p}.gracePeriodSeconds`, r.gracePeriodSeconds, 'is negative', 'use 0 or more seconds (the default is 3)'));
-    }
     if (!r.service) {
       errors.push(fieldError(`${p}.service`, r.service, 'is empty', 'name the stable Service of the workload (in the Rollout\'s namespace)'));
     } else if (!release.disableGenerateCanaryService && String(r.service).length > 56) {
@@ -218,8 +218,8 @@ function v1beta1Errors(m: Manifest, limit: number): string[] {
   return errors;
 }
 
-/** §2 rules 1-10 on a v1alpha1 Rollout. */
-function v1alpha1Errors(m: Manifest, limit: number): string[] {
+/** §2 rules 1-10 on a v1alpha1 Rollout; `weightRange`: a step without replicas has a weight from 1 to 100 (0.6). */
+function v1alpha1Errors(m: Manifest, limit: number, weightRange: boolean): string[] {
   const spec = m.spec ?? {};
   const errors: string[] = [];
   const annotation = m.metadata?.annotations?.[ROLLING_STYLE];
@@ -251,7 +251,7 @@ function v1alpha1Errors(m: Manifest, limit: number): string[] {
     if (s.replicas !== undefined) {
       replicas = stepReplicas(errors, p, s.replicas, style === RolloutStyle.PARTITION && (s.matches !== undefined || s.weight !== undefined), limit, '');
     } else {
-      if (s.weight < 1 || s.weight > 100) {
+      if (weightRange && (s.weight < 1 || s.weight > 100)) {
         errors.push(fieldError(`${p}.weight`, s.weight, 'is not between 1 and 100', 'use a percentage of the traffic from 1 to 100'));
       } else if (style === RolloutStyle.PARTITION && s.weight > limit) {
         errors.push(fieldError(`${p}.weight`, s.weight, `is more than the ${limit}% a partition-style step without replicas may use (its replicas follow the weight)`,
@@ -273,13 +273,64 @@ function v1alpha1Errors(m: Manifest, limit: number): string[] {
   return errors;
 }
 
-/** Every create-time rule that needs no cluster state. */
-export function rolloutErrors(m: Manifest, ctx?: AdmissionContext): string[] {
-  const limit = ctx?.rollout?.partitionPercentLimit ?? DEFAULT_PARTITION_PERCENT_LIMIT;
+/**
+ * Every create-time rule that needs no cluster state, but those of the
+ * release rules: `limit` is the partition limit to hold steps to (none by
+ * default; the release rule of 0.6 sets the manager's), `weightRange` holds
+ * the weight of a v1alpha1 step without replicas to 1..100 (0.6's rule).
+ */
+export function rolloutErrors(m: Manifest, limit = Infinity, weightRange = false): string[] {
   const errors = objectMetaProblems(m.metadata, 'subdomain', 'Rollout').map(p => fieldError(p.field, p.value, p.problem, p.fix));
-  errors.push(...(m.apiVersion === 'rollouts.kruise.io/v1alpha1' ? v1alpha1Errors(m, limit) : v1beta1Errors(m, limit)));
+  errors.push(...(m.apiVersion === 'rollouts.kruise.io/v1alpha1' ? v1alpha1Errors(m, limit, weightRange) : v1beta1Errors(m, limit)));
   return errors;
 }
+
+const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** The active release strategies of a Rollout with their paths. */
+function strategiesOf(m: Manifest): Array<{ at: string; release: Json }> {
+  const strategy = m.spec?.strategy ?? {};
+  return (['canary', 'blueGreen'] as const).filter(n => isObject(strategy[n])).map(n => ({ at: `spec.strategy.${n}`, release: strategy[n] }));
+}
+
+/**
+ * The Rollout webhook's changes by release: 0.6 holds a partition-style step
+ * that routes traffic to kruise-rollout-manager's --partition-percent-limit
+ * (a flag 0.5 does not have), refuses a negative grace period of a traffic
+ * routing, and holds the weight of a v1alpha1 step without replicas to 1..100
+ * (0.5 checks no v1alpha1 weight). Blue-green, path and query matches and duplicate header names are
+ * schema changes (0.6).
+ */
+const RELEASE_RULES: ReleaseRule[] = [
+  {
+    release: '0.6',
+    change: 'refuses',
+    what: 'a partition-style step that routes traffic to more than --partition-percent-limit (50%) of the replicas',
+    find: (m, ctx) => {
+      const limit = ctx?.rollout?.partitionPercentLimit ?? DEFAULT_PARTITION_PERCENT_LIMIT;
+      const without = new Set(rolloutErrors(m));
+      return rolloutErrors(m, limit).filter(l => !without.has(l));
+    },
+  },
+  {
+    release: '0.6',
+    change: 'refuses',
+    what: 'a v1alpha1 step without replicas whose weight is not between 1 and 100',
+    find: m => {
+      const without = new Set(rolloutErrors(m));
+      return rolloutErrors(m, Infinity, true).filter(l => !without.has(l));
+    },
+  },
+  {
+    release: '0.6',
+    change: 'refuses',
+    what: 'a negative gracePeriodSeconds of a traffic routing',
+    find: m => strategiesOf(m).flatMap(({ at, release }) => (Array.isArray(release.trafficRoutings) ? release.trafficRoutings : [])
+      .map((r: any, i: number) => ({ r, i }))
+      .filter(({ r }) => isObject(r) && typeof r.gracePeriodSeconds === 'number' && r.gracePeriodSeconds < 0)
+      .map(({ r, i }) => ({ field: `${at}.trafficRoutings[${i}].gracePeriodSeconds`, value: r.gracePeriodSeconds, problem: 'is negative', fix: 'use 0 or more seconds (the default is 3)' }))),
+  },
+];
 
 /** The active release strategy (canary or blue-green) of a Rollout in either version. */
 function releaseOf(m: Manifest): Json {
@@ -417,7 +468,8 @@ export const rolloutAdmission: AdmissionModule = {
   group: 'rollouts.kruise.io',
   kind: 'Rollout',
   versions: ['v1alpha1', 'v1beta1'],
-  validate: (m, ctx) => rolloutErrors(m, ctx),
+  validate: m => rolloutErrors(m),
   warnings: m => rolloutWarnings(m),
   appRules: (m, app, ctx) => rolloutAppErrors(m, app, ctx),
+  releaseRules: RELEASE_RULES,
 };

@@ -5,13 +5,13 @@
  * checks, so L1 objects and JSON patches are judged the same way.
  */
 import { goZeroValues } from './_workload';
-import { AdmissionModule } from './types';
+import { AdmissionModule, ReleaseRule } from './types';
 import { advice } from '../validation/advice';
+import { fieldError } from '../validation/field-error';
 import { cloneJson } from '../validation/json';
 import { dns1123LabelProblems, envVarNameProblems, labelsProblems, portNameProblems, qualifiedNameProblems } from '../validation/names';
 import { parseStrictPercent } from '../validation/percent';
 import { VOLUME_SOURCES, containerListShapeProblems, defaultPodTemplate, podTemplateProblems } from '../validation/pod-template';
-import { fieldError } from '../validation/report';
 import { resourceExpressionProblem } from '../validation/resource-expression';
 import { LabelSelectorJson, isEmptySelector, selectorProblems } from '../validation/selectors';
 import { eachObject, listShapeProblem } from '../validation/shape';
@@ -67,9 +67,6 @@ export function sidecarSetErrors(json: any): string[] {
   if (!ALNUM_DASH.test(name) || name.length > 63) {
     errors.push(fieldError('metadata.name', name, 'is not a valid SidecarSet name', 'use at most 63 lowercase letters, digits and \'-\', starting and ending with a letter or digit'));
   }
-  if (json?.metadata?.namespace) {
-    errors.push(fieldError('metadata.namespace', json.metadata.namespace, 'is set, but SidecarSet is cluster-scoped', advice('remove metadata.namespace (spec.namespaceSelector chooses the namespaces of the pods)', 'leave the namespace out (use the namespace or namespaceSelector prop to choose namespaces)')));
-  }
   for (const p of labelsProblems(json?.metadata?.labels)) {
     errors.push(fieldError(`metadata.labels[${JSON.stringify(p.key)}]`, p.key, p.problem, 'use a qualified key and a valid label value'));
   }
@@ -112,10 +109,6 @@ export function sidecarSetErrors(json: any): string[] {
   }
   // rules 9-14 (RollingUpdate only)
   if (us.type === 'RollingUpdate') {
-    const partitionSet = typeof us.partition === 'string' || (typeof us.partition === 'number' && us.partition !== 0);
-    if (partitionSet && us.selector) {
-      errors.push(fieldError('spec.updateStrategy.partition', us.partition, 'is combined with spec.updateStrategy.selector, which OpenKruise refuses', 'use either a partition or an update selector'));
-    }
     if (us.selector) errors.push(...selectorErrors('spec.updateStrategy.selector', us.selector, 'update selector'));
     for (const f of ['partition', 'maxUnavailable']) {
       if (us[f] !== undefined && !parseStrictPercent(us[f])) {
@@ -364,6 +357,43 @@ export function sidecarSetWarnings(json: any): string[] {
   return out;
 }
 
+/**
+ * The SidecarSet webhook's changes by release: 1.8 refuses a partition
+ * together with an update selector and takes the Partial revision policy (1.7
+ * knew Always only); 1.9 converts a v1alpha1 namespace into the namespace
+ * selector, so both may be set (1.8 refused them together).
+ */
+const RELEASE_RULES: ReleaseRule[] = [
+  {
+    release: '1.8',
+    change: 'refuses',
+    what: 'spec.updateStrategy.partition together with spec.updateStrategy.selector',
+    find: m => {
+      const us = m.spec?.updateStrategy ?? {};
+      const partitionSet = typeof us.partition === 'string' || (typeof us.partition === 'number' && us.partition !== 0);
+      return us.type === 'RollingUpdate' && partitionSet && us.selector
+        ? [{ field: 'spec.updateStrategy.partition', value: us.partition, problem: 'is combined with spec.updateStrategy.selector, which OpenKruise refuses', fix: 'use either a partition or an update selector' }]
+        : [];
+    },
+  },
+  {
+    release: '1.8',
+    change: 'accepts',
+    what: 'the revision policy Partial in spec.injectionStrategy.revision.policy',
+    find: m => (m.spec?.injectionStrategy?.revision?.policy === 'Partial'
+      ? [{ field: 'spec.injectionStrategy.revision.policy', value: 'Partial', problem: 'is not a revision policy the webhook knows', fix: 'use Always (or leave it unset)' }]
+      : []),
+  },
+  {
+    release: '1.9',
+    change: 'accepts',
+    what: 'spec.namespace together with spec.namespaceSelector (v1alpha1)',
+    find: m => (m.apiVersion === 'apps.kruise.io/v1alpha1' && m.spec?.namespace && m.spec?.namespaceSelector
+      ? [{ field: 'spec.namespace', value: m.spec.namespace, problem: 'is set together with spec.namespaceSelector', fix: advice('set one of them', 'use either the namespace or the namespaceSelector prop') }]
+      : []),
+  },
+];
+
 /** The SidecarSet webhooks (v1alpha1 is converted to v1beta1 first, as upstream does). */
 export const sidecarSetAdmission: AdmissionModule = {
   group: 'apps.kruise.io',
@@ -372,4 +402,5 @@ export const sidecarSetAdmission: AdmissionModule = {
   defaults: m => ({ ...m, spec: defaultedSidecarSetSpec(m.spec) }),
   validate: m => sidecarSetErrors(m),
   warnings: m => sidecarSetWarnings(m),
+  releaseRules: RELEASE_RULES,
 };

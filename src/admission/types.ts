@@ -8,6 +8,8 @@
  * included YAML.
  */
 
+import type { Target } from '../releases/target';
+
 /** An object in wire form (what `ApiObject.toJson()` returns). */
 export type Manifest = Record<string, any>;
 
@@ -21,9 +23,15 @@ export interface AdmissionContext {
   readonly rollout?: RolloutAdmissionSettings;
 
   /**
+   * The releases the object is judged by (OpenKruise, Kruise Rollouts) and
+   * where they were declared: the app's target, or a command's flags.
+   */
+  readonly target: Target;
+
+  /**
    * Whether an OpenKruise feature gate is on: as set on the App's
-   * `KruiseControlPlane` (all of them, when there are several), else the
-   * v1.9.0 default.
+   * `KruiseControlPlane` (all of them, when there are several), else as the
+   * target declares it, else the target release's default.
    */
   gate(name: string): boolean;
 }
@@ -55,6 +63,36 @@ export interface AppObjectView {
 export interface AdmissionApp {
   /** Every other object of the App with this API group and kind, in construct-path order. */
   objects(group: string, kind: string): AppObjectView[];
+}
+
+/** One problem a rule finds: the field, its value, what is wrong and how to fix it (as `fieldError` writes them). */
+export interface Finding {
+  readonly field: string;
+  readonly value: unknown;
+  readonly problem: string;
+  readonly fix: string;
+}
+
+/**
+ * A webhook rule of a kind that one release changed: from `release` on
+ * (`1.9`, or `1.8.3` for a release inside a line) the webhook `refuses` what
+ * `find` reports, or `accepts` it (and the releases before refused it). The
+ * engine applies the rules the target's release has; a plan lists the ones
+ * that change between two releases.
+ */
+export interface ReleaseRule {
+  /** The release of the change, of the kind's product (`1.9`, `1.8.3`, `0.6`). */
+  readonly release: string;
+  /** `refuses`: refused from `release` on; `accepts`: refused before `release`, accepted from it on. */
+  readonly change: 'refuses' | 'accepts';
+  /** What the rule is about, for plans: e.g. `a fractional percent in spec.updateStrategy.maxUnavailable`. */
+  readonly what: string;
+  /**
+   * The problems on the defaulted object (as the webhook of a release that
+   * refuses it finds them); a `refuses` rule may give whole lines
+   * (`field: value problem; fix`) instead.
+   */
+  find(manifest: Manifest, ctx: AdmissionContext): Array<Finding | string>;
 }
 
 /** The admission webhooks of one kind (every served version). */
@@ -92,4 +130,11 @@ export interface AdmissionModule {
    * defaulted object once it passed `validate`. One line per problem.
    */
   readonly appRules?: (manifest: Manifest, app: AdmissionApp, ctx: AdmissionContext) => string[];
+
+  /**
+   * The rules of the kind that differ between releases, each as the change
+   * of the release that made it (`validate` holds what every modelled
+   * release does): the one place per kind where releases differ.
+   */
+  readonly releaseRules?: readonly ReleaseRule[];
 }

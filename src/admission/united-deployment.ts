@@ -48,11 +48,11 @@
  */
 import { goZeroValues } from './_workload';
 import { cloneSetProblems } from './clone-set';
-import { AdmissionContext, AdmissionModule, Manifest } from './types';
+import { AdmissionContext, AdmissionModule, Manifest, ReleaseRule } from './types';
+import { fieldError } from '../validation/field-error';
 import { cloneJson } from '../validation/json';
 import { dns1123LabelProblems, dns1123SubdomainProblems, labelsProblems, objectMetaProblems, qualifiedNameProblems } from '../validation/names';
 import { TemplateProblem, defaultPodTemplate, podTemplateProblems, tolerationsProblems } from '../validation/pod-template';
-import { fieldError } from '../validation/report';
 import { LabelSelectorJson, isEmptySelector, selectorMatches, selectorProblems } from '../validation/selectors';
 import { untypedObjectProblems } from '../validation/shape';
 
@@ -229,8 +229,6 @@ function cloneSetTemplateProblems(w: Json, sel: LabelSelectorJson | undefined, a
 function subsetProblems(s: Json, out: TemplateProblem[]): void {
   const topology: Json = isObject(s.topology) ? s.topology : {};
   const subsets: Json[] = (Array.isArray(topology.subsets) ? topology.subsets : []).map((x: unknown) => (isObject(x) ? x : {}));
-  const strategy: Json = isObject(topology.scheduleStrategy) ? topology.scheduleStrategy : {};
-  const adaptive = strategy.type === 'Adaptive';
   const udReplicas = typeof s.replicas === 'number' ? s.replicas : undefined;
   const names = new Map<string, number>();
   const who = (sub: Json, i: number) => (typeof sub.name === 'string' && sub.name !== '' ? JSON.stringify(sub.name) : `#${i}`);
@@ -256,9 +254,6 @@ function subsetProblems(s: Json, out: TemplateProblem[]): void {
     if (isObject(sub.nodeSelectorTerm)) out.push(...nodeSelectorTermProblems(sub.nodeSelectorTerm, `${at}.nodeSelectorTerm`, name));
     if (Array.isArray(sub.tolerations)) {
       for (const p of tolerationsProblems(sub.tolerations, at)) out.push({ ...p, problem: `${p.problem} (subset ${name})` });
-    }
-    if (present(sub.replicas) && adaptive) {
-      add(`${at}.replicas`, sub.replicas, 'is not used with the Adaptive schedule strategy', 'use minReplicas and maxReplicas instead');
     }
     const read = (f: 'replicas' | 'minReplicas' | 'maxReplicas', unset: number): number => {
       if (!present(sub[f])) return unset;
@@ -438,6 +433,30 @@ function defaults(manifest: Manifest, ctx: AdmissionContext): Manifest {
 }
 
 
+/**
+ * The UnitedDeployment webhook's changes by release: 1.9 refuses a subset's
+ * replicas under the Adaptive schedule strategy (1.8 took them). The
+ * strategy itself came with 1.8 and its fields changed in 1.9 (schema).
+ */
+const RELEASE_RULES: ReleaseRule[] = [{
+  release: '1.9',
+  change: 'refuses',
+  what: 'spec.topology.subsets[].replicas with the Adaptive schedule strategy',
+  find: m => {
+    const topology = isObject(m.spec?.topology) ? m.spec.topology : {};
+    if (!isObject(topology.scheduleStrategy) || topology.scheduleStrategy.type !== 'Adaptive') return [];
+    const subsets: unknown[] = Array.isArray(topology.subsets) ? topology.subsets : [];
+    return subsets.flatMap((sub: any, i) => (isObject(sub) && present(sub.replicas)
+      ? [{
+        field: `spec.topology.subsets[${i}].replicas`,
+        value: sub.replicas,
+        problem: `is not used with the Adaptive schedule strategy (subset ${typeof sub.name === 'string' && sub.name !== '' ? JSON.stringify(sub.name) : `#${i}`})`,
+        fix: 'use minReplicas and maxReplicas instead',
+      }]
+      : []));
+  },
+}];
+
 /** The UnitedDeployment webhooks. */
 export const unitedDeploymentAdmission: AdmissionModule = {
   group: 'apps.kruise.io',
@@ -445,4 +464,5 @@ export const unitedDeploymentAdmission: AdmissionModule = {
   versions: ['v1alpha1'],
   defaults,
   validate: m => unitedDeploymentProblems(m).map(p => fieldError(p.field, p.value, p.problem, p.fix)),
+  releaseRules: RELEASE_RULES,
 };

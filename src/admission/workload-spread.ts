@@ -6,9 +6,9 @@
  */
 import { AdmissionApp, AdmissionModule } from './types';
 import { advice } from '../validation/advice';
+import { fieldError } from '../validation/field-error';
 import { dns1123SubdomainProblems, labelValueProblems, qualifiedNameProblems } from '../validation/names';
 import { parseUpstreamPercent } from '../validation/percent';
-import { fieldError } from '../validation/report';
 import { selectorProblems } from '../validation/selectors';
 
 const groupOf = (apiVersion: string | undefined): string => (apiVersion && apiVersion.includes('/') ? apiVersion.slice(0, apiVersion.indexOf('/')) : '');

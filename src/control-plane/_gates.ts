@@ -1,46 +1,14 @@
 /**
- * Feature-gate bookkeeping of the control plane: defaults, the start-up rules
- * of kruise-manager v1.9.0, and the checks of the `featureGates` prop.
+ * Feature-gate bookkeeping of the control plane: a release's defaults, the
+ * start-up rules of kruise-manager (the same in 1.7, 1.8 and 1.9), and the
+ * checks of the `featureGates` prop.
  */
-import { fieldError } from '../validation/report';
+import { OPENKRUISE_1_9_GATES } from '../releases/openkruise-1.9/release';
+import { gateDefaults, Release } from '../releases/registry';
+import { fieldError } from '../validation/field-error';
 
-/** Gate name -> default in v1.9.0 (pkg/features/kruise_features.go). */
-export const GATE_DEFAULTS: Record<string, boolean> = {
-  KruiseDaemon: true,
-  PodWebhook: true,
-  DaemonWatchingPod: true,
-  CloneSetShortHash: false,
-  KruisePodReadinessGate: false,
-  PreDownloadImageForInPlaceUpdate: false,
-  CloneSetPartitionRollback: false,
-  ResourcesDeletionProtection: false,
-  PodUnavailableBudgetDeleteGate: true,
-  PodUnavailableBudgetUpdateGate: false,
-  WorkloadSpread: true,
-  TemplateNoDefaults: false,
-  InPlaceUpdateEnvFromMetadata: true,
-  StatefulSetAutoDeletePVC: true,
-  SidecarSetPatchPodMetadataDefaultsAllowed: false,
-  SidecarTerminator: false,
-  PodProbeMarkerGate: true,
-  PreDownloadImageForDaemonSetUpdate: false,
-  CloneSetEventHandlerOptimization: false,
-  PreparingUpdateAsUpdate: false,
-  ImagePullJobGate: false,
-  ResourceDistributionGate: false,
-  DeletionProtectionForCRDCascadingGate: false,
-  EnhancedLivenessProbe: false,
-  RecreatePodWhenChangeVCTInCloneSetGate: false,
-  StatefulSetStartOrdinal: false,
-  PodIndexLabel: true,
-  EnableExternalCerts: false,
-  StatefulSetAutoResizePVCGate: false,
-  ForceDeleteTimeoutExpectationGate: false,
-  InPlaceWorkloadVerticalScaling: false,
-  EnablePodProbeMarkerOnServerless: false,
-  EnableSortSidecarContainerByName: false,
-  InPlacePodVerticalScaling: false,
-};
+/** Gate name -> default in v1.9.0, the default line (kept with the line's facts in src/releases/openkruise-1.9). */
+export const GATE_DEFAULTS: Readonly<Record<string, boolean>> = OPENKRUISE_1_9_GATES;
 
 /** Gates kruise-manager forces off when PodWebhook is off. */
 const OFF_WITHOUT_POD_WEBHOOK = [
@@ -70,13 +38,27 @@ export interface _GateSetting {
  * @internal
  */
 export class _GateSet {
+  /**
+   * The gates of an installation of `release`: its gates and their defaults
+   * (`gateDefaults`, from the release's line in src/releases), named in
+   * messages as `v<release>`.
+   */
+  public static forRelease(settings: Map<string, _GateSetting>, release: Release): _GateSet {
+    return new _GateSet(settings, gateDefaults(release), `v${release.version}`);
+  }
+
   /** Settings written into the flag, by gate. */
   public readonly settings: ReadonlyMap<string, _GateSetting>;
   private readonly effective: Map<string, boolean>;
 
-  constructor(settings: Map<string, _GateSetting>) {
+  /**
+   * @param settings the gates set, by name
+   * @param defaults the gates of the release and their defaults (default: v1.9.0's)
+   * @param release how messages name the release (default: `v1.9.0`)
+   */
+  constructor(settings: Map<string, _GateSetting>, private readonly defaults: Readonly<Record<string, boolean>> = GATE_DEFAULTS, private readonly release = 'v1.9.0') {
     this.settings = settings;
-    this.effective = resolve(settings);
+    this.effective = resolve(settings, defaults);
   }
 
   /** The value of the `--feature-gates` flag: `Gate=bool` pairs sorted by name. */
@@ -87,7 +69,7 @@ export class _GateSet {
   /** Whether the gate is on in kruise-manager (defaults and start-up rules applied). */
   public isEnabled(gate: string): boolean {
     const v = this.effective.get(gate);
-    if (v === undefined) throw new Error(`unknown OpenKruise v1.9.0 feature gate '${gate}'`);
+    if (v === undefined) throw new Error(`unknown OpenKruise ${this.release} feature gate '${gate}'`);
     return v;
   }
 
@@ -98,13 +80,14 @@ export class _GateSet {
   public problems(): string[] {
     const out: string[] = [];
     for (const [gate, s] of this.settings) {
-      if (GATE_DEFAULTS[gate] === undefined) {
-        out.push(fieldError(s.origin, s.value, `is not an OpenKruise v1.9.0 feature gate${suggest(gate)}`,
-          `use one of the names in KruiseFeatureGate (${Object.keys(GATE_DEFAULTS).sort().join(', ')})`));
+      if (this.defaults[gate] === undefined) {
+        const elsewhere = GATE_DEFAULTS[gate] !== undefined ? ` (a gate of v1.9.0, which kruise-manager ${this.release} refuses to start with)` : suggest(gate, this.defaults);
+        out.push(fieldError(s.origin, s.value, `is not an OpenKruise ${this.release} feature gate${elsewhere}`,
+          `use one of the names in KruiseFeatureGate${this.defaults === GATE_DEFAULTS ? '' : ` that ${this.release} has`} (${Object.keys(this.defaults).sort().join(', ')})`));
       }
     }
     if (out.length > 0) return out;
-    const value = (g: string) => this.settings.get(g)?.value ?? GATE_DEFAULTS[g];
+    const value = (g: string) => this.settings.get(g)?.value ?? this.defaults[g];
     const explicitOn = (g: string) => this.settings.get(g)?.explicit === true && this.settings.get(g)?.value === true;
     if (!value('PodWebhook')) {
       for (const g of OFF_WITHOUT_POD_WEBHOOK.filter(explicitOn)) {
@@ -134,21 +117,27 @@ export class _GateSet {
   }
 }
 
-/** Apply the v1.9.0 defaults and start-up rules (features.SetDefaultFeatureGates) to the settings. */
-function resolve(settings: Map<string, _GateSetting>): Map<string, boolean> {
+/**
+ * Apply a release's defaults and the start-up rules (features.SetDefaultFeatureGates,
+ * the same in 1.7, 1.8 and 1.9 for the gates each release has) to the settings.
+ */
+function resolve(settings: Map<string, _GateSetting>, defaults: Readonly<Record<string, boolean>>): Map<string, boolean> {
   const gates = new Map<string, boolean>();
-  for (const [g, d] of Object.entries(GATE_DEFAULTS)) gates.set(g, settings.get(g)?.value ?? d);
-  if (!gates.get('PodWebhook')) for (const g of OFF_WITHOUT_POD_WEBHOOK) gates.set(g, false);
-  if (!gates.get('KruiseDaemon')) for (const g of OFF_WITHOUT_DAEMON) gates.set(g, false);
+  for (const [g, d] of Object.entries(defaults)) gates.set(g, settings.get(g)?.value ?? d);
+  const off = (g: string) => {
+    if (gates.has(g)) gates.set(g, false);
+  };
+  if (!gates.get('PodWebhook')) for (const g of OFF_WITHOUT_POD_WEBHOOK) off(g);
+  if (!gates.get('KruiseDaemon')) for (const g of OFF_WITHOUT_DAEMON) off(g);
   if (FORCE_IMAGE_PULL_JOB.some(g => gates.get(g))) gates.set('ImagePullJobGate', true);
-  if (!gates.get('ResourcesDeletionProtection')) gates.set('DeletionProtectionForCRDCascadingGate', false);
+  if (!gates.get('ResourcesDeletionProtection')) off('DeletionProtectionForCRDCascadingGate');
   return gates;
 }
 
 /** ", did you mean X?" for a near miss (case or spelling), else "". */
-function suggest(name: string): string {
+function suggest(name: string, defaults: Readonly<Record<string, boolean>> = GATE_DEFAULTS): string {
   const lower = name.toLowerCase();
-  const hit = Object.keys(GATE_DEFAULTS).find(g => g.toLowerCase() === lower || g.toLowerCase() === `${lower}gate` || `${g.toLowerCase()}gate` === lower);
+  const hit = Object.keys(defaults).find(g => g.toLowerCase() === lower || g.toLowerCase() === `${lower}gate` || `${g.toLowerCase()}gate` === lower);
   return hit ? ` (did you mean '${hit}'?)` : '';
 }
 

@@ -1,19 +1,24 @@
 /**
- * `KruiseControlPlane`: OpenKruise v1.9.0 installed from a cdk8s app.
+ * `KruiseControlPlane`: an OpenKruise release (1.7, 1.8 or 1.9) installed from a cdk8s app.
  */
 import { ApiObject, Chart, Duration } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { k8s } from 'cdk8s-plus-28';
 import { Construct, IConstruct } from 'constructs';
 import { _GateSet, _gatePrerequisites, _GateSetting } from './_gates';
+import { _installedRelease } from './_release-image';
 import { WebhookCertificates } from './certs';
-import { addCrds } from './crds';
+import { addCrds, conversionCrds, modelCrds } from './crds';
 import { addDaemon } from './daemon';
 import { _orderDeploy } from './deploy-order';
+import type * as HelmValues from './helm-values';
 import { addManager, addWebhookSecret, addWebhookService, managerPorts } from './manager';
-import { KruiseDaemonOptions, KruiseManagerOptions } from './options';
+import { HelmValueMapping, KruiseDaemonOptions, KruiseManagerOptions } from './options';
 import { addRbac, addServiceAccounts, DAEMON_CONFIG_NAMESPACE } from './rbac';
 import { addWebhookConfigurations, CONTROL_PLANE_LABEL, DELETE_PROTECTION_LABEL } from './webhooks';
+import { _compareTags, _imageTag } from '../_image-tags';
+import { parseRelease, Release, ReleaseError, supportedText } from '../releases/registry';
+import { _declareRelease } from '../releases/target';
 import { _assertOwnKplus } from '../validation/foreign-kplus';
 import { _registerGateSource } from '../validation/gates';
 import {
@@ -37,6 +42,18 @@ export enum DeletionProtection {
 
 /** Properties of `KruiseControlPlane`. */
 export interface KruiseControlPlaneProps {
+  /**
+   * The OpenKruise release to install: a line (`"1.8"`, its newest release)
+   * or a release of it (`"1.8.2"`, `"v1.8.2"`); see `docs/existing-clusters.md`
+   * for the modelled releases. The control plane declares it as the app's
+   * target: every check, L2 and command of the app follows it, and another
+   * declaration of a different release (a `KruiseContext`, another control
+   * plane) fails synth naming both.
+   *
+   * @default "1.9" (v1.9.0)
+   */
+  readonly release?: string;
+
   /**
    * Namespace kruise-manager and kruise-daemon run in. Every reference to it
    * (RBAC subjects, leader election, webhook and conversion service
@@ -77,7 +94,8 @@ export interface KruiseControlPlaneProps {
   readonly createDaemonConfigNamespace?: boolean;
 
   /**
-   * Install the 18 OpenKruise CustomResourceDefinitions.
+   * Install the OpenKruise CustomResourceDefinitions of the release: 18 for
+   * 1.9, 17 for 1.7 and 1.8 (their charts install no EphemeralJob).
    *
    * @default true
    */
@@ -113,9 +131,13 @@ export interface KruiseControlPlaneProps {
   readonly imageRepository?: string;
 
   /**
-   * Image tag.
+   * Image tag. A tag that reads as a version must be of the release's line
+   * (the CRDs, webhooks, RBAC and gates installed are the release's), and
+   * then decides the release installed (`release: '1.8'` with `imageTag:
+   * 'v1.8.2'` installs 1.8.2); to install another line, set `release`. A tag
+   * that is no version (a build of one's own) is taken as the release's.
    *
-   * @default "v1.9.0"
+   * @default - "v" + the release (`v1.9.0`; `v1.8.4` for release "1.8")
    */
   readonly imageTag?: string;
 
@@ -163,7 +185,7 @@ export interface KruiseControlPlaneProps {
   readonly certificates?: WebhookCertificates;
 
   /**
-   * Delete protection of the 18 CRDs, enforced by kruise-manager. The default
+   * Delete protection of the CRDs, enforced by kruise-manager. The default
    * refuses to delete a CRD while custom resources of it exist (what the
    * chart's pre-delete hook checks for three kinds), and never blocks an
    * upgrade (upgrades do not delete CRDs). Turns on the
@@ -184,8 +206,10 @@ export interface KruiseControlPlaneProps {
   readonly namespaceDeletionProtection?: DeletionProtection;
 
   /**
-   * Register the EphemeralJob validating webhook, which kruise-manager v1.9.0
+   * Register the EphemeralJob validating webhook, which kruise-manager
    * serves but the chart leaves out (EphemeralJobs are not validated then).
+   * 1.9 only: the 1.7 and 1.8 control planes, as their charts, install no
+   * EphemeralJob CRD.
    *
    * @default false
    */
@@ -222,12 +246,17 @@ export interface KruiseControlPlaneProps {
 
 const DEFAULT_NAMESPACE = 'kruise-system';
 
+// the mapping of Helm values loads with the first takeover, not with the control plane
+const helmValuesModule = (): typeof HelmValues => require('./helm-values') as typeof HelmValues; // eslint-disable-line @typescript-eslint/no-require-imports
+
 /**
- * OpenKruise v1.9.0, installed as constructs: the 18 CRDs, RBAC,
- * kruise-manager (controllers and webhooks), its webhook configurations and
- * kruise-daemon. With no props it produces the objects the openkruise/charts
- * `kruise` chart renders with its default values, plus what that chart
- * misses:
+ * An OpenKruise release (v1.9.0 by default; `release` chooses a 1.7 or 1.8
+ * one), installed as constructs: the release's CRDs, RBAC, kruise-manager
+ * (controllers and webhooks), its webhook configurations and kruise-daemon,
+ * each as that release has them. With no other props it produces the
+ * objects the openkruise/charts `kruise` chart of the release's line renders
+ * with its default values (1.9.0-alpha.3, 1.8.3, 1.7.5), plus what that
+ * chart misses:
  *
  * - GitOps-safe: no caBundle, no certificate data, nothing kruise-manager
  *   writes at runtime, so applying the YAML again resets nothing;
@@ -248,6 +277,70 @@ export class KruiseControlPlane extends Construct {
    * @param scope any construct of the app
    * @returns the control plane, or undefined when the app has none
    */
+  /**
+   * The control plane that takes over OpenKruise installed by the
+   * openkruise/charts `kruise` chart (1.7, 1.8 or 1.9 line; their values
+   * are the same): the chart's values, as
+   * `helm get values RELEASE -o yaml` prints them (parsed), mapped onto
+   * props. Every value of the chart's values.yaml is carried over or
+   * refused: a refused value fails with the reason (`mapHelmValues()` lists
+   * what becomes of each). `props` are applied on top (`manager`, `daemon`
+   * and `featureGates` merged key by key). The image tag is not carried
+   * over: the control plane installs its own release (`props.release`, the
+   * same line as the live one to keep it), and a live tag newer than that
+   * release is refused as a downgrade. The takeover itself (the
+   * release record, Helm's field ownership, `--force-conflicts`) is planned
+   * by `cdk8s-kruise plan --old-live`.
+   *
+   * @param scope the parent construct
+   * @param id the construct id
+   * @param values the release's values (parsed YAML)
+   * @param props props set on top of the mapped ones
+   */
+  public static fromHelmValues(scope: Construct, id: string, values: any, props: KruiseControlPlaneProps = {}): KruiseControlPlane {
+    const where = `KruiseControlPlane.fromHelmValues() at '${scope.node.path ? `${scope.node.path}/` : ''}${id}'`;
+    const mapped = helmValuesModule()._mapHelmValues(values);
+    const refused = mapped.values.filter(v => v.refusal !== undefined);
+    if (refused.length > 0) {
+      throw new Error(`${where}: ${refused.map(r => `${r.path} (${JSON.stringify(r.value)}) ${r.refusal}`).join('; ')}; `
+        + 'leave these values out of the values passed, and set the matching props yourself where there are some');
+    }
+    const m = mapped.props;
+    const merged: KruiseControlPlaneProps = {
+      ...m,
+      ...props,
+      featureGates: m.featureGates || props.featureGates ? { ...m.featureGates, ...props.featureGates } : undefined,
+      manager: m.manager || props.manager ? { ...m.manager, ...props.manager } : undefined,
+      daemon: m.daemon || props.daemon ? { ...m.daemon, ...props.daemon } : undefined,
+    };
+    const cp = new KruiseControlPlane(scope, id, merged);
+    const live = values?.manager?.image?.tag === undefined ? undefined : String(values.manager.image.tag);
+    const target = _imageTag(cp.managerImage);
+    if (_compareTags(live, target) === 1) {
+      scope.node.tryRemoveChild(id);
+      let fix: string;
+      try {
+        fix = `set props.release to '${parseRelease('openkruise', live!, 'manager.image.tag').version}' or a newer release`;
+      } catch (e) {
+        if (!(e instanceof ReleaseError)) throw e;
+        fix = `this library models no release of ${live} or newer (${supportedText('openkruise')}); leave that installation to its chart`;
+      }
+      throw new Error(`${where}: manager.image.tag "${live}" is newer than ${target}, the release this control plane installs: taking over would downgrade OpenKruise; ${fix}`);
+    }
+    return cp;
+  }
+
+  /**
+   * What becomes of each value of an installed kruise chart (as `helm get
+   * values RELEASE -o yaml` prints them, parsed) in `fromHelmValues()`: the
+   * prop it sets, or why it is refused.
+   *
+   * @param values the release's values (parsed YAML)
+   */
+  public static mapHelmValues(values: any): HelmValueMapping[] {
+    return helmValuesModule()._mapHelmValues(values).values;
+  }
+
   public static of(scope: IConstruct): KruiseControlPlane | undefined {
     const all = scope.node.root.node.findAll().filter((c): c is KruiseControlPlane => c instanceof KruiseControlPlane);
     if (all.length <= 1) return all[0];
@@ -265,6 +358,18 @@ export class KruiseControlPlane extends Construct {
   /** The value of the `--feature-gates` flag of kruise-manager and kruise-daemon. */
   public readonly featureGatesFlag: string;
 
+  /**
+   * The OpenKruise release installed, as `x.y.z`: the newest of the line when
+   * `release` names a line, unless `imageTag` names a release of it.
+   */
+  public readonly release: string;
+
+  /** The image kruise-manager and kruise-daemon run (`repository:tag`). */
+  public readonly managerImage: string;
+
+  private readonly releaseModel: Release;
+  private readonly imageTagRefusal?: readonly [string, unknown, string, string];
+
   private readonly gates: _GateSet;
   private readonly props: KruiseControlPlaneProps;
 
@@ -274,16 +379,24 @@ export class KruiseControlPlane extends Construct {
     // every OpenKruise object of an app that installs OpenKruise is judged at synth
     KruiseValidation.enable(this);
     this.props = props;
+    const declared = parseRelease('openkruise', props.release ?? '1.9', `KruiseControlPlane at '${this.node.path}': release`);
+    const installed = _installedRelease(declared, props.release, props.imageTag);
+    this.imageTagRefusal = installed.refusal;
+    this.releaseModel = installed.release;
+    this.release = this.releaseModel.version;
+    const facts = this.releaseModel.line.controlPlane;
     this.namespace = props.namespace ?? DEFAULT_NAMESPACE;
     const ns = this.namespace;
     const certificates = props.certificates ?? WebhookCertificates.selfManaged();
-    this.gates = new _GateSet(this.gateSettings(certificates));
+    this.gates = _GateSet.forRelease(this.gateSettings(certificates), this.releaseModel);
     this.featureGatesFlag = this.gates.flag();
+    const crds = modelCrds('kruise', this.releaseModel);
 
     const createNamespace = props.createNamespace ?? true;
     const crdProtection = this.crdProtection;
     const nsProtection = this.namespaceProtection;
-    const image = `${props.imageRepository ?? 'openkruise/kruise-manager'}:${props.imageTag ?? 'v1.9.0'}`;
+    const image = `${props.imageRepository ?? 'openkruise/kruise-manager'}:${installed.tag}`;
+    this.managerImage = image;
     const imagePullPolicy = props.imagePullPolicy ?? kplus.ImagePullPolicy.ALWAYS;
     const imagePullSecrets = [...(props.imagePullSecrets ?? [])];
     const manager = props.manager ?? {};
@@ -304,6 +417,7 @@ export class KruiseControlPlane extends Construct {
     }
     if (props.installCrds ?? true) {
       addCrds(this, {
+        crds,
         namespace: ns,
         labels: crdProtection === DeletionProtection.NONE ? {} : { [DELETE_PROTECTION_LABEL]: crdProtection },
         conversionAnnotations: certificates._annotations(ns),
@@ -314,6 +428,9 @@ export class KruiseControlPlane extends Construct {
       roleListGroups: [...(props.roleListGroups ?? ['*'])],
       certsRole: !certificates.isExternal,
       serviceAccountAnnotations: props.serviceAccountAnnotations,
+      conversionCrds: conversionCrds(crds),
+      managerRoleLacks: facts.managerRoleLacks,
+      noAggregateRoles: facts.noAggregateRoles,
     };
     addServiceAccounts(this, rbac);
     if (!certificates.isExternal) addWebhookSecret(this, ns);
@@ -348,6 +465,7 @@ export class KruiseControlPlane extends Construct {
         deletionProtection: this.gates.isEnabled('ResourcesDeletionProtection'),
         ephemeralJobs: props.validateEphemeralJobs ?? false,
       },
+      versionedPaths: facts.versionedWebhookPaths,
     });
     certificates._addObjects(this, ns);
 
@@ -357,6 +475,16 @@ export class KruiseControlPlane extends Construct {
         'is set but the KruiseDaemon gate is off, so kruise-daemon is not installed and these options have no effect', 'remove daemon, or set featureGates.KruiseDaemon to true')));
     }
 
+    // the app targets the release this control plane installs
+    _declareRelease(this, {
+      by: 'KruiseControlPlane',
+      path: this.node.path,
+      declared: `declared at '${this.node.path}'`,
+      reportOn: this,
+      prop: { openkruise: 'release' },
+      releases: { openkruise: this.releaseModel },
+      featureGates: { ...(props.featureGates ?? {}) },
+    });
     const self = this;
     _registerGateSource(this, {
       path: this.node.path,
@@ -367,7 +495,7 @@ export class KruiseControlPlane extends Construct {
   }
 
   /**
-   * Whether a feature gate is on in this installation: the v1.9.0 default,
+   * Whether a feature gate is on in this installation: the release's default,
    * the chart's setting, the gates this construct turns on and
    * `featureGates`, after kruise-manager's start-up rules (e.g. PodWebhook
    * off turns WorkloadSpread off).
@@ -418,6 +546,24 @@ export class KruiseControlPlane extends Construct {
     const out: string[] = [];
     const add = (field: string, value: unknown, problem: string, fix: string) => out.push(fieldError(field, value, problem, fix));
     const user = p.featureGates ?? {};
+
+    // The release: the image runs it, and its binaries take the flags written.
+    if (this.imageTagRefusal) add(...this.imageTagRefusal);
+    const release = `OpenKruise ${this.release}`;
+    const facts = this.releaseModel.line.controlPlane;
+    for (const [flag, field, value] of [
+      ['kruise-daemon --rest-config-qps', 'daemon.restConfigQps', p.daemon?.restConfigQps],
+      ['kruise-daemon --rest-config-burst', 'daemon.restConfigBurst', p.daemon?.restConfigBurst],
+    ] as const) {
+      if (value !== undefined && facts.lacksFlags?.includes(flag)) {
+        add(field, value, `sets ${flag.split(' ')[1]}, a flag ${flag.split(' ')[0]} has from OpenKruise 1.9; the ${release} binary refuses to start with it`,
+          `remove ${field}, or install OpenKruise 1.9 (release: '1.9')`);
+      }
+    }
+    if (p.validateEphemeralJobs && (this.releaseModel.line.chartLeavesOut ?? []).includes('EphemeralJob')) {
+      add('validateEphemeralJobs', true, `registers a webhook for EphemeralJobs, but the ${release} control plane, as the chart of its line, installs no EphemeralJob CRD`,
+        'remove validateEphemeralJobs, or install OpenKruise 1.9 (release: \'1.9\')');
+    }
 
     // Names.
     for (const problem of dns1123LabelProblems(this.namespace)) add('namespace', this.namespace, problem, 'use a DNS-1123 label such as "kruise-system"');
@@ -477,6 +623,12 @@ export class KruiseControlPlane extends Construct {
       const ms = p.webhookTimeout.toMilliseconds({ integral: false });
       const s = ms / 1000;
       if (!Number.isInteger(s) || s < 1 || s > 30) add('webhookTimeout', `${ms}ms`, 'must be a whole number of seconds from 1 to 30 (the API server limit)', 'use e.g. Duration.seconds(10)');
+    }
+    if (m.drainDelay !== undefined) {
+      const ms = m.drainDelay.toMilliseconds({ integral: false });
+      if (!Number.isInteger(ms / 1000) || ms < 0 || ms >= 10_000) {
+        add('manager.drainDelay', `${ms}ms`, 'must be a whole number of seconds from 0 to 9 (shorter than the manager Pods\' 10 s grace period)', 'use e.g. Duration.seconds(5), or Duration.seconds(0) for no delay');
+      }
     }
     const sync = m.syncPeriod?.toMilliseconds({ integral: false });
     if (sync !== undefined && !Number.isFinite(sync)) {

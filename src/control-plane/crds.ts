@@ -1,5 +1,7 @@
 /**
- * The 18 OpenKruise CustomResourceDefinitions, rendered from the API model.
+ * The OpenKruise CustomResourceDefinitions of a release, rendered from the
+ * API model of its line (18 in 1.9; 17 in 1.7 and 1.8, whose charts install
+ * no EphemeralJob).
  */
 import * as fs from 'fs';
 import * as path from 'path';
@@ -7,17 +9,25 @@ import { ApiObject } from 'cdk8s';
 import { Construct } from 'constructs';
 import { NAMES } from './rbac';
 import { sortKeys } from '../api/crd';
+import type { Release } from '../releases/registry';
 import { findSchemaDir } from '../validation/schemas';
 
 /**
- * The CRDs of one product as the API model renders them, in the model's
- * order: schemas/crds.json, written from the model by `npx projen gen` (its
- * staleness test keeps it equal), so an install parses JSON instead of
- * loading and rendering the model. A fresh copy on every call.
+ * The CRDs of one product as the API model renders them for a release, in
+ * the model's order: crds.json of the release's line (schemas/ for the
+ * default lines, schemas/<product>-<line>/ for the others), written from the
+ * model by `npx projen gen` (its staleness test keeps it equal), so an
+ * install parses JSON instead of loading and rendering the model. The kinds
+ * the line's chart leaves out are left out. A fresh copy on every call.
+ *
+ * @param release the release (default: the default line's)
  */
-export function modelCrds(product: 'kruise' | 'rollouts'): Array<Record<string, any>> {
-  const bundle = JSON.parse(fs.readFileSync(path.join(findSchemaDir(), 'crds.json'), 'utf-8'));
-  return bundle[product];
+export function modelCrds(product: 'kruise' | 'rollouts', release?: Release): Array<Record<string, any>> {
+  const folder = release?.line.folder;
+  const file = folder === undefined ? path.join(findSchemaDir(), 'crds.json') : path.join(findSchemaDir(), folder, 'crds.json');
+  const bundle = JSON.parse(fs.readFileSync(file, 'utf-8'));
+  const leftOut = new Set(release?.line.chartLeavesOut ?? []);
+  return (bundle[product] as Array<Record<string, any>>).filter(c => !leftOut.has(c.spec.names.kind));
 }
 
 /** `crd` with `labels` on its metadata, keys sorted as the model sorts them (the labels the model's renderer would add). */
@@ -32,11 +42,23 @@ export function crdObject(scope: Construct, manifest: Record<string, any>): ApiO
   return new ApiObject(scope, `Crd-${manifest.spec.names.plural}.${manifest.spec.group}`, { apiVersion, kind, metadata, ...rest });
 }
 
-/** CRDs served through kruise-manager's conversion webhook (kruise config/crd kustomization). */
+/**
+ * CRDs served through kruise-manager's conversion webhook (kruise config/crd
+ * kustomization), once they serve two versions: statefulsets from 1.7,
+ * daemonsets and sidecarsets from 1.9.
+ */
 export const CONVERSION_WEBHOOK_CRDS = ['daemonsets.apps.kruise.io', 'sidecarsets.apps.kruise.io', 'statefulsets.apps.kruise.io'];
+
+/** The CRDs a release serves through the conversion webhook, in `CONVERSION_WEBHOOK_CRDS` order. */
+export function conversionCrds(crds: ReadonlyArray<Record<string, any>>): string[] {
+  const twoVersions = new Set(crds.filter(c => c.spec.versions.length > 1).map(c => c.metadata.name as string));
+  return CONVERSION_WEBHOOK_CRDS.filter(n => twoVersions.has(n));
+}
 
 /** Options of the CRD part. */
 export interface CrdOptions {
+  /** The CRDs, from `modelCrds`. */
+  readonly crds: Array<Record<string, any>>;
   readonly namespace: string;
   /** Labels of every CRD (delete protection). */
   readonly labels: Record<string, string>;
@@ -61,10 +83,11 @@ function conversion(namespace: string): Record<string, unknown> {
 
 /** Create every CRD under `scope`, in the model's stable order. */
 export function addCrds(scope: Construct, o: CrdOptions): ApiObject[] {
-  return modelCrds('kruise').map(crd => {
+  const converted = conversionCrds(o.crds);
+  return o.crds.map(crd => {
     const manifest = withLabels(crd, o.labels);
     const name: string = manifest.metadata.name;
-    const webhook = CONVERSION_WEBHOOK_CRDS.includes(name);
+    const webhook = converted.includes(name);
     if (webhook && Object.keys(o.conversionAnnotations).length > 0) {
       manifest.metadata = sortKeys({ ...manifest.metadata, annotations: { ...o.conversionAnnotations } });
     }

@@ -7,20 +7,14 @@
  */
 import { ApiObject, Chart } from 'cdk8s';
 import { IConstruct } from 'constructs';
-import type * as Engine from '../admission/engine';
 import type * as PolicyOrder from '../fleet/deploy-order';
-import type * as AppObjects from '../fleet/objects';
+import { ownerOf } from '../fleet/objects';
+import { ARGO_CD_SYNC_WAVE, SYNC_WAVES, _markControlPlane, _reaches } from '../validation/deploy-waves';
+import { _objectLine } from '../validation/object-line';
 import { Warnings, fieldError } from '../validation/report';
 
-/** Annotation Argo CD reads to order the objects of one sync. */
-export const ARGO_CD_SYNC_WAVE = 'argocd.argoproj.io/sync-wave';
-
-/**
- * The Argo CD sync waves: a control plane's Namespaces and CRDs, then the
- * rest of the control plane, then the app's policies that act when a pod is
- * created (fleet/deploy-order.ts), then everything else (wave 0).
- */
-export const SYNC_WAVES = { controlPlaneFirst: '-3', controlPlane: '-2', policies: '-1' } as const;
+// the waves and the dependency walk are shared with the app's policies (validation/deploy-waves.ts)
+export { ARGO_CD_SYNC_WAVE, SYNC_WAVES, _inControlPlane, _reaches } from '../validation/deploy-waves';
 
 /** API groups whose objects need OpenKruise's CRDs and webhooks. */
 const KRUISE_GROUPS = ['apps.kruise.io', 'policy.kruise.io'];
@@ -49,19 +43,6 @@ interface Registry {
 
 /** Control planes whose own objects need OpenKruise (kruise-rollout-manager watches the kinds it discovers at start). */
 const needsOpenKruise = new WeakSet<IConstruct>();
-/** Every control plane construct ordered here. */
-const controlPlanes = new WeakSet<IConstruct>();
-let anyControlPlane = false;
-
-/**
- * Whether `c` is part of a control plane (its objects deploy before the app's in any case).
- * @internal
- */
-export function _inControlPlane(c: IConstruct): boolean {
-  if (!anyControlPlane) return false;
-  for (let s: IConstruct | undefined = c; s; s = s.node.scope) if (controlPlanes.has(s)) return true;
-  return false;
-}
 
 /**
  * Mark a control plane whose objects must come after OpenKruise's.
@@ -93,19 +74,6 @@ function apiObjectsOf(scope: IConstruct): ApiObject[] {
 }
 
 /**
- * True when `from` depends on `to`, directly or through other dependencies (nested charts included).
- * @internal
- */
-export function _reaches(from: IConstruct, to: IConstruct, seen = new Set<IConstruct>()): boolean {
-  if (from === to) return true;
-  if (seen.has(from)) return false;
-  seen.add(from);
-  const next = [...from.node.dependencies];
-  if (Chart.isChart(from)) next.push(...from.node.children.filter(c => Chart.isChart(c)));
-  return next.some(n => _reaches(n, to, seen));
-}
-
-/**
  * Order the deploy of `controlPlane`: annotate its objects with Argo CD sync
  * waves when asked (now, so that a later annotation of the user wins), and
  * register, once per app, a check that adds the chart and object
@@ -116,8 +84,7 @@ export function _reaches(from: IConstruct, to: IConstruct, seen = new Set<IConst
  * @internal
  */
 export function _orderDeploy(controlPlane: IConstruct, argoCdSyncWaves: boolean, dependents: _DeployDependents = OPENKRUISE_DEPENDENTS): void {
-  controlPlanes.add(controlPlane);
-  anyControlPlane = true;
+  _markControlPlane(controlPlane);
   if (argoCdSyncWaves) {
     for (const o of apiObjectsOf(controlPlane)) {
       o.metadata.addAnnotation(ARGO_CD_SYNC_WAVE, isFirstWave(o) ? SYNC_WAVES.controlPlaneFirst : SYNC_WAVES.controlPlane);
@@ -163,11 +130,7 @@ function applyOrder(root: IConstruct, registry: Registry): void {
         const key = `${chart.node.path} ${cpChart.node.path}`;
         if (!registry.warned.has(key)) {
           registry.warned.add(key);
-          // the first object of the chart that needs the control plane says it for the chart
-          // eslint-disable-next-line @typescript-eslint/no-require-imports
-          const { _objectLine } = require('../admission/engine') as typeof Engine;
-          // eslint-disable-next-line @typescript-eslint/no-require-imports
-          const { ownerOf } = require('../fleet/objects') as typeof AppObjects;
+          // the first object of the chart that needs the control plane says it for the chart (its L2, when it is one's)
           Warnings.add(ownerOf(needing), _objectLine(needing, fieldError('kind', needing.kind,
             `needs the ${dependents.kind} at '${controlPlane.node.path}' installed first, but the control plane's chart '${cpChart.node.path}' depends on chart '${chart.node.path}' `
             + `(or contains it), so the manifests of chart '${chart.node.path}' cannot be ordered after the control plane`,

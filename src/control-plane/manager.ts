@@ -76,7 +76,9 @@ export function addManager(scope: Construct, r: ManagerRender): ApiObject[] {
     }],
   };
 
-  const deployment = new k8s.KubeDeployment(scope, 'ManagerDeployment', {
+  // a Pod being deleted keeps serving webhooks until kube-proxy has stopped sending it new connections
+  const drain = Math.round((o.drainDelay ?? Duration.seconds(5)).toMilliseconds({ integral: false }) / 1000);
+  const deployment = new ManagerDeployment(scope, 'ManagerDeployment', drain > 0 && drain < 10 ? drain : 0, {
     metadata: { labels: { ...MANAGER_LABELS }, name: 'kruise-controller-manager', namespace: r.namespace },
     spec: {
       replicas: o.replicas ?? 2,
@@ -134,6 +136,24 @@ export function addManager(scope: Construct, r: ManagerRender): ApiObject[] {
   return out;
 }
 
+/**
+ * The manager Deployment with its `preStop` sleep: the Kubernetes 1.28 types
+ * of cdk8s-plus-28 know no `sleep` lifecycle handler (Kubernetes 1.30 has it)
+ * and drop it from the JSON, so it is written into the rendered container.
+ */
+class ManagerDeployment extends k8s.KubeDeployment {
+  constructor(scope: Construct, id: string, private readonly drainSeconds: number, props: k8s.KubeDeploymentProps) {
+    super(scope, id, props);
+  }
+
+  public toJson(): any {
+    const json = super.toJson();
+    const manager = json.spec?.template?.spec?.containers?.[0];
+    if (this.drainSeconds > 0 && manager) manager.lifecycle = { preStop: { sleep: { seconds: this.drainSeconds } } };
+    return json;
+  }
+}
+
 /** Create the webhook Service under `scope`. */
 export function addWebhookService(scope: Construct, namespace: string, webhookPort: number): ApiObject {
   return new k8s.KubeService(scope, 'WebhookService', {
@@ -150,8 +170,18 @@ export function addWebhookService(scope: Construct, namespace: string, webhookPo
  * labels. kruise-manager fills it (and replaces the whole object when it
  * does), so anything written here besides the name would be reset at runtime.
  */
+/** Flux's annotation for an object it creates and never updates (kustomize-controller's IfNotPresent selector). */
+export const FLUX_IF_NOT_PRESENT = ['kustomize.toolkit.fluxcd.io/ssa', 'IfNotPresent'] as const;
+
 export function addWebhookSecret(scope: Construct, namespace: string): ApiObject {
   // `type` (the default, Opaque) gives server-side apply a field we own; the
-  // data is kruise-manager's and is never emitted.
-  return new k8s.KubeSecret(scope, 'WebhookSecret', { metadata: { name: NAMES.webhookSecret, namespace }, type: 'Opaque' });
+  // data is kruise-manager's and is never emitted. kruise-manager writes the
+  // Secret by replacing it whole (name, namespace and data only), which drops
+  // the labels Flux puts on every object it applies; Flux would put them back
+  // on its next reconciliation after each certificate write. `ssa: IfNotPresent`
+  // has Flux create the Secret and leave it alone after that.
+  return new k8s.KubeSecret(scope, 'WebhookSecret', {
+    metadata: { name: NAMES.webhookSecret, namespace, annotations: { [FLUX_IF_NOT_PRESENT[0]]: FLUX_IF_NOT_PRESENT[1] } },
+    type: 'Opaque',
+  });
 }

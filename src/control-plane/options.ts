@@ -59,6 +59,21 @@ export interface KruiseManagerOptions {
   readonly hostNetwork?: boolean;
 
   /**
+   * How long a stopping manager Pod keeps serving before kruise-manager is
+   * told to stop (a `preStop` sleep). A Pod that is being deleted leaves the
+   * webhook Service's endpoints at once, but kube-proxy needs a moment to stop
+   * sending new connections to it; without the delay a webhook call the API
+   * server opens in that moment (a Pod created while the manager Pods roll,
+   * in an upgrade or a takeover) meets a Pod that has already exited and waits
+   * out the webhook timeout. The sleep action needs Kubernetes 1.30 or newer;
+   * `Duration.seconds(0)` leaves the hook out. A whole number of seconds
+   * shorter than the Pods' 10 s grace period.
+   *
+   * @default Duration.seconds(5)
+   */
+  readonly drainDelay?: Duration;
+
+  /**
    * Node labels the manager Pods must match.
    *
    * @default - none
@@ -287,4 +302,24 @@ export interface KruiseDaemonOptions {
    * @default - client-go's default
    */
   readonly restConfigBurst?: number;
+}
+
+/** What became of one value of the chart. */
+export interface HelmValueMapping {
+  /** The value's path in the chart's values (`manager.image.repository`). */
+  readonly path: string;
+  /** The value as given. */
+  readonly value: any;
+  /**
+   * The prop it sets (`imageRepository`), when it is carried over.
+   *
+   * @default - not carried over (see `refusal`)
+   */
+  readonly prop?: string;
+  /**
+   * Why it is not carried over, when it is not.
+   *
+   * @default - carried over
+   */
+  readonly refusal?: string;
 }

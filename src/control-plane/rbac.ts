@@ -1,8 +1,8 @@
 /**
  * ServiceAccounts, Roles, ClusterRoles and their bindings of kruise-manager
- * and kruise-daemon: the same rules as the openkruise/charts `kruise` chart,
- * never wider, with one addition: read access to StorageClasses (see
- * `managerRules`).
+ * and kruise-daemon: the same rules as the openkruise/charts `kruise` chart
+ * of the release's line, never wider, with one addition: read access to
+ * StorageClasses from 1.8 (see `managerRules`).
  */
 import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
@@ -38,11 +38,26 @@ function kruiseKind(group: string, plural: string, verbs = RW, finalizerVerbs = 
 }
 
 /**
- * Rules of the kruise-manager-role ClusterRole. The chart grants StorageClasses
- * only with StatefulSetAutoResizePVCGate; the v1.9.0 Advanced StatefulSet
- * controller starts a StorageClass informer whatever the gate, so without the
- * grant the manager's list/watch is forbidden every few seconds. Read access is
- * therefore always granted.
+ * `rules` without the resources the release's manager does not use
+ * (`group|resource`, `ControlPlaneFacts.managerRoleLacks`); a rule left with
+ * no resource is dropped.
+ */
+export function withoutResources(rules: k8s.PolicyRule[], lacks: readonly string[]): k8s.PolicyRule[] {
+  if (lacks.length === 0) return rules;
+  return rules.flatMap(r => {
+    const resources = (r.resources ?? []).filter(res => !(r.apiGroups ?? []).some(g => lacks.includes(`${g}|${res}`)));
+    return resources.length === 0 ? [] : [{ ...r, resources }];
+  });
+}
+
+/**
+ * Rules of the kruise-manager-role ClusterRole of the default line (a
+ * release's are these `withoutResources` its manager does not use). The 1.8
+ * and 1.9 charts grant StorageClasses only with StatefulSetAutoResizePVCGate;
+ * the Advanced StatefulSet controller of 1.8 and 1.9 starts a StorageClass
+ * informer whatever the gate, so without the grant the manager's list/watch
+ * is forbidden every few seconds. Read access is therefore always granted
+ * (1.7's controller reads no StorageClasses, and 1.7 gets no grant).
  */
 export function managerRules(roleListGroups: string[]): k8s.PolicyRule[] {
   const apps = 'apps.kruise.io';
@@ -108,13 +123,19 @@ export function daemonRules(): k8s.PolicyRule[] {
   ];
 }
 
-/** Rules of the kruise-certs-role ClusterRole (only when kruise-manager writes its own certificates). */
-export function certsRules(): k8s.PolicyRule[] {
+/**
+ * Rules of the kruise-certs-role ClusterRole (only when kruise-manager writes
+ * its own certificates): the webhook configurations, and the CRDs it writes
+ * the conversion webhook's CA into, in the chart's order.
+ *
+ * @param conversionCrds the release's CRDs served through the conversion webhook
+ */
+export function certsRules(conversionCrds: readonly string[]): k8s.PolicyRule[] {
+  const order = ['statefulsets.apps.kruise.io', 'sidecarsets.apps.kruise.io', 'daemonsets.apps.kruise.io'];
   return [
     rule(['admissionregistration.k8s.io'], ['mutatingwebhookconfigurations'], ['patch', 'update'], [NAMES.mutatingWebhookConfiguration]),
     rule(['admissionregistration.k8s.io'], ['validatingwebhookconfigurations'], ['patch', 'update'], [NAMES.validatingWebhookConfiguration]),
-    rule(['apiextensions.k8s.io'], ['customresourcedefinitions'], ['update', 'watch'],
-      ['statefulsets.apps.kruise.io', 'sidecarsets.apps.kruise.io', 'daemonsets.apps.kruise.io']),
+    rule(['apiextensions.k8s.io'], ['customresourcedefinitions'], ['update', 'watch'], order.filter(n => conversionCrds.includes(n))),
   ];
 }
 
@@ -139,6 +160,12 @@ export interface RbacOptions {
   readonly roleListGroups: string[];
   readonly certsRole: boolean;
   readonly serviceAccountAnnotations?: Record<string, string>;
+  /** The release's CRDs served through the conversion webhook (`conversionCrds`). */
+  readonly conversionCrds: readonly string[];
+  /** Resources of the manager role the release's manager does not use (`ControlPlaneFacts.managerRoleLacks`). */
+  readonly managerRoleLacks?: readonly string[];
+  /** Leave out the aggregated ClusterRoles (the release's chart has none). */
+  readonly noAggregateRoles?: boolean;
 }
 
 function subject(name: string, namespace: string): k8s.Subject {
@@ -172,7 +199,7 @@ export function addRbac(scope: Construct, o: RbacOptions): void {
   new k8s.KubeClusterRole(scope, 'DaemonRole', { metadata: { name: 'kruise-daemon-role' }, rules: daemonRules() });
   new k8s.KubeClusterRole(scope, 'ManagerRole', {
     metadata: { name: 'kruise-manager-role' },
-    rules: managerRules(o.roleListGroups),
+    rules: withoutResources(managerRules(o.roleListGroups), o.managerRoleLacks ?? []),
   });
   new k8s.KubeRoleBinding(scope, 'LeaderElectionRoleBinding', {
     metadata: { name: 'kruise-leader-election-rolebinding', namespace: o.namespace },
@@ -194,7 +221,7 @@ export function addRbac(scope: Construct, o: RbacOptions): void {
     rules: [rule([''], ['secrets'], RW)],
   });
   if (o.certsRole) {
-    new k8s.KubeClusterRole(scope, 'CertsRole', { metadata: { name: 'kruise-certs-role' }, rules: certsRules() });
+    new k8s.KubeClusterRole(scope, 'CertsRole', { metadata: { name: 'kruise-certs-role' }, rules: certsRules(o.conversionCrds) });
     new k8s.KubeClusterRoleBinding(scope, 'CertsRoleBinding', {
       metadata: { name: 'kruise-certs-rolebinding' },
       roleRef: roleRef('ClusterRole', 'kruise-certs-role'),
@@ -215,6 +242,7 @@ export function addRbac(scope: Construct, o: RbacOptions): void {
     roleRef: roleRef('Role', 'kruise-daemon-secret-role'),
     subjects: [daemon],
   });
+  if (o.noAggregateRoles) return;
   new k8s.KubeClusterRole(scope, 'AggregateView', {
     metadata: { name: 'aggregate-kruise-view', labels: { 'rbac.authorization.k8s.io/aggregate-to-view': 'true' } },
     rules: [rule(['apps.kruise.io'], VIEW_RESOURCES, READ)],

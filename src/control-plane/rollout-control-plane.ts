@@ -1,10 +1,11 @@
 /**
- * `KruiseRolloutControlPlane`: Kruise Rollouts v0.6.2 installed from a cdk8s app.
+ * `KruiseRolloutControlPlane`: a Kruise Rollouts release (0.5 or 0.6) installed from a cdk8s app.
  */
 import { ApiObject } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { k8s } from 'cdk8s-plus-28';
 import { Construct, IConstruct } from 'constructs';
+import { _installedRelease } from './_release-image';
 import { KruiseControlPlane } from './control-plane';
 import { _needsOpenKruise, _orderDeploy } from './deploy-order';
 import {
@@ -12,6 +13,8 @@ import {
 } from './rollout-parts';
 import { workloadRefOf } from '../admission/rollout';
 import { groupOf, ownerOf } from '../fleet/objects';
+import { gateDefaults, parseRelease, Release } from '../releases/registry';
+import { _declareRelease } from '../releases/target';
 import { dns1123LabelProblems, dns1123SubdomainProblems, labelValueProblems, qualifiedNameProblems } from '../validation/names';
 import { KruiseValidation } from '../validation/register';
 import { _renderForChecks } from '../validation/render';
@@ -36,11 +39,19 @@ export class KruiseRolloutFeatureGate {
   private constructor() {}
 }
 
-/** Every gate with the value kruise-rollout-manager v0.6.2 gives it when not set. */
-const GATE_DEFAULTS: Record<string, boolean> = { AdvancedDeployment: false, RolloutHistory: false, AppendPodSelector: false };
-
 /** Properties of `KruiseRolloutControlPlane`. */
 export interface KruiseRolloutControlPlaneProps {
+  /**
+   * The Kruise Rollouts release to install: a line (`"0.5"`, its newest
+   * release) or a release of it (`"0.5.3"`, `"v0.5.3"`). The control plane
+   * declares it as the app's target: every check, L2 and command of the app
+   * follows it, and another declaration of a different release fails synth
+   * naming both.
+   *
+   * @default "0.6" (v0.6.2)
+   */
+  readonly release?: string;
+
   /**
    * Namespace of kruise-rollout-manager (`installation.namespace`). The
    * webhook and conversion references, RBAC subjects and the lease follow.
@@ -87,9 +98,11 @@ export interface KruiseRolloutControlPlaneProps {
   readonly imageRepository?: string;
 
   /**
-   * Image tag (`image.tag`).
+   * Image tag (`image.tag`). A tag that reads as a version must be of the
+   * release's line, and then decides the release installed; to install
+   * another line, set `release`.
    *
-   * @default "v0.6.2"
+   * @default - "v" + the release (`v0.6.2`; `v0.5.5` for release "0.5")
    */
   readonly imageTag?: string;
 
@@ -165,7 +178,8 @@ export interface KruiseRolloutControlPlaneProps {
   /**
    * The largest percentage of replicas a partition-style step with traffic
    * or matches may update (`--partition-percent-limit`). The App's Rollouts
-   * are checked against it.
+   * are checked against it. 0.6 only: kruise-rollout-manager 0.5 has no such
+   * flag (and no such limit).
    *
    * @default 50 (the manager's default; not written)
    */
@@ -241,11 +255,12 @@ const DEFAULT_NAMESPACE = 'kruise-rollout';
 const DEFAULT_MANAGER = 'kruise-rollout-controller-manager';
 
 /**
- * Kruise Rollouts v0.6.2, installed as constructs: the four CRDs (from the
- * API model), RBAC, kruise-rollout-manager (controllers and webhooks), its
- * webhook Service and webhook configurations. With no props it produces the
- * objects of the openkruise/charts `kruise-rollout` chart 0.6.2 with default
- * values, with its breakages fixed:
+ * A Kruise Rollouts release (v0.6.2 by default; `release` chooses a 0.5 one),
+ * installed as constructs: the four CRDs (from the API model of the
+ * release's line), RBAC, kruise-rollout-manager (controllers and webhooks),
+ * its webhook Service and webhook configurations. With no other props it
+ * produces the objects of the openkruise/charts `kruise-rollout` chart of the
+ * release's line (0.6.2, 0.5.2) with default values, with its breakages fixed:
  *
  * - the webhook port is the one the manager listens on;
  * - the ServiceAccount, RBAC subjects and Pod spec always name the same account;
@@ -268,34 +283,61 @@ export class KruiseRolloutControlPlane extends Construct {
   /** The value of `--feature-gates` ("" when no gate is set). */
   public readonly featureGatesFlag: string;
 
+  /**
+   * The Kruise Rollouts release installed, as `x.y.z`: the newest of the line
+   * when `release` names a line, unless `imageTag` names a release of it.
+   */
+  public readonly release: string;
+
+  private readonly releaseModel: Release;
+
   private readonly props: KruiseRolloutControlPlaneProps;
   private readonly gates: Record<string, boolean>;
+  private readonly gateDefaults: Record<string, boolean>;
+  private readonly imageTagRefusal?: readonly [string, unknown, string, string];
 
   constructor(scope: Construct, id: string, props: KruiseRolloutControlPlaneProps = {}) {
     super(scope, id);
     KruiseValidation.enable(this);
     this.props = props;
+    const declared = parseRelease('rollouts', props.release ?? '0.6', `KruiseRolloutControlPlane at '${this.node.path}': release`);
+    const installed = _installedRelease(declared, props.release, props.imageTag);
+    this.imageTagRefusal = installed.refusal;
+    this.releaseModel = installed.release;
+    this.release = this.releaseModel.version;
+    const facts = this.releaseModel.line.controlPlane;
+    // the app targets the release this control plane installs
+    _declareRelease(this, {
+      by: 'KruiseRolloutControlPlane',
+      path: this.node.path,
+      declared: `declared at '${this.node.path}'`,
+      reportOn: this,
+      prop: { rollouts: 'release' },
+      releases: { rollouts: this.releaseModel },
+    });
     this.namespace = props.namespace ?? DEFAULT_NAMESPACE;
     this.managerName = props.managerName ?? DEFAULT_MANAGER;
     const settings: Record<string, boolean> = { AdvancedDeployment: true, ...(props.featureGates ?? {}) };
     this.featureGatesFlag = Object.entries(settings).map(([k, v]) => `${k}=${v}`).join(',');
-    this.gates = { ...GATE_DEFAULTS, ...settings };
+    this.gateDefaults = gateDefaults(this.releaseModel);
+    this.gates = { ...this.gateDefaults, ...settings };
     const ns = this.namespace;
 
     if (props.createNamespace ?? true) {
       new k8s.KubeNamespace(this, 'Namespace', { metadata: { name: ns, labels: { 'control-plane': this.managerName } } });
     }
-    if (props.installCrds ?? true) addRolloutCrds(this, ns, {});
+    if (props.installCrds ?? true) addRolloutCrds(this, ns, {}, this.releaseModel);
     addRolloutRbac(this, {
       namespace: ns,
       serviceAccount: this.managerName,
       serviceAccountAnnotations: props.serviceAccountAnnotations,
       extraRules: [...(props.extraRules ?? [])],
+      managerRoleLacks: facts.managerRoleLacks,
     });
     addRolloutManager(this, {
       namespace: ns,
       name: this.managerName,
-      image: `${props.imageRepository ?? 'openkruise/kruise-rollout'}:${props.imageTag ?? 'v0.6.2'}`,
+      image: `${props.imageRepository ?? 'openkruise/kruise-rollout'}:${installed.tag}`,
       imagePullPolicy: props.imagePullPolicy ?? kplus.ImagePullPolicy.ALWAYS,
       imagePullSecrets: [...(props.imagePullSecrets ?? [])],
       featureGates: this.featureGatesFlag,
@@ -317,6 +359,7 @@ export class KruiseRolloutControlPlane extends Construct {
       managerName: this.managerName,
       objectSelector: (props.webhookObjectSelector ?? [])
         .map(r => ({ key: r.key, operator: r.operator, values: r.values ? [...r.values] : undefined })),
+      extraWebhooks: facts.extraWebhooks,
     });
 
     this.node.addValidation({ validate: () => [...this.problems(), ...this.openKruiseProblems()].map(l => _constructLine('KruiseRolloutControlPlane', l)) });
@@ -364,10 +407,17 @@ export class KruiseRolloutControlPlane extends Construct {
     if (p.priorityClassName !== undefined) {
       for (const problem of dns1123SubdomainProblems(p.priorityClassName)) add('priorityClassName', p.priorityClassName, problem, 'use the name of a PriorityClass');
     }
+    if (this.imageTagRefusal) add(...this.imageTagRefusal);
     for (const gate of Object.keys(p.featureGates ?? {})) {
-      if (!(gate in GATE_DEFAULTS)) {
-        add(`featureGates.${gate}`, p.featureGates![gate], 'is not a feature gate of kruise-rollout-manager v0.6.2, which refuses to start with it', `use one of ${Object.keys(GATE_DEFAULTS).join(', ')}`);
+      if (!(gate in this.gateDefaults)) {
+        add(`featureGates.${gate}`, p.featureGates![gate], `is not a feature gate of kruise-rollout-manager v${this.release}, which refuses to start with it`,
+          `use one of ${Object.keys(this.gateDefaults).join(', ')}`);
       }
+    }
+    if (p.partitionPercentLimit !== undefined && this.releaseModel.line.controlPlane.lacksFlags?.includes('kruise-rollout-manager --partition-percent-limit')) {
+      add('partitionPercentLimit', p.partitionPercentLimit,
+        `sets --partition-percent-limit, a flag kruise-rollout-manager has from Kruise Rollouts 0.6; the Kruise Rollouts ${this.release} binary refuses to start with it (and has no such limit)`,
+        "remove partitionPercentLimit, or install Kruise Rollouts 0.6 (release: '0.6')");
     }
     (p.webhookObjectSelector ?? []).forEach((r, i) => {
       for (const problem of qualifiedNameProblems(r.key)) add(`webhookObjectSelector[${i}].key`, r.key, problem, 'use a label key');

@@ -1,7 +1,8 @@
 /**
  * The objects of the Kruise Rollouts control plane (the kruise-rollout chart
- * 0.6.2): CRDs, RBAC, the manager Deployment and its webhook Service and
- * PodDisruptionBudget, the two webhook configurations.
+ * of the release's line: 0.6.2, 0.5.2): CRDs, RBAC, the manager Deployment
+ * and its webhook Service and PodDisruptionBudget, the two webhook
+ * configurations.
  */
 import { ApiObject, Size } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
@@ -9,7 +10,9 @@ import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { ComponentRender, renderResources, sortedMap } from './_util';
 import { crdObject, modelCrds, withLabels } from './crds';
+import { withoutResources } from './rbac';
 import { sortKeys } from '../api/crd';
+import type { Release } from '../releases/registry';
 
 /** Names the manager looks up or defaults to (fixed in kruise-rollout-manager v0.6.2). */
 export const ROLLOUT_NAMES = {
@@ -40,9 +43,9 @@ export function rolloutConversion(namespace: string): Record<string, unknown> {
   };
 }
 
-/** The four CRDs, from the API model (schemas/crds.json), with the conversion webhook of the install namespace. */
-export function addRolloutCrds(scope: Construct, namespace: string, labels: Record<string, string>): ApiObject[] {
-  return modelCrds('rollouts').map(crd => {
+/** The four CRDs of the release, from the API model of its line, with the conversion webhook of the install namespace. */
+export function addRolloutCrds(scope: Construct, namespace: string, labels: Record<string, string>, release?: Release): ApiObject[] {
+  return modelCrds('rollouts', release).map(crd => {
     const manifest = withLabels(crd, labels);
     if (manifest.spec.conversion) manifest.spec = sortKeys({ ...manifest.spec, conversion: rolloutConversion(namespace) });
     return crdObject(scope, manifest);
@@ -55,7 +58,11 @@ const WATCH = ['get', 'list', 'patch', 'update', 'watch'];
 
 const rule = (apiGroups: string[], resources: string[], verbs: string[]): k8s.PolicyRule => ({ apiGroups, resources, verbs });
 
-/** The manager's ClusterRole: the chart's (and the repo's config/rbac/role.yaml) rules, in their order. */
+/**
+ * The manager's ClusterRole of the default line: the chart's (and the repo's
+ * config/rbac/role.yaml) rules, in their order; a release's are these
+ * `withoutResources` its manager does not use.
+ */
 export function rolloutManagerRules(): k8s.PolicyRule[] {
   return [
     rule(['*'], ['events'], ['create', 'patch', 'update']),
@@ -107,6 +114,8 @@ export interface RolloutRbacRender {
   readonly serviceAccountAnnotations?: Record<string, string>;
   /** Extra ClusterRole rules (custom traffic providers). */
   readonly extraRules: k8s.PolicyRule[];
+  /** Resources of the manager role the release's manager does not use (`ControlPlaneFacts.managerRoleLacks`). */
+  readonly managerRoleLacks?: readonly string[];
 }
 
 /** ServiceAccount, Roles, ClusterRole and bindings, all naming the one ServiceAccount the Pods run as. */
@@ -129,7 +138,7 @@ export function addRolloutRbac(scope: Construct, r: RolloutRbacRender): void {
   });
   new k8s.KubeClusterRole(scope, 'ManagerClusterRole', {
     metadata: { name: ROLLOUT_NAMES.managerRole },
-    rules: [...rolloutManagerRules(), ...r.extraRules],
+    rules: [...withoutResources(rolloutManagerRules(), r.managerRoleLacks ?? []), ...r.extraRules],
   });
   new k8s.KubeRoleBinding(scope, 'ManagerRoleBinding', {
     metadata: { name: ROLLOUT_NAMES.managerRoleBinding, namespace: r.namespace },
@@ -280,14 +289,17 @@ interface RolloutWebhookSpec {
   readonly operations: string[];
   /** Object selector requirements before the user's. */
   readonly selector: (managerName: string) => k8s.LabelSelectorRequirement[];
+  /** Served only by the releases whose line lists it (`ControlPlaneFacts.extraWebhooks`). */
+  readonly extra?: boolean;
 }
 
 const EXISTS: k8s.LabelSelectorRequirement = { key: WORKLOAD_TYPE_LABEL, operator: 'Exists' };
 
 /**
- * The mutating webhooks kruise-rollout-manager v0.6.2 serves, in the chart's
- * order. The chart's `mstatefulset.kb.io` and `madvancedstatefulset.kb.io`
- * have no handler: the manager drops them from the live object.
+ * The mutating webhooks of the chart, in its order. kruise-rollout-manager
+ * 0.6 has no handler for `mstatefulset.kb.io` and `madvancedstatefulset.kb.io`
+ * (it drops them from the live object), so they are installed only for 0.5,
+ * whose manager serves them.
  */
 export const ROLLOUT_MUTATING_WEBHOOKS: RolloutWebhookSpec[] = [
   { name: 'munifiedworload.kb.io', path: '/mutate-unified-workload', group: '*', versions: ['*'], resources: ['*'], operations: ['CREATE', 'UPDATE'], selector: () => [EXISTS] },
@@ -301,6 +313,17 @@ export const ROLLOUT_MUTATING_WEBHOOKS: RolloutWebhookSpec[] = [
     selector: name => [{ key: 'control-plane', operator: 'NotIn', values: [name] }, EXISTS],
   },
   { name: 'mcloneset.kb.io', path: '/mutate-apps-kruise-io-v1alpha1-cloneset', group: 'apps.kruise.io', versions: ['v1alpha1'], resources: ['clonesets'], operations: ['UPDATE'], selector: () => [EXISTS] },
+  { name: 'mstatefulset.kb.io', path: '/mutate-apps-v1-statefulset', group: 'apps', versions: ['v1'], resources: ['statefulsets'], operations: ['UPDATE'], selector: () => [EXISTS], extra: true },
+  {
+    name: 'madvancedstatefulset.kb.io',
+    path: '/mutate-apps-kruise-io-statefulset',
+    group: 'apps.kruise.io',
+    versions: ['v1alpha1', 'v1beta1'],
+    resources: ['statefulsets'],
+    operations: ['CREATE', 'UPDATE'],
+    selector: () => [EXISTS],
+    extra: true,
+  },
   { name: 'mdaemonset.kb.io', path: '/mutate-apps-kruise-io-v1alpha1-daemonset', group: 'apps.kruise.io', versions: ['v1alpha1'], resources: ['daemonsets'], operations: ['UPDATE'], selector: () => [EXISTS] },
 ];
 
@@ -315,6 +338,8 @@ export interface RolloutWebhookRender {
   readonly managerName: string;
   /** Requirements added to the object selector of every mutating webhook. */
   readonly objectSelector: k8s.LabelSelectorRequirement[];
+  /** The chart's webhooks the release's manager serves beyond the default line's (`ControlPlaneFacts.extraWebhooks`). */
+  readonly extraWebhooks?: readonly string[];
 }
 
 /**
@@ -351,7 +376,11 @@ export function addRolloutWebhooks(scope: Construct, r: RolloutWebhookRender): v
     webhooks: hooks,
   });
   configuration('MutatingWebhookConfiguration', 'MutatingWebhookConfiguration', ROLLOUT_NAMES.mutatingWebhookConfiguration,
-    ROLLOUT_MUTATING_WEBHOOKS.map(w => webhook(w, r, true)));
+    ROLLOUT_MUTATING_WEBHOOKS.filter(w => served(w, r)).map(w => webhook(w, r, true)));
   configuration('ValidatingWebhookConfiguration', 'ValidatingWebhookConfiguration', ROLLOUT_NAMES.validatingWebhookConfiguration,
-    ROLLOUT_VALIDATING_WEBHOOKS.map(w => webhook(w, r, false)));
+    ROLLOUT_VALIDATING_WEBHOOKS.filter(w => served(w, r)).map(w => webhook(w, r, false)));
+}
+
+function served(w: RolloutWebhookSpec, r: RolloutWebhookRender): boolean {
+  return !w.extra || (r.extraWebhooks ?? []).includes(w.name);
 }

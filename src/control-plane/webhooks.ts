@@ -3,8 +3,9 @@
  * kruise-manager.
  *
  * Names, order, rules, failure policies and selectors follow the
- * openkruise/charts `kruise` chart; the paths are the ones the v1.9.0
- * manager serves. No caBundle is written: kruise-manager (or cert-manager's
+ * openkruise/charts `kruise` chart; the paths are the ones the manager of
+ * the release serves (1.9 serves the seven kinds that gained a v1beta1 at
+ * paths without the version, 1.7 and 1.8 at the chart's v1alpha1 paths). No caBundle is written: kruise-manager (or cert-manager's
  * CA injector) owns it at runtime.
  */
 import { ApiObject } from 'cdk8s';
@@ -38,6 +39,8 @@ interface WebhookSpec {
   readonly resources: string[];
   readonly failurePolicy: 'Fail' | 'Ignore';
   readonly selectors: Selectors;
+  /** The kind (lower case) of a Kruise kind's webhook. */
+  readonly kind?: string;
   /** Emitted only when this returns true. */
   readonly when?: (c: WebhookConditions) => boolean;
 }
@@ -69,6 +72,7 @@ function kruise(prefix: 'm' | 'v', kind: string, path: string, versions: string[
     resources: [plural],
     failurePolicy: 'Fail',
     selectors: Selectors.NONE,
+    kind,
   };
 }
 
@@ -203,6 +207,18 @@ export interface WebhookConfigurationOptions {
   readonly conditions: WebhookConditions;
   /** Annotations of both configurations (certificate injection). */
   readonly annotations?: Record<string, string>;
+  /**
+   * Kinds (lower case) the release's manager serves at their v1alpha1 path,
+   * for v1alpha1 only (`ControlPlaneFacts.versionedWebhookPaths`).
+   */
+  readonly versionedPaths?: readonly string[];
+}
+
+/** A webhook as the release's manager serves it: a kind of `versionedPaths` at its v1alpha1 path, for v1alpha1 only. */
+function served(w: WebhookSpec, versionedPaths: readonly string[]): WebhookSpec {
+  if (w.kind === undefined || !versionedPaths.includes(w.kind)) return w;
+  const path = w.path.replace(/^\/(mutate|validate)-apps-kruise-io-/, '/$1-apps-kruise-io-v1alpha1-');
+  return { ...w, path, versions: ['v1alpha1'] };
 }
 
 function webhook(w: WebhookSpec, o: WebhookConfigurationOptions): k8s.ValidatingWebhook {
@@ -223,7 +239,7 @@ function webhook(w: WebhookSpec, o: WebhookConfigurationOptions): k8s.Validating
  * @internal
  */
 export function _webhooks(specs: WebhookSpec[], o: WebhookConfigurationOptions): k8s.ValidatingWebhook[] {
-  return specs.filter(w => !w.when || w.when(o.conditions)).map(w => webhook(w, o));
+  return specs.filter(w => !w.when || w.when(o.conditions)).map(w => webhook(served(w, o.versionedPaths ?? []), o));
 }
 
 /**

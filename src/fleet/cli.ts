@@ -9,12 +9,13 @@ import { runFleetCheck } from './fleet-engine';
 import { readFleetPaths } from './fleet-read';
 import { renderFleet } from './fleet-render';
 import { FleetFormat } from './fleet-types';
-import type { CliIo } from '../plan/cli';
+import type { CliIo } from '../cli';
 import { PlanInputError } from '../plan/errors';
+import { RELEASE_FLAGS_USAGE } from '../releases/flags';
 
 export const FLEET_USAGE = `usage: cdk8s-kruise fleet --policies PATH [--policies PATH ...]
                           [--workloads [NAME=]PATH ...] [--live [NAME=]FILE ...] [--old-policies PATH ...]
-                          [--format table|markdown|json]
+                          [--openkruise V] [--rollouts V] [--format table|markdown|json]
 
   --policies PATH      policies under review: a synth output folder or a manifest file (SidecarSets,
                        WorkloadSpreads, PodUnavailableBudgets, PersistentPodStates; Namespaces count everywhere)
@@ -22,7 +23,7 @@ export const FLEET_USAGE = `usage: cdk8s-kruise fleet --policies PATH [--policie
   --live FILE          a cluster's objects from kubectl get ... -A -o json, one per cluster (named by the
                        file name, or NAME=FILE); each source keeps its own Namespaces and their labels
   --old-policies PATH  the policies as they are now: the report says what the change does
-  --format F           table (default), markdown (for a PR comment) or json
+${RELEASE_FLAGS_USAGE}  --format F           table (default), markdown (for a PR comment) or json
 
 exit codes: 0 checked, 2 the cluster refuses part of it, 3 a sidecar silently replaces an app container,
 1 usage or input error
@@ -47,6 +48,8 @@ export function fleetMain(args: string[], io: CliIo): number {
         'workloads': { type: 'string', multiple: true },
         'live': { type: 'string', multiple: true },
         'old-policies': { type: 'string', multiple: true },
+        'openkruise': { type: 'string' },
+        'rollouts': { type: 'string' },
         'format': { type: 'string' },
         'help': { type: 'boolean', short: 'h' },
       },
@@ -66,7 +69,9 @@ export function fleetMain(args: string[], io: CliIo): number {
   const live = values.live as string[] | undefined;
   if (!workloads && !live) return fail('say what the policies act on: --workloads PATH (an app\'s synth output) or --live FILE (a cluster\'s objects)');
   try {
-    const report = runFleetCheck(readFleetPaths({ policies, workloads, live, oldPolicies: values['old-policies'] as string[] | undefined }, NAMES));
+    const input = readFleetPaths({ policies, workloads, live, oldPolicies: values['old-policies'] as string[] | undefined }, NAMES);
+    const releases = { openKruise: values.openkruise as string | undefined, kruiseRollouts: values.rollouts as string | undefined };
+    const report = runFleetCheck({ ...input, ...releases });
     io.out(renderFleet(report, format as FleetFormat));
     return report.refused ? 2 : report.replacesAppContainer ? 3 : 0;
   } catch (e) {

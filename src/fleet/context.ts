@@ -2,12 +2,15 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { ApiObject, App, Chart, Yaml } from 'cdk8s';
 import { Construct, IConstruct } from 'constructs';
-import { _contextsOf, _registerContext, contextPlace } from './context-registry';
+import { _registerContext, contextPlace } from './context-registry';
 import { groupOf, ownerOf, podTemplateOf } from './objects';
-import { appInjectionProblems } from './sidecar-fleet';
+import { _admissionEngine } from '../admission/engine';
 import { _GateSet, _GateSetting } from '../control-plane/_gates';
 import { PlanInputError } from '../plan/errors';
 import { manifestFiles, parseManifests } from '../plan/sources';
+import { isManagerOf, managerRelease } from '../releases/live';
+import { gateDefaults, parseRelease, Product, Release } from '../releases/registry';
+import { _declareRelease } from '../releases/target';
 import { _registerGateSource, notOwnedHowToEnable } from '../validation/gates';
 import { _markCheckRounds } from '../validation/render';
 
@@ -29,6 +32,36 @@ export interface KruiseContextProps {
    * @default - none; add them with `addLiveState()`
    */
   readonly liveState?: string[];
+
+  /**
+   * The OpenKruise release the app's cluster runs: a line (`"1.8"`, its
+   * newest release) or a release of it (`"1.8.2"`, `"v1.8.2"`). Every check,
+   * L2 and command of the app follows it (the API versions the L2s write,
+   * the fields and rules admission applies, the gate defaults); another
+   * declaration of a different release (a control plane in the app, the
+   * image of a live kruise-manager) fails synth naming both. Installs nothing.
+   *
+   * @default - the release of a control plane or live kruise-manager of the app, else "1.9"
+   */
+  readonly openKruise?: string;
+
+  /**
+   * The Kruise Rollouts release the app's cluster runs: a line (`"0.5"`) or a
+   * release of it (`"0.5.3"`). Installs nothing.
+   *
+   * @default - the release of a Kruise Rollouts control plane or live kruise-rollout-manager of the app, else "0.6"
+   */
+  readonly kruiseRollouts?: string;
+
+  /**
+   * The OpenKruise feature gates the cluster's kruise-manager runs with, as
+   * its `--feature-gates` sets them (the release's defaults apply to the
+   * others). The gate cross-checks judge the app's objects by them; names the
+   * release does not have fail synth.
+   *
+   * @default - the gates of a control plane or live kruise-manager of the app; without one, the release's defaults and no gate cross-check
+   */
+  readonly featureGates?: { [gate: string]: boolean };
 }
 
 /** The API groups of OpenKruise and Kruise Rollouts objects. */
@@ -78,6 +111,7 @@ export class KruiseContext extends Chart {
 
   private readonly origins = new Map<ApiObject, string>();
   private readonly appRoot: IConstruct;
+  private readonly reportOn: IConstruct;
   private count = 0;
 
   /**
@@ -88,10 +122,13 @@ export class KruiseContext extends Chart {
   constructor(scope: Construct, id: string, props: KruiseContextProps = {}) {
     super(new App(), id);
     this.appRoot = scope.node.root;
+    this.reportOn = scope;
     _markCheckRounds(this.appRoot);
     registered.set(this.appRoot, [...(registered.get(this.appRoot) ?? []), this]);
     _registerContext(this.appRoot, { scope: this, originOf: o => this.origins.get(o) ?? ownerOf(o).node.path });
-    reportContextProblemsOnWorkloads(this.appRoot);
+    // the app's engine judges the app's objects against the context's (a context SidecarSet's collisions are the app workloads' problems)
+    _admissionEngine(this.appRoot);
+    this.declareCluster(props);
     for (const m of props.manifests ?? []) this.addManifests(m);
     for (const f of props.liveState ?? []) this.addLiveState(f);
   }
@@ -139,6 +176,50 @@ export class KruiseContext extends Chart {
     }), origin);
   }
 
+  /** `openKruise`, `kruiseRollouts` and `featureGates`: the app's target, declared here. */
+  private declareCluster(props: KruiseContextProps): void {
+    const releases: Partial<Record<Product, Release>> = {};
+    const at = `KruiseContext at '${this.node.path}'`;
+    if (props.openKruise !== undefined) releases.openkruise = parseRelease('openkruise', props.openKruise, `${at}: openKruise`);
+    if (props.kruiseRollouts !== undefined) releases.rollouts = parseRelease('rollouts', props.kruiseRollouts, `${at}: kruiseRollouts`);
+    if (Object.keys(releases).length === 0 && props.featureGates === undefined) return;
+    _declareRelease(this.appRoot, {
+      by: 'KruiseContext',
+      path: this.node.path,
+      declared: `declared at '${this.node.path}'`,
+      reportOn: this.reportOn,
+      prop: { openkruise: 'openKruise', rollouts: 'kruiseRollouts' },
+      releases,
+      featureGates: props.featureGates ? { ...props.featureGates } : undefined,
+    });
+    if (props.featureGates !== undefined) {
+      const settings = new Map<string, _GateSetting>();
+      for (const [gate, value] of Object.entries(props.featureGates)) settings.set(gate, { value, origin: `featureGates.${gate}`, explicit: true });
+      this.registerGates(settings, releases.openkruise, `at '${this.node.path}'`, `set featureGates: { <gate>: true } on the KruiseContext at '${this.node.path}' if the cluster runs with it, or ask the cluster's owners to turn it on`);
+    }
+  }
+
+  /** A gate source of the cluster: its gates, with the release's defaults for the others (1.9's when the release is unknown). */
+  private registerGates(settings: Map<string, _GateSetting>, release: Release | undefined, place: string, howTo: string): void {
+    const gates = release ? new _GateSet(settings, gateDefaults(release), `v${release.version}`) : new _GateSet(settings);
+    const problems = gates.problems();
+    if (problems.length > 0) {
+      this.reportOn.node.addValidation({ validate: () => problems.map(p => `KruiseContext ${p}`) });
+    }
+    _registerGateSource(this, {
+      path: this.node.path,
+      place,
+      isEnabled: (gate: string) => {
+        try {
+          return gates.isEnabled(gate);
+        } catch {
+          return false;
+        }
+      },
+      howToEnable: (gate: string) => howTo.replace('<gate>', gate),
+    });
+  }
+
   /** The objects of the context, in wire form (what the checks read). */
   public get manifests(): any[] {
     return this.node.findAll().filter((c): c is ApiObject => c instanceof ApiObject).map(o => o.toJson());
@@ -162,11 +243,15 @@ export class KruiseContext extends Chart {
       if (!checked) return;
       const created = new ApiObject(this, `o${this.count++}`, obj);
       this.origins.set(created, origin);
-      if (isKruiseManager(obj)) this.addControlPlane(obj, origin);
+      if (isManagerOf(obj, 'openkruise')) this.addControlPlane(obj, origin);
+      if (isManagerOf(obj, 'rollouts')) this.addRolloutControlPlane(obj, origin);
     });
   }
 
-  /** kruise-manager's Deployment: its `--feature-gates` are the gates of the cluster the app deploys to. */
+  /**
+   * kruise-manager's Deployment: its image tag is the release of the cluster
+   * the app deploys to, its `--feature-gates` the gates.
+   */
   private addControlPlane(deployment: any, origin: string): void {
     const manager = (deployment.spec?.template?.spec?.containers ?? []).find((c: any) => c?.name === 'manager');
     const flag = (manager?.args ?? []).find((a: unknown) => typeof a === 'string' && a.startsWith('--feature-gates='));
@@ -175,7 +260,20 @@ export class KruiseContext extends Chart {
       const [gate, value] = part.split('=');
       settings.set(gate, { value: value === 'true', origin: `--feature-gates ${gate}`, explicit: true });
     }
-    const gates = new _GateSet(settings);
+    const release = this.liveRelease('openkruise', deployment, origin);
+    const declared: Record<string, boolean> = {};
+    for (const [g, s] of settings) declared[g] = s.value;
+    _declareRelease(this.appRoot, {
+      by: 'KruiseContext',
+      path: this.node.path,
+      declared: `read from the kruise-manager of '${origin}' (context '${this.node.path}')`,
+      reportOn: this.reportOn,
+      prop: { openkruise: `kruise-manager image (${origin})` },
+      releases: release ? { openkruise: release } : {},
+      featureGates: declared,
+    });
+    // a gate kruise-manager does not know: it would not start, so the live state cannot hold one; the 1.9 names when the tag says nothing
+    const gates = release ? new _GateSet(settings, gateDefaults(release), `v${release.version}`) : new _GateSet(settings);
     _registerGateSource(this, {
       path: this.node.path,
       place: contextPlace(origin),
@@ -189,6 +287,34 @@ export class KruiseContext extends Chart {
       howToEnable: notOwnedHowToEnable,
     });
   }
+
+  /** kruise-rollout-manager's Deployment: its image tag is the Kruise Rollouts release of the cluster. */
+  private addRolloutControlPlane(deployment: any, origin: string): void {
+    const release = this.liveRelease('rollouts', deployment, origin);
+    if (!release) return;
+    _declareRelease(this.appRoot, {
+      by: 'KruiseContext',
+      path: this.node.path,
+      declared: `read from the kruise-rollout-manager of '${origin}' (context '${this.node.path}')`,
+      reportOn: this.reportOn,
+      prop: { rollouts: `kruise-rollout-manager image (${origin})` },
+      releases: { rollouts: release },
+    });
+  }
+
+  /**
+   * The release a live manager's image tag names (none for a tag that is no
+   * version); a version tag must be a modelled release.
+   */
+  private liveRelease(product: Product, deployment: any, origin: string): Release | undefined {
+    return this.read(() => {
+      try {
+        return managerRelease(deployment, product, `the live manager of '${origin}'`);
+      } catch (e: any) {
+        throw new PlanInputError(`${e.message}; to check the app against another release, declare it with ${product === 'openkruise' ? 'openKruise' : 'kruiseRollouts'} and leave this live state out`);
+      }
+    });
+  }
 }
 
 function readText(file: string): string {
@@ -199,32 +325,3 @@ function readText(file: string): string {
   }
 }
 
-/** Whether `obj` is the kruise-manager Deployment of an OpenKruise install. */
-function isKruiseManager(obj: any): boolean {
-  return obj.kind === 'Deployment' && groupOf(obj.apiVersion) === 'apps' && obj.metadata?.name === 'kruise-controller-manager'
-    && (obj.spec?.template?.spec?.containers ?? []).some((c: any) => c?.name === 'manager');
-}
-
-const checkedApps = new WeakSet<IConstruct>();
-const hookedOwners = new WeakSet<IConstruct>();
-
-/**
- * A context SidecarSet's collisions with the app's pods are reported by the
- * app's workloads (the SidecarSet reports nothing): once per synth, each
- * workload with such a problem gets a validation that returns it.
- */
-function reportContextProblemsOnWorkloads(root: IConstruct): void {
-  if (checkedApps.has(root)) return;
-  checkedApps.add(root);
-  root.node.addValidation({
-    validate: () => {
-      if (_contextsOf(root).length === 0) return [];
-      for (const owner of appInjectionProblems(root).byOwner.keys()) {
-        if (hookedOwners.has(owner)) continue;
-        hookedOwners.add(owner);
-        owner.node.addValidation({ validate: () => appInjectionProblems(owner).byOwner.get(owner) ?? [] });
-      }
-      return [];
-    },
-  });
-}

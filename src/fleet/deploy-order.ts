@@ -12,7 +12,7 @@ import { IConstruct } from 'constructs';
 import { AppObject, allAppObjects, groupOf, namespaceOf, podTemplateOf, targetKey } from './objects';
 import type * as SidecarFleet from './sidecar-fleet';
 import { _admitted, _objectLine } from '../admission/engine';
-import { ARGO_CD_SYNC_WAVE, SYNC_WAVES, _inControlPlane, _reaches } from '../control-plane/deploy-order';
+import { ARGO_CD_SYNC_WAVE, SYNC_WAVES, _inControlPlane, _reaches } from '../validation/deploy-waves';
 import { Warnings, fieldError } from '../validation/report';
 import { selectorMatches } from '../validation/selectors';
 

@@ -9,20 +9,20 @@ import {
   FleetChangeType, FleetCheckInput, FleetInjection, FleetObjectRef, FleetPodChange, FleetPolicyChange, FleetPolicyReport, FleetProblem,
   FleetProblemKind, FleetProblemSeverity, FleetReport, FleetSource, FleetSourceSelection, FleetSourceSummary, FleetWorkload, FleetWorkloadChange,
 } from './fleet-types';
-import { groupOf, namespaceOf, podTemplateOf, sameTargetRef, targetKey } from './objects';
 import {
   NamespaceLabels, SidecarSetIndex, SidecarSetLike, conflictKeys, injectInto, injects, sidecarSetConflictLine,
   sidecarSetConflicts, sidecarSetLabel,
-} from './sidecar-fleet';
-import { admissionModuleFor } from '../admission';
+} from './injection';
+import { groupOf, namespaceOf, podTemplateOf, sameTargetRef, targetKey } from './objects';
+import { judgeManifest } from '../admission/judge';
 import { defaultedSidecarSetSpec, sidecarSetSpecOf } from '../admission/sidecar-set';
 import { AdmissionContext } from '../admission/types';
-import { GATE_DEFAULTS } from '../control-plane/_gates';
 import { sameJson } from '../plan/diff';
 import { PlanInputError } from '../plan/errors';
 import { planSidecarSet, podsOf } from '../plan/sidecarsets';
 import { ImageChange, UpdateType } from '../plan/types';
-import { formatIssue, validateManifest } from '../validation/schemas';
+import { contextFromFlags } from '../releases/flags';
+import { ReleaseError } from '../releases/registry';
 import { selectorMatches, selectorsLooselyOverlap } from '../validation/selectors';
 
 type Json = any;
@@ -66,6 +66,8 @@ interface Source {
   readonly name: string;
   readonly summary: FleetSourceSummary;
   readonly nsLabels: NamespaceLabels;
+  /** Whether an input holds the Namespace object (else only its name label is known). */
+  readonly knows: (namespace: string) => boolean;
   readonly workloads: Workload[];
   /** Policies of the source's own (not under review, not an older copy of one). */
   readonly own: Policy[];
@@ -86,12 +88,12 @@ interface Acc {
 
 const identity = (gk: string, namespace: string | undefined, name: string) => `${gk}/${namespace ?? ''}/${name}`;
 
-function policyOf(json: Json, source: string, reviewed: boolean): Policy | undefined {
+function policyOf(json: Json, source: string, reviewed: boolean, ctx: AdmissionContext): Policy | undefined {
   const gk = `${groupOf(json?.apiVersion)}/${json?.kind}`;
   if (!POLICY_KINDS.has(gk)) return undefined;
   const name = String(json.metadata?.name);
   // what the cluster refuses acts on nothing: the input is wrong, not the fleet
-  const refusal = refusalOf(json);
+  const refusal = refusalOf(json, ctx);
   if (refusal) throw new PlanInputError(`${fileOf.get(json) ?? source}: ${json.kind} "${name}" is refused by the cluster: ${refusal}; fix it where it is written`);
   const namespace = gk === SIDECAR_SET ? undefined : namespaceOf(json);
   const file = fileOf.get(json);
@@ -103,10 +105,10 @@ function policyOf(json: Json, source: string, reviewed: boolean): Policy | undef
   return policy;
 }
 
-function policiesOf(objects: Json[], source: string, reviewed: boolean): Map<string, Policy> {
+function policiesOf(objects: Json[], source: string, reviewed: boolean, ctx: AdmissionContext): Map<string, Policy> {
   const out = new Map<string, Policy>();
   for (const o of objects) {
-    const p = policyOf(o, source, reviewed);
+    const p = policyOf(o, source, reviewed, ctx);
     if (p) out.set(identity(p.gk, p.namespace, p.name), p);
   }
   return out;
@@ -163,27 +165,31 @@ function push<K, V>(m: Map<K, V[]>, k: K, v: V): void {
   if (list) list.push(v); else m.set(k, [v]);
 }
 
-/** The feature gates the policies are judged with: OpenKruise v1.9.0's defaults. */
-const DEFAULT_GATES: AdmissionContext = { gate: (name: string) => GATE_DEFAULTS[name] === true };
-
-/** The first thing the API server or the OpenKruise webhook refuses in a policy (schema, then the defaulted object's rules), if any. */
-function refusalOf(live: Json): string | undefined {
+/**
+ * The first thing the API server or the OpenKruise webhook of the target
+ * release refuses in a policy (schema, then the defaulted object's rules), if any.
+ */
+function refusalOf(live: Json, ctx: AdmissionContext): string | undefined {
   // a live object's status is the controller's, not what was applied
   const { status, ...json } = live;
   void status;
-  const issues = validateManifest(json);
-  if (issues.length > 0) return formatIssue(issues[0]);
-  const module = admissionModuleFor(String(json.apiVersion), String(json.kind));
-  if (!module) return undefined;
-  return module.validate(module.defaults ? module.defaults(json, DEFAULT_GATES) : json, DEFAULT_GATES)[0];
+  return judgeManifest(json, ctx).errors[0];
 }
 
 /** Run the fleet check. */
 export function runFleetCheck(input: FleetCheckInput): FleetReport {
-  const reviewed = policiesOf(input.policies, 'policies', true);
-  const old = input.oldPolicies ? policiesOf(input.oldPolicies, 'old policies', false) : undefined;
+  let ctx: AdmissionContext;
+  try {
+    // the policies are judged by the release the clusters run (its schema, rules and gate defaults)
+    ctx = contextFromFlags({ openkruise: input.openKruise, rollouts: input.kruiseRollouts });
+  } catch (e) {
+    if (e instanceof ReleaseError) throw new PlanInputError(e.message);
+    throw e;
+  }
+  const reviewed = policiesOf(input.policies, 'policies', true, ctx);
+  const old = input.oldPolicies ? policiesOf(input.oldPolicies, 'old policies', false, ctx) : undefined;
   const policyNamespaces = namespaceLabelsOf(input.policies);
-  const sources = input.sources.map(s => readSource(s, reviewed, old, policyNamespaces));
+  const sources = input.sources.map(s => readSource(s, reviewed, old, policyNamespaces, ctx));
 
   const acc = new Map<Policy, Acc>([...reviewed.values()].map(p => [p, { workloads: [], injections: [], problems: [] }]));
   const problems: FleetProblem[] = [];
@@ -205,10 +211,16 @@ export function runFleetCheck(input: FleetCheckInput): FleetReport {
   const oldCover = new PolicyIndex(old?.values() ?? []);
   /** Per old-or-new policy identity: the workloads the old and the new version reach. */
   const reach = new Map<string, Reach>();
+  // the entry of each policy object, looked up by identity once (an old and a new version share one)
+  const reachOf = new Map<Policy, Reach>();
   const reached = (p: Policy, side: 'old' | 'new', w: Workload) => {
-    const id = identity(p.gk, p.namespace, p.name);
-    let r = reach.get(id);
-    if (!r) reach.set(id, r = { old: [], new: [] });
+    let r = reachOf.get(p);
+    if (!r) {
+      const id = identity(p.gk, p.namespace, p.name);
+      r = reach.get(id);
+      if (!r) reach.set(id, r = { old: [], new: [] });
+      reachOf.set(p, r);
+    }
     r[side].push(w);
   };
 
@@ -216,8 +228,17 @@ export function runFleetCheck(input: FleetCheckInput): FleetReport {
     const ownSidecars = s.own.filter(p => p.sidecar).map(p => p.sidecar!);
     const ownIndex = ownSidecars.length > 0 ? new SidecarSetIndex(ownSidecars) : undefined;
     for (const w of s.workloads) {
-      const candidates = newIndex.candidates(w.labels);
+      let candidates = newIndex.candidates(w.labels);
       if (ownIndex) candidates.push(...ownIndex.candidates(w.labels));
+      if (candidates.length > 0 && !s.knows(w.namespace)) {
+        // a namespace in no input: a selector on its labels can be judged neither way, so the SidecarSet is left out of the pod
+        const unknown = candidates.filter(x => undecidable(x, w));
+        for (const x of unknown.filter(u => u.policy.reviewed)) {
+          problem(FleetProblemKind.NAMESPACE_UNKNOWN, FleetProblemSeverity.UNKNOWN, [x.policy], refOf(w.ref),
+            `${sidecarSetLabel(x)} selects the pods of ${workloadLabel(w.ref)}, but namespace "${w.namespace}" is in no input, so whether spec.namespaceSelector ${JSON.stringify(x.spec.namespaceSelector)} selects it is not known and nothing is assumed; add the Namespace to the inputs (kubectl get namespace ${w.namespace} -o yaml, or the app's synth output with its Namespace)`);
+        }
+        if (unknown.length > 0) candidates = candidates.filter(x => !unknown.includes(x));
+      }
       if (candidates.length > 0) {
         const r = injectInto(s.nsLabels, w.json, candidates, { problemsOnly: true });
         if (r && r.injected.some(x => x.policy.reviewed)) {
@@ -278,19 +299,39 @@ export function runFleetCheck(input: FleetCheckInput): FleetReport {
   };
 }
 
+/**
+ * Whether `x` selects the pods of `w` but its namespace selector reads a
+ * label of the namespace other than its name (the only one known of a
+ * namespace in no input).
+ */
+function undecidable(x: FleetSidecarSet, w: Workload): boolean {
+  const sel = x.spec.namespaceSelector;
+  if (!sel || !x.spec.selector || !selectorMatches(x.spec.selector, w.labels)) return false;
+  const keys = [...Object.keys(sel.matchLabels ?? {}), ...(sel.matchExpressions ?? []).map((e: any) => e.key)];
+  if (keys.every(k => k === 'kubernetes.io/metadata.name')) return false;
+  return true;
+}
+
 function refOf(w: FleetWorkload): FleetObjectRef {
   return { kind: w.kind, name: w.name, namespace: w.namespace, source: w.source, file: w.file };
 }
 
 /** A source's workloads, namespace labels and own policies. */
 function readSource(s: FleetSource, reviewed: Map<string, Policy>, old: Map<string, Policy> | undefined,
-  policyNamespaces: Map<string, Record<string, string>>): Source {
+  policyNamespaces: Map<string, Record<string, string>>, ctx: AdmissionContext): Source {
   const namespaces = namespaceLabelsOf(s.manifests);
-  const nsLabels: NamespaceLabels = ns => ({ ...(namespaces.get(ns) ?? policyNamespaces.get(ns) ?? {}), 'kubernetes.io/metadata.name': ns });
+  // a namespace's labels are read for every SidecarSet a workload meets: built once per namespace (never written to)
+  const labelsOf = new Map<string, Record<string, string>>();
+  const nsLabels: NamespaceLabels = ns => {
+    let l = labelsOf.get(ns);
+    if (!l) labelsOf.set(ns, l = { ...(namespaces.get(ns) ?? policyNamespaces.get(ns) ?? {}), 'kubernetes.io/metadata.name': ns });
+    return l;
+  };
+  const knows = (ns: string) => namespaces.has(ns) || policyNamespaces.has(ns);
   const workloads: Workload[] = [];
   const own: Policy[] = [];
   for (const o of s.manifests) {
-    const p = policyOf(o, s.name, false);
+    const p = policyOf(o, s.name, false, ctx);
     if (p) {
       // the cluster's copy of a policy under review (or being removed) is what the change replaces
       const id = identity(p.gk, p.namespace, p.name);
@@ -310,7 +351,7 @@ function readSource(s: FleetSource, reviewed: Map<string, Policy>, old: Map<stri
     });
   }
   const summary = { name: s.name, kind: s.kind, workloads: workloads.length, namespaces: namespaces.size };
-  return { name: s.name, summary, nsLabels, workloads, own };
+  return { name: s.name, summary, nsLabels, knows, workloads, own };
 }
 
 type ProblemSink = (kind: FleetProblemKind, severity: FleetProblemSeverity, policies: Policy[], other: FleetObjectRef, message: string) => void;

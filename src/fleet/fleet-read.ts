@@ -22,15 +22,19 @@ export interface FleetInputNames {
 
 const API_NAMES: FleetInputNames = { policies: 'policies', workloads: 'workloads', live: 'live', oldPolicies: 'oldPolicies' };
 
+/** What a live input takes, for its messages. */
+const LIVE_FILE = 'a file of a cluster\'s objects, saved with kubectl get sidecarsets,podunavailablebudgets,namespaces,deployments,clonesets,... -A -o json > FILE';
+const SYNTH_OUTPUT = 'a synth output folder (e.g. dist) or a manifest file';
+
 /** Every object of the files of `source` (a file or a folder), each remembering its file. */
-function readObjects(source: string, name: string): Json[] {
+function readObjects(source: string, name: string, expected: string = SYNTH_OUTPUT): Json[] {
   const out: Json[] = [];
-  for (const file of manifestFiles(source, name)) {
+  for (const file of manifestFiles(source, name, expected)) {
     let text: string;
     try {
       text = fs.readFileSync(file, 'utf8');
     } catch (e: any) {
-      throw new PlanInputError(`${name} '${file}' cannot be read (${e?.code ?? e}); pass a manifest file or a synth output folder`);
+      throw new PlanInputError(`${name} '${file}' cannot be read (${e?.code ?? e}); pass ${expected}`);
     }
     for (const o of parseManifests(text, file)) {
       fileOf.set(o, file);
@@ -64,7 +68,7 @@ export function readFleetPaths(paths: FleetCheckPaths, names: FleetInputNames = 
   }
   for (const l of paths.live ?? []) {
     const { name, path: p } = named(l, x => path.basename(x).replace(/\.(json|ya?ml)$/i, ''));
-    add(name, FleetSourceKind.LIVE, readObjects(p, names.live), names.live);
+    add(name, FleetSourceKind.LIVE, readObjects(p, names.live, LIVE_FILE), names.live);
   }
   return { policies, oldPolicies, sources };
 }

@@ -14,14 +14,20 @@ const SHOWN = 8;
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 const num = (v: number | undefined) => (v === undefined ? '?' : String(v));
+/** A count of pods in words; `?` when a source does not say (a workload without replicas). */
+const pods = (v: number | undefined) => (v === undefined ? '? pods' : plural(v, 'pod'));
 
 function workloadName(w: FleetWorkload): string {
   return `${w.kind} ${w.namespace}/${w.name} (${w.source}${w.pods !== undefined ? `, ${plural(w.pods, 'pod')}` : ''})`;
 }
 
-function list(names: string[]): string {
-  return names.length <= SHOWN ? names.join(', ') : `${names.slice(0, SHOWN).join(', ')} and ${names.length - SHOWN} more`;
+/** The first few items by name, then how many more: only the names shown are built (a group can hold a fleet). */
+function list<T>(items: T[], name: (t: T) => string): string {
+  const shown = items.slice(0, SHOWN).map(name).join(', ');
+  return items.length <= SHOWN ? shown : `${shown} and ${items.length - SHOWN} more`;
 }
+
+const same = (s: string) => s;
 
 export function policyTitle(p: { kind: string; name: string; namespace?: string }): string {
   return `${p.kind} ${p.namespace ? `${p.namespace}/` : ''}${p.name}`;
@@ -38,7 +44,16 @@ function groups<T>(items: T[], key: (t: T) => string): Array<[string, T[]]> {
   return [...m];
 }
 
+/** A workload's injection is shared by every policy that injects into it: its layout is written once. */
+const layouts = new WeakMap<FleetInjection, string>();
+
 function layout(i: FleetInjection): string {
+  let l = layouts.get(i);
+  if (l === undefined) layouts.set(i, l = layoutOf(i));
+  return l;
+}
+
+function layoutOf(i: FleetInjection): string {
   const init = i.initContainers.length > 0 ? `init [${i.initContainers.join(', ')}], ` : '';
   return `${init}[${i.containers.join(', ')}]${i.containerOrderFixed ? '' : ' (order of the sidecars of different SidecarSets on one side not fixed)'}`;
 }
@@ -46,14 +61,14 @@ function layout(i: FleetInjection): string {
 function coverage(p: FleetPolicyReport): string {
   const what = p.kind === 'SidecarSet' ? 'selects' : p.kind === 'WorkloadSpread' ? 'spreads' : p.kind === 'PodUnavailableBudget' ? 'protects' : 'records';
   if (p.workloads.length === 0) return `${what} no workload`;
-  const per = p.sources.map(s => `${s.source} (${s.namespaces.join(', ')}: ${plural(s.workloads, 'workload')}, ${num(s.pods)} pods)`);
-  return `${what} ${plural(p.workloads.length, 'workload')}, ${num(p.pods)} pods, in ${plural(p.sources.length, 'source')}: ${list(per)}`;
+  const per = p.sources.map(s => `${s.source} (${s.namespaces.join(', ')}: ${plural(s.workloads, 'workload')}, ${pods(s.pods)})`);
+  return `${what} ${plural(p.workloads.length, 'workload')}, ${pods(p.pods)}, in ${plural(p.sources.length, 'source')}: ${list(per, same)}`;
 }
 
 function policyLines(p: FleetPolicyReport): string[] {
   const out = [coverage(p)];
   for (const [key, injections] of groups(p.injections, layout)) {
-    out.push(`pods run ${key}: ${list(injections.map(i => workloadName(i.workload)))}`);
+    out.push(`pods run ${key}: ${list(injections, i => workloadName(i.workload))}`);
   }
   return out;
 }
@@ -62,11 +77,12 @@ const SEVERITY_WORD: Record<FleetProblemSeverity, string> = {
   [FleetProblemSeverity.REFUSED]: 'refused',
   [FleetProblemSeverity.REPLACES_APP_CONTAINER]: 'replaces an app container',
   [FleetProblemSeverity.WARNING]: 'warning',
+  [FleetProblemSeverity.UNKNOWN]: 'not judged',
 };
 
 function changeLines(c: FleetPolicyChange): string[] {
   return [
-    ...groups(c.workloads, w => w.summary).map(([summary, ws]) => `${summary}: ${list(ws.map(w => workloadName(w.workload)))}`),
+    ...groups(c.workloads, w => w.summary).map(([summary, ws]) => `${summary}: ${list(ws, w => workloadName(w.workload))}`),
     ...c.notes,
   ];
 }
@@ -78,6 +94,7 @@ function verdict(r: FleetReport): string {
     count(FleetProblemSeverity.REPLACES_APP_CONTAINER) > 0 ? `${plural(count(FleetProblemSeverity.REPLACES_APP_CONTAINER), 'sidecar')} silently replacing an app container` : 'no app container replaced',
   ];
   if (count(FleetProblemSeverity.WARNING) > 0) parts.push(plural(count(FleetProblemSeverity.WARNING), 'warning'));
+  if (count(FleetProblemSeverity.UNKNOWN) > 0) parts.push(`${plural(count(FleetProblemSeverity.UNKNOWN), 'workload')} not judged (namespace in no input)`);
   return parts.join('; ');
 }
 

@@ -33,6 +33,22 @@ export interface FleetCheckInput {
    * @default - no change report
    */
   readonly oldPolicies?: any[];
+
+  /**
+   * The OpenKruise release the clusters run: a line (`"1.8"`) or a release
+   * (`"1.8.2"`). The policies are judged by it (its schema, webhook rules and
+   * gate defaults).
+   *
+   * @default "1.9"
+   */
+  readonly openKruise?: string;
+
+  /**
+   * The Kruise Rollouts release the clusters run: a line (`"0.5"`) or a release (`"0.5.3"`).
+   *
+   * @default "0.6"
+   */
+  readonly kruiseRollouts?: string;
 }
 
 /** Paths of what a fleet check reads (what the `cdk8s-kruise fleet` flags take). */
@@ -78,6 +94,8 @@ export enum FleetProblemSeverity {
   REPLACES_APP_CONTAINER = 'ReplacesAppContainer',
   /** The cluster accepts it, but the pods do not work as written (a port clash, the wrong volume). */
   WARNING = 'Warning',
+  /** The inputs do not say what the cluster does: a namespace selector against a namespace in no input. */
+  UNKNOWN = 'Unknown',
 }
 
 /** A kind of fleet problem. */
@@ -106,6 +124,12 @@ export enum FleetProblemKind {
   PORT = 'Port',
   /** Two containers of a pod name a port alike. */
   PORT_NAME = 'PortName',
+  /**
+   * A SidecarSet selects the pods of a workload, but its namespaceSelector
+   * reads labels of a namespace that is in no input: whether it injects
+   * cannot be judged (and is not assumed either way).
+   */
+  NAMESPACE_UNKNOWN = 'NamespaceUnknown',
 }
 
 /** An object of the fleet. */

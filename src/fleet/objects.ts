@@ -7,8 +7,11 @@
 import { ApiObject } from 'cdk8s';
 import { IConstruct } from 'constructs';
 import { _contextsOf, contextPlace } from './context-registry';
+import { groupOf, identityOf } from './manifest';
 import { _currentRound, _sharedRender } from '../validation/render';
-import { isObject } from '../validation/shape';
+
+export { describe, groupOf, mergeInPathOrder, namespaceOf, podTemplateOf, sameTargetRef, targetKey, templatePathOf } from './manifest';
+export type { PodTemplateJson } from './manifest';
 
 /** One synthesized object of the app, with the construct that owns it. */
 export interface AppObject {
@@ -36,18 +39,6 @@ export interface AppObject {
 /** How a message places an object: `at 'construct/path'` for the app's own, `(context: origin)` for a context object. */
 export function placeOf(o: AppObject): string {
   return o.origin !== undefined ? contextPlace(o.origin) : `at '${o.owner.node.path}'`;
-}
-
-/** The identity of an object in a cluster: group, kind, namespace and name. */
-function identityOf(json: any): string {
-  return `${groupOf(json?.apiVersion)}/${json?.kind}/${json?.metadata?.namespace || 'default'}/${json?.metadata?.name}`;
-}
-
-/** `group` of an apiVersion (`''` for the core group). */
-export function groupOf(apiVersion: string | undefined): string {
-  if (!apiVersion) return '';
-  const i = apiVersion.indexOf('/');
-  return i < 0 ? '' : apiVersion.slice(0, i);
 }
 
 /** The construct that owns an ApiObject: its parent when the ApiObject is the parent's default child. */
@@ -153,13 +144,6 @@ export function _appObjectsByKey(
   });
 }
 
-/** The objects of several lists, each once, in construct-path order. */
-export function mergeInPathOrder(...lists: Array<AppObject[] | undefined>): AppObject[] {
-  const seen = new Set<AppObject>();
-  for (const l of lists) for (const o of l ?? []) seen.add(o);
-  return [...seen].sort((a, b) => a.order - b.order);
-}
-
 /**
  * A value computed at most once per round of checks for the app of `scope`
  * (app-wide results every construct of a kind reads).
@@ -171,100 +155,8 @@ export function _oncePerRound<T>(scope: IConstruct, key: string, compute: () => 
   return memo.get(key) as T;
 }
 
-/** The pod a workload object creates: labels, annotations and spec of its template. */
-export interface PodTemplateJson {
-  readonly metadata: { labels?: Record<string, string>; annotations?: Record<string, string> };
-  readonly spec: any;
-}
-
-/**
- * The pod template of a workload in wire form (Deployment-like, Job, CronJob,
- * AdvancedCronJob, Pod), or undefined when it has none, or one the API server
- * cannot decode as far as the app-wide checks read it (a list that is not a
- * list of objects, a map that is not an object). Such a template is not
- * checked here: the admission of an OpenKruise workload reports it with the
- * field, and the API server refuses any other.
- */
-export function podTemplateOf(json: any): PodTemplateJson | undefined {
-  if (!isObject(json)) return undefined;
-  // read many times per object by the checks of a synth (or a fleet check): the objects they read are never changed
-  const hit = templates.get(json);
-  if (hit !== undefined) return hit ?? undefined;
-  const t = templateOf(json);
-  templates.set(json, t ?? null);
-  return t;
-}
-
-const templates = new WeakMap<object, PodTemplateJson | null>();
-
-function templateOf(json: any): PodTemplateJson | undefined {
-  if (json.kind === 'Pod' && groupOf(json.apiVersion) === '') return decodable({ metadata: json.metadata ?? {}, spec: json.spec ?? {} });
-  const spec = isObject(json.spec) ? json.spec : {};
-  const tpl = spec.template?.spec ? spec.template
-    : spec.jobTemplate?.spec?.template?.spec ? spec.jobTemplate.spec.template
-      : spec.template?.broadcastJobTemplate?.spec?.template ?? spec.template?.jobTemplate?.spec?.template;
-  if (!isObject(tpl) || !tpl.spec) return undefined;
-  return decodable({ metadata: tpl.metadata ?? {}, spec: tpl.spec });
-}
-
-/**
- * Where `podTemplateOf` found the pod template of `json`, for messages: the
- * field paths of its metadata and spec (e.g. `spec.template.metadata` and
- * `spec.template.spec`).
- */
-export function templatePathOf(json: any): { readonly metadata: string; readonly spec: string } {
-  if (json?.kind === 'Pod' && groupOf(json.apiVersion) === '') return { metadata: 'metadata', spec: 'spec' };
-  const spec = isObject(json?.spec) ? json.spec : {};
-  const at = spec.template?.spec ? 'spec.template'
-    : spec.jobTemplate?.spec?.template?.spec ? 'spec.jobTemplate.spec.template'
-      : spec.template?.broadcastJobTemplate?.spec?.template ? 'spec.template.broadcastJobTemplate.spec.template' : 'spec.template.jobTemplate.spec.template';
-  return { metadata: `${at}.metadata`, spec: `${at}.spec` };
-}
-
-const listOfObjects = (v: unknown) => v === undefined || v === null || (Array.isArray(v) && v.every(isObject));
-const POD_LISTS = ['containers', 'initContainers', 'volumes', 'imagePullSecrets'];
-const CONTAINER_LISTS = ['env', 'envFrom', 'volumeMounts', 'volumeDevices', 'ports'];
-
-/** `t` when the parts the app-wide checks read decode; undefined otherwise. */
-function decodable(t: PodTemplateJson): PodTemplateJson | undefined {
-  const m: any = t.metadata;
-  if (!isObject(m) || !isObject(t.spec)) return undefined;
-  if ((m.labels !== undefined && !isObject(m.labels)) || (m.annotations !== undefined && !isObject(m.annotations))) return undefined;
-  if (!POD_LISTS.every(f => listOfObjects(t.spec[f]))) return undefined;
-  for (const f of ['containers', 'initContainers']) {
-    for (const c of t.spec[f] ?? []) if (!CONTAINER_LISTS.every(g => listOfObjects(c[g]))) return undefined;
-  }
-  return t;
-}
-
-/** The namespace an object lands in; objects without one go to `default` (as OpenKruise assumes for pods). */
-export function namespaceOf(json: any): string {
-  return json?.metadata?.namespace || 'default';
-}
-
 /** The labels of a namespace as the cluster sets them: its Namespace object's labels (the app's, else a context's) plus kubernetes.io/metadata.name. */
 export function namespaceLabels(scope: IConstruct, name: string): Record<string, string> {
   return { ...(indexOf(scope).namespaceLabels.get(name) ?? {}), 'kubernetes.io/metadata.name': name };
 }
 
-/** `Kind "name"` for messages. */
-export function describe(json: any): string {
-  return `${json?.kind} "${json?.metadata?.name}"`;
-}
-
-/** A target reference in wire form. */
-interface TargetRefJson {
-  readonly apiVersion?: string;
-  readonly kind?: string;
-  readonly name?: string;
-}
-
-/** Whether two target references name the same workload: group, kind and name (the version does not make it another workload). */
-export function sameTargetRef(a: TargetRefJson | undefined, b: TargetRefJson | undefined): boolean {
-  return !!a && !!b && groupOf(a.apiVersion) === groupOf(b.apiVersion) && a.kind === b.kind && a.name === b.name;
-}
-
-/** The index key of "this target in this namespace" (the app-wide checks of WorkloadSpread, PodUnavailableBudget, PersistentPodState). */
-export function targetKey(namespace: string, ref: { apiVersion?: string; kind?: string; name?: string } | undefined): string {
-  return JSON.stringify([namespace, groupOf(ref?.apiVersion), ref?.kind, ref?.name]);
-}

@@ -2,8 +2,9 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { ApiObject, App, Yaml } from 'cdk8s';
 import { IConstruct } from 'constructs';
+import { SidecarSetIndex, injectInto, sidecarSetLabel } from './injection';
 import { namespaceOf, podTemplateOf } from './objects';
-import { SidecarSetIndex, appNamespaceLabels, appSidecarSets, appWorkloads, injectInto, sidecarSetLabel } from './sidecar-fleet';
+import { appNamespaceLabels, appSidecarSets, appWorkloads } from './sidecar-fleet';
 import { _currentRound, _markCheckRounds, _newCheckRound } from '../validation/render';
 
 /**

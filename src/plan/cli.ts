@@ -3,7 +3,7 @@
  * planned, 2 the plan holds a change the cluster will refuse (a CI gate), 3
  * a change fights a Kruise Rollouts release in progress (known with
  * --old-live), 1 a usage or input error (one line on stderr).
- * `cdk8s-kruise fleet` is src/fleet/cli.ts.
+ * The program's commands are dispatched by src/cli.ts.
  */
 import * as path from 'path';
 import { parseArgs } from 'util';
@@ -13,62 +13,43 @@ import { comparePlan } from './planner';
 import { renderPlan } from './render';
 import { readDirectory, readGitRef, readLive } from './sources';
 import { PlanFormat } from './types';
-import type * as FleetCli from '../fleet/cli';
-
-/** Where the CLI writes. */
-export interface CliIo {
-  readonly out: (text: string) => void;
-  readonly err: (text: string) => void;
-  /** Working directory for --git-ref. */
-  readonly cwd?: string;
-}
-
-const COMMANDS = `commands:
-  plan    what OpenKruise will do with a change of manifests (cdk8s-kruise plan --help)
-  fleet   policies against the workloads of many apps and clusters (cdk8s-kruise fleet --help)
-
-`;
+import type { CliIo } from '../cli';
 
 const USAGE = `usage: cdk8s-kruise plan (--old DIR --new DIR | --git-ref REF --dir DIR | --old-live FILE --new DIR)
                           [--format table|markdown|json] [--feature-gates Name=true,...] [--nodes N] [--namespace NS]
+                          [--openkruise V|OLD..NEW] [--rollouts V|OLD..NEW]
 
   --old DIR            manifests running now (a synth output directory)
   --new DIR            manifests about to be applied
   --git-ref REF        compare DIR as committed at REF (e.g. origin/main) with DIR on disk
   --dir DIR            the synth output directory for --git-ref (default: dist); also the new side for --old-live
   --old-live FILE      live objects from kubectl get ... -o json (a List) as the old side; also tells
-                       which Kruise Rollouts releases are in progress
+                       which Kruise Rollouts releases are in progress, and plans migrations: a StatefulSet
+                       becoming an Advanced StatefulSet (add pods and pvc to the get), a Deployment's pods
+                       moving to a CloneSet, a Helm release taken over (--show-managed-fields)
   --format F           table (default), markdown (for a PR comment) or json
   --feature-gates G    OpenKruise gates of the cluster, e.g. InPlaceWorkloadVerticalScaling=true
   --nodes N            nodes an Advanced DaemonSet runs on, for its pod counts
   --namespace NS       namespace of objects without one (default: default)
+  --openkruise V       the OpenKruise release the cluster runs: a line (1.8) or a release (1.8.2); OLD..NEW
+                       (1.8..1.9) plans an upgrade: CRD versions and fields, gate defaults and webhook rules
+                       that change, and with --old-live the objects the new release will refuse. Default: the
+                       release of the control planes in the old and new manifests, else 1.9
+  --rollouts V         the same for Kruise Rollouts (0.5, 0.5..0.6); default 0.6
 
 exit codes: 0 planned, 2 the cluster will refuse part of the change, 3 part of the change fights a
 Kruise Rollouts release in progress (with --old-live), 1 usage or input error
 `;
 
-const defaultIo: CliIo = {
-  out: t => process.stdout.write(t),
-  err: t => process.stderr.write(t),
-};
+/** The usage of `cdk8s-kruise plan`. */
+export const PLAN_USAGE = USAGE;
 
-/** Run the CLI with `argv` (the arguments after the program name); returns the exit code. */
-export function main(argv: string[], io: CliIo = defaultIo): number {
+/** `cdk8s-kruise plan` with `rest` (the arguments after `plan`); returns the exit code. */
+export function planMain(rest: string[], io: CliIo): number {
   const fail = (msg: string): number => {
     io.err(`cdk8s-kruise plan: ${msg}\n`);
     return 1;
   };
-  const [command, ...rest] = argv;
-  if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
-    io.out(COMMANDS + USAGE);
-    return command === undefined ? 1 : 0;
-  }
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  if (command === 'fleet') return (require('../fleet/cli') as typeof FleetCli).fleetMain(rest, io);
-  if (command !== 'plan') {
-    io.err(`cdk8s-kruise: unknown command '${command}'; the commands are 'plan' and 'fleet' (cdk8s-kruise --help)\n`);
-    return 1;
-  }
   let values: Record<string, string | boolean | undefined>;
   try {
     values = parseArgs({
@@ -85,6 +66,8 @@ export function main(argv: string[], io: CliIo = defaultIo): number {
         'feature-gates': { type: 'string' },
         'nodes': { type: 'string' },
         'namespace': { type: 'string' },
+        'openkruise': { type: 'string' },
+        'rollouts': { type: 'string' },
         'help': { type: 'boolean', short: 'h' },
       },
     }).values;
@@ -131,7 +114,15 @@ export function main(argv: string[], io: CliIo = defaultIo): number {
       newObjs = readDirectory(str('new')!, '--new');
     }
     const report = comparePlan(oldObjs, newObjs, {
-      featureGates, gatesOrigin: '--feature-gates', daemonSetNodes: nodes, defaultNamespace: str('namespace'), oldIsLive: str('old-live') !== undefined,
+      featureGates,
+      gatesOrigin: '--feature-gates',
+      daemonSetNodes: nodes,
+      defaultNamespace: str('namespace'),
+      oldIsLive: str('old-live') !== undefined,
+      openKruise: str('openkruise'),
+      openKruiseOrigin: '--openkruise',
+      kruiseRollouts: str('rollouts'),
+      kruiseRolloutsOrigin: '--rollouts',
     });
     io.out(renderPlan(report, format as PlanFormat));
     return report.rejected ? 2 : report.releaseConflict ? 3 : 0;

@@ -1,10 +1,11 @@
 /**
  * The feature gates an update plan assumes: the user's settings on top of
- * the OpenKruise v1.9.0 defaults, with kruise-manager's start-up rules (a gate
+ * the defaults of the release the cluster runs (v1.9.0's by default), with kruise-manager's start-up rules (a gate
  * that needs KruiseDaemon is off without it).
  */
 import { PlanInputError } from './errors';
-import { _GateSet, _GateSetting, GATE_DEFAULTS } from '../control-plane/_gates';
+import { _GateSet, _GateSetting } from '../control-plane/_gates';
+import { Release, defaultRelease, gateDefaults } from '../releases/registry';
 
 /** The gates that change a plan. */
 export const PLAN_GATES = [
@@ -19,22 +20,26 @@ export interface PlanGates {
   isEnabled(gate: string): boolean;
 }
 
-/** The gates of `settings` (gate name -> value); unknown names are an input error. */
-export function planGates(settings: { [gate: string]: boolean } | undefined, origin: string): PlanGates {
+/** The gates of `settings` (gate name -> value) on `release` (default 1.9); unknown names are an input error. */
+export function planGates(settings: { [gate: string]: boolean } | undefined, origin: string, release: Release = defaultRelease('openkruise')): PlanGates {
+  const defaults = gateDefaults(release);
+  const label = `v${release.version}`;
   const map = new Map<string, _GateSetting>();
   for (const [gate, value] of Object.entries(settings ?? {})) {
-    if (GATE_DEFAULTS[gate] === undefined) {
-      throw new PlanInputError(`${origin}: '${gate}' is not an OpenKruise v1.9.0 feature gate; use one of ${Object.keys(GATE_DEFAULTS).sort().join(', ')}`);
+    if (defaults[gate] === undefined) {
+      throw new PlanInputError(`${origin}: '${gate}' is not an OpenKruise ${label} feature gate; use one of ${Object.keys(defaults).sort().join(', ')}`);
     }
     if (typeof value !== 'boolean') {
       throw new PlanInputError(`${origin}: gate '${gate}' is ${JSON.stringify(value)}; set it to true or false`);
     }
     map.set(gate, { value, origin: `${origin}.${gate}`, explicit: true });
   }
-  const set = new _GateSet(map);
+  const set = new _GateSet(map, defaults, label);
   const summary: { [gate: string]: boolean } = {};
-  for (const g of PLAN_GATES) summary[g] = set.isEnabled(g);
-  return { isEnabled: (g: string) => set.isEnabled(g), summary };
+  // a gate the release does not have is off there
+  const on = (g: string) => defaults[g] !== undefined && set.isEnabled(g);
+  for (const g of PLAN_GATES) summary[g] = on(g);
+  return { isEnabled: on, summary };
 }
 
 /** Parse `Name=true,Other=false` (the kruise-manager flag syntax). */

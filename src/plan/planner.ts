@@ -6,17 +6,23 @@
 import { sameJson } from './diff';
 import { PlanInputError } from './errors';
 import { planGates } from './gates';
+import { isRuntimeObject, planMigrations } from './migration';
+import { planReleaseChange } from './release-change';
 import {
   RELEASED_KINDS, RolloutView, planRollout, releasePlan, releasedObject, rolloutView, workloadConflicts, workloadKey,
 } from './rollout-release';
 import { PodOwner, planSidecarSet, podsOf } from './sidecarsets';
 import {
-  PlanReport, RolloutChange, RolloutPlan, SidecarSetPlan, UpdatePlanOptions, UpdateType, WorkloadPlan,
+  PlanReport, ReleaseChangePlan, RolloutChange, RolloutPlan, SidecarSetPlan, UpdatePlanOptions, UpdateType, WorkloadPlan,
 } from './types';
 import { planUnitedDeployment } from './united-deployment';
 import {
   PlanContext, PlanSubject, howOf, planCloneSet, planDaemonSet, planDeployment, planStatefulSet,
 } from './workloads';
+
+import { _compareTags, _imageTag } from '../_image-tags';
+import { isManagerOf, managerImage, managerRelease } from '../releases/live';
+import { Product, Release, ReleaseError, defaultRelease, linesOf, parseRelease, releaseName, sameRelease } from '../releases/registry';
 
 type Json = any;
 
@@ -24,6 +30,10 @@ type Json = any;
 export interface CompareOptions extends UpdatePlanOptions {
   /** How the gates were given, for errors. */
   readonly gatesOrigin?: string;
+  /** How the OpenKruise release was given, for errors (`--openkruise`). */
+  readonly openKruiseOrigin?: string;
+  /** How the Kruise Rollouts release was given, for errors (`--rollouts`). */
+  readonly kruiseRolloutsOrigin?: string;
 }
 
 const CLUSTER_SCOPED = new Set([
@@ -184,12 +194,76 @@ function deleted(k: Keyed, ctx: PlanContext): WorkloadPlan | SidecarSetPlan {
   };
 }
 
+/**
+ * The release of `product` a side's control plane installs (the image tag of
+ * its manager Deployment), if it has one. A manager of the old side newer
+ * than every modelled release (a cluster ahead of this library) names none:
+ * taking it over is refused as a downgrade (./migration.ts), not the input.
+ */
+function sideRelease(product: Product, objs: Json[], side: string, newerNamesNone = false): Release | undefined {
+  for (const obj of objs) {
+    if (!isManagerOf(obj, product)) continue;
+    try {
+      const r = managerRelease(obj, product, `${side}: ${obj.kind} ${obj.metadata?.namespace ? `${obj.metadata.namespace}/` : ''}${obj.metadata?.name}`);
+      if (r) return r;
+    } catch (e) {
+      if (!(e instanceof ReleaseError)) throw e;
+      if (newerNamesNone && _compareTags(_imageTag(managerImage(obj)), `v${newestRelease(product)}`) === 1) continue;
+      throw new PlanInputError(e.message);
+    }
+  }
+  return undefined;
+}
+
+/** The newest modelled release of a product (`1.9.0`). */
+function newestRelease(product: Product): string {
+  const lines = linesOf(product);
+  const releases = lines[lines.length - 1].releases;
+  return releases[releases.length - 1];
+}
+
+/**
+ * The release of `product` the cluster runs before and after the change:
+ * given (`1.8`, or `1.8..1.9` for an upgrade), else the control planes of
+ * the old and the new manifests, else the default line; a given release that
+ * disagrees with a control plane of the manifests is an input error.
+ */
+function planReleases(product: Product, given: string | undefined, origin: string, oldObjs: Json[], newObjs: Json[]): { from: Release; to: Release } {
+  const parse = (text: string) => {
+    try {
+      return parseRelease(product, text, origin);
+    } catch (e) {
+      if (e instanceof ReleaseError) throw new PlanInputError(e.message);
+      throw e;
+    }
+  };
+  const parts = given === undefined ? [] : given.split('..');
+  if (parts.length > 2) throw new PlanInputError(`${origin}: '${given}' is neither a release nor OLD..NEW; write e.g. 1.8 or 1.8..1.9`);
+  const givenFrom = parts.length > 0 ? parse(parts[0]) : undefined;
+  const givenTo = parts.length > 1 ? parse(parts[1]) : givenFrom;
+  const oldCp = sideRelease(product, oldObjs, 'old manifests', true);
+  const newCp = sideRelease(product, newObjs, 'new manifests');
+  const agree = (g: Release | undefined, cp: Release | undefined, side: string) => {
+    if (g && cp && !sameRelease(g, cp)) {
+      throw new PlanInputError(`${origin}: ${releaseName(g)} disagrees with the control plane of the ${side} manifests, which installs ${releaseName(cp)}; give the release the cluster runs (or leave ${origin} out)`);
+    }
+  };
+  agree(givenFrom, oldCp, 'old');
+  agree(givenTo, newCp, 'new');
+  const from = givenFrom ?? oldCp ?? newCp ?? defaultRelease(product);
+  const to = givenTo ?? newCp ?? from;
+  return { from, to };
+}
+
 /** The plan of `oldObjs` -> `newObjs`. */
 export function comparePlan(oldObjs: Json[], newObjs: Json[], options: CompareOptions = {}): PlanReport {
   if (options.daemonSetNodes !== undefined && (!Number.isInteger(options.daemonSetNodes) || options.daemonSetNodes < 0)) {
     throw new PlanInputError(`daemonSetNodes: ${JSON.stringify(options.daemonSetNodes)} is not a node count; pass a whole number >= 0`);
   }
-  const gates = planGates(options.featureGates, options.gatesOrigin ?? 'featureGates');
+  const kruise = planReleases('openkruise', options.openKruise, options.openKruiseOrigin ?? 'openKruise', oldObjs, newObjs);
+  const releases = planReleases('rollouts', options.kruiseRollouts, options.kruiseRolloutsOrigin ?? 'kruiseRollouts', oldObjs, newObjs);
+  // the new side's gates: the release the cluster runs after the change
+  const gates = planGates(options.featureGates, options.gatesOrigin ?? 'featureGates', kruise.to);
   const ctx: PlanContext = { gates, daemonSetNodes: options.daemonSetNodes };
   const ns = options.defaultNamespace ?? 'default';
   const before = index(oldObjs, 'old manifests', ns);
@@ -254,7 +328,16 @@ export function comparePlan(oldObjs: Json[], newObjs: Json[], options: CompareOp
     };
   };
 
-  const keys = [...new Set([...after.keys(), ...before.keys()])];
+  // migrations (a StatefulSet becoming an Advanced StatefulSet, a Deployment's pods moving to a CloneSet, a
+  // Helm release taken over) are planned first; the run-time objects of a live dump (pods, claims of claim
+  // templates, revisions, Helm's release records) are never manifests, so they are neither removed nor compared
+  const { migrations, consumed } = planMigrations(before, after, live, gates, ctx.daemonSetNodes);
+  if (live) {
+    const liveSets = [...before.values()].filter(k => k.obj.kind === 'StatefulSet').map(k => k.obj);
+    for (const k of before.values()) if (!after.has(k.key) && isRuntimeObject(k.obj, liveSets)) consumed.add(k.key);
+  }
+
+  const keys = [...new Set([...after.keys(), ...before.keys()])].filter(k => !consumed.has(k));
   for (const key of keys) {
     const o = before.get(key);
     const n = after.get(key);
@@ -322,9 +405,22 @@ export function comparePlan(oldObjs: Json[], newObjs: Json[], options: CompareOp
     if (p) rollouts.push(p);
   }
   const rejected = workloads.some(w => w.updateType === UpdateType.REJECTED) || sidecarSets.some(s => s.updateType === UpdateType.REJECTED)
-    || rollouts.some(r => r.change === RolloutChange.REJECTED);
+    || rollouts.some(r => r.change === RolloutChange.REJECTED) || migrations.some(m => m.refused);
   const releaseConflict = workloads.some(w => w.releaseConflicts.length > 0) || rollouts.some(r => r.releaseConflicts.length > 0);
+  const releaseChanges: ReleaseChangePlan[] = [];
+  for (const [product, r] of [['openkruise', kruise], ['rollouts', releases]] as const) {
+    if (r.from.version !== r.to.version) releaseChanges.push(planReleaseChange(product, r.from, r.to, live ? oldObjs : undefined));
+  }
   return {
-    workloads, sidecarSets, rollouts, otherChanges, unchanged, rejected, releaseConflict, featureGates: gates.summary,
+    workloads,
+    sidecarSets,
+    rollouts,
+    migrations,
+    otherChanges,
+    unchanged,
+    rejected,
+    releaseConflict,
+    featureGates: gates.summary,
+    ...(releaseChanges.length > 0 ? { releaseChanges } : {}),
   };
 }

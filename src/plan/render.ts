@@ -3,7 +3,7 @@
  * comment, or JSON.
  */
 import {
-  PlanFormat, PlanReport, RolloutChange, RolloutPlan, RolloutStepPlan, SidecarSetPlan, UpdateType, WorkloadPlan,
+  MigrationPlan, PlanFormat, PlanReport, ReleaseChangePlan, RolloutChange, RolloutPlan, RolloutStepPlan, SidecarSetPlan, UpdateType, WorkloadPlan,
 } from './types';
 
 const num = (v: number | undefined): string => (v === undefined ? '?' : String(v));
@@ -60,6 +60,18 @@ function sidecarDetails(s: SidecarSetPlan): string[] {
   return [...out, ...s.notes];
 }
 
+function migrationLines(m: MigrationPlan): { head: string; items: string[]; commands: string[] } {
+  const items = [m.summary];
+  if (m.cause && !m.summary.includes(m.cause)) items.push(`cause: ${m.cause}`);
+  m.steps.forEach((s, i) => items.push(`step ${i + 1}: ${s}`));
+  if (m.adoptedPods.length > 0) {
+    items.push(`pods adopted: ${m.adoptedPods.map(p => `${p.name}${p.uid ? ` (uid ${p.uid})` : ''}${p.claims.length > 0 ? ` with ${p.claims.join(', ')}` : ''}`).join('; ')}`);
+  }
+  items.push(...m.templateDifferences.map(d => `template differs (defaults included): ${d}`));
+  items.push(...m.notes);
+  return { head: `Migration ${m.current} -> ${m.target}`, items, commands: m.commands };
+}
+
 function gateLine(report: PlanReport): string {
   return Object.entries(report.featureGates).map(([g, v]) => `${g}=${v}`).join(', ');
 }
@@ -68,13 +80,61 @@ function verdict(report: PlanReport): string {
   const n = [...report.workloads, ...report.sidecarSets].filter(x => x.updateType === UpdateType.REJECTED).length
     + report.rollouts.filter(r => r.change === RolloutChange.REJECTED).length;
   const c = report.workloads.filter(w => w.releaseConflicts.length > 0).length + report.rollouts.filter(r => r.releaseConflicts.length > 0).length;
-  const refused = n > 0 ? `${n} change${n === 1 ? '' : 's'} the cluster will refuse` : 'nothing the cluster will refuse';
+  const m = (report.migrations ?? []).filter(x => x.refused).length;
+  const all = n + m;
+  const refused = all > 0 ? `${all} change${all === 1 ? '' : 's'} the cluster will refuse` : 'nothing the cluster will refuse';
   return c > 0 ? `${refused}; ${c} change${c === 1 ? '' : 's'} fight${c === 1 ? 's' : ''} a release in progress` : refused;
+}
+
+/** The sections of a release change, each with its lines (empty sections left out). */
+function releaseSections(c: ReleaseChangePlan): Array<[string, string[]]> {
+  const sections: Array<[string, string[]]> = [
+    ['CRDs', c.crds],
+    ['Feature gates', c.gates],
+    ['Webhook rules', c.rules],
+    ['Objects in the cluster it will refuse on their next update', c.refusedLive],
+  ];
+  return sections.filter(([, lines]) => lines.length > 0);
+}
+
+function releaseTable(report: PlanReport): string[] {
+  const out: string[] = [];
+  for (const c of report.releaseChanges ?? []) {
+    out.push('', `Release change: ${c.fromRelease} -> ${c.toRelease}`);
+    const sections = releaseSections(c);
+    if (sections.length === 0) out.push('  - nothing that changes how the cluster judges or runs these objects');
+    for (const [title, lines] of sections) {
+      out.push(`  ${title}:`);
+      for (const l of lines) out.push(`    - ${l}`);
+    }
+  }
+  return out;
+}
+
+function releaseMarkdown(report: PlanReport): string[] {
+  const out: string[] = [];
+  for (const c of report.releaseChanges ?? []) {
+    out.push(`**Release change: ${md(c.fromRelease)} → ${md(c.toRelease)}**`, '');
+    const sections = releaseSections(c);
+    if (sections.length === 0) out.push('- nothing that changes how the cluster judges or runs these objects');
+    for (const [title, lines] of sections) {
+      out.push(`- ${title}:`);
+      for (const l of lines) out.push(`  - ${md(l)}`);
+    }
+    out.push('');
+  }
+  return out;
 }
 
 function table(report: PlanReport): string {
   const r = rows(report);
   const lines: string[] = [];
+  for (const mp of report.migrations ?? []) {
+    const { head, items, commands } = migrationLines(mp);
+    lines.push(`${head}:`, ...items.map(i => `  - ${i}`));
+    if (commands.length > 0) lines.push('  commands:', ...commands.map(c => `    ${c}`));
+    lines.push('');
+  }
   if (r.length === 0) {
     lines.push(`No workload, SidecarSet or Rollout changes (${report.unchanged} unchanged).`);
   } else {
@@ -105,6 +165,7 @@ function table(report: PlanReport): string {
     lines.push('', 'Other objects:');
     for (const c of report.otherChanges) lines.push(`  - ${c}`);
   }
+  lines.push(...releaseTable(report));
   lines.push('', `Feature gates: ${gateLine(report)}`, `Result: ${verdict(report)}.`);
   return lines.join('\n') + '\n';
 }
@@ -129,6 +190,11 @@ function stepTable(w: WorkloadPlan): string[] {
 
 function markdown(report: PlanReport): string {
   const lines: string[] = ['### OpenKruise update plan', ''];
+  for (const mp of report.migrations ?? []) {
+    const { head, items, commands } = migrationLines(mp);
+    lines.push(`**${md(head)}**${mp.refused ? ' (**refused**)' : ''}`, '', ...items.map(i => `- ${md(i)}`), '');
+    if (commands.length > 0) lines.push('```sh', ...commands, '```', '');
+  }
   const r = rows(report);
   if (r.length === 0) {
     lines.push(`No workload, SidecarSet or Rollout changes (${report.unchanged} unchanged).`);
@@ -159,6 +225,7 @@ function markdown(report: PlanReport): string {
     for (const c of report.otherChanges) lines.push(`- ${md(c)}`);
     lines.push('', '</details>', '');
   }
+  lines.push(...releaseMarkdown(report));
   lines.push(`Feature gates: ${gateLine(report)}`, '', `**Result:** ${verdict(report)}.`);
   return lines.join('\n') + '\n';
 }

@@ -19,10 +19,9 @@ import { partitionReplicas, upstreamValue } from './rollout';
 import {
   RejectedBy, RolloutChange, RolloutPlan, RolloutReleaseStyle, RolloutStepPlan, UpdateType, WorkloadPlan,
 } from './types';
-import { ROLLING_STYLE, RolloutStyle, styleOf, targetKey, workloadRefOf } from '../admission/rollout';
-import { WORKLOAD_TYPE_LABEL } from '../rollout';
+import { ROLLING_STYLE, RolloutStyle, WORKLOAD_TYPE_LABEL, styleOf, targetKey, workloadRefOf } from '../admission/rollout';
+import { fieldError } from '../validation/field-error';
 import { IntOrPercent } from '../validation/percent';
-import { fieldError } from '../validation/report';
 
 type Json = any;
 
@@ -371,13 +370,22 @@ export interface ReleaseInput {
   readonly ordinalStart?: number;
 }
 
-/** Why the Rollout does not take this change, or undefined when it does. */
-function notTaken(i: ReleaseInput, key: string): string | undefined {
+/** A reason the Rollout may not take the change: it depends on whether kruise-rollout-manager reaches the Rollout before the workload update does. */
+interface Raced {
+  readonly reason: string;
+  readonly races: true;
+}
+
+/** Why the Rollout does not take this change (or may not: `Raced`), or undefined when it does. */
+function notTaken(i: ReleaseInput, key: string): string | Raced | undefined {
   const { rollout: r, oldRollout: o, oldObj, newObj } = i;
   const n = newObj.spec ?? {};
   if (r.disabled) {
     if (o && !o.disabled && o.phase !== 'Disabled') {
-      return `Rollout ${r.name} is disabled in this same apply, and whether the webhook still takes the change depends on the controller marking it Disabled before the ${newObj.kind} update arrives; disable the Rollout in an earlier apply`;
+      return {
+        reason: `Rollout ${r.name} is disabled in this same apply, and whether the webhook still takes the change depends on the controller marking it Disabled before the ${newObj.kind} update arrives; disable the Rollout in an earlier apply`,
+        races: true,
+      };
     }
     return `Rollout ${r.name} is disabled (spec.disabled: true), so updates roll out by the workload's own strategy`;
   }
@@ -386,15 +394,19 @@ function notTaken(i: ReleaseInput, key: string): string | undefined {
     const labelled = newObj.metadata?.labels?.[WORKLOAD_TYPE_LABEL] !== undefined
       || (i.oldIsLive && oldObj.metadata?.labels?.[WORKLOAD_TYPE_LABEL] !== undefined);
     if (!labelled) {
-      return `Rollout ${r.name} is new in this apply, and the webhook only sees workloads labelled ${WORKLOAD_TYPE_LABEL}, which the controller adds after it has seen the Rollout, after this update; `
-        + `label the ${newObj.kind} in its manifest (rollout() does), or create the Rollout in an earlier apply`;
+      return {
+        reason: `Rollout ${r.name} is new in this apply and the ${newObj.kind} has no ${WORKLOAD_TYPE_LABEL} label: the webhook sees only labelled workloads, `
+          + `and kruise-rollout-manager adds the label as soon as it reconciles the new Rollout, so the update is released step by step only when the controller wins that race against the ${newObj.kind} update; `
+          + `label the ${newObj.kind} in its manifest (rollout() does) to release it step by step, or create the Rollout in an earlier apply`,
+        races: true,
+      };
     }
     if (!i.rolloutFirst) {
       return `Rollout ${r.name} is new in this apply and comes after the ${newObj.kind} in the manifests, so it does not exist yet when the update arrives; put the Rollout first, or create it in an earlier apply`;
     }
   } else if (i.oldIsLive) {
     if (o.phase === 'Disabled') {
-      return `Rollout ${r.name} is Disabled in the cluster, and re-enabling it in the same apply races the webhook; enable it in an earlier apply`;
+      return { reason: `Rollout ${r.name} is Disabled in the cluster, and re-enabling it in the same apply races the webhook; enable it in an earlier apply`, races: true };
     }
     if (oldObj.metadata?.labels?.[WORKLOAD_TYPE_LABEL] === undefined && newObj.metadata?.labels?.[WORKLOAD_TYPE_LABEL] === undefined) {
       return `the live ${newObj.kind} has no ${WORKLOAD_TYPE_LABEL} label, so the Kruise Rollouts webhook never sees its updates (the controller adds it once it reconciles Rollout ${r.name}: is kruise-rollout-manager running?)`;
@@ -417,12 +429,16 @@ function notTaken(i: ReleaseInput, key: string): string | undefined {
   return undefined;
 }
 
-function notInEffect(i: ReleaseInput, reason: string, extra: string[] = []): WorkloadPlan {
+function notInEffect(i: ReleaseInput, reason: string, extra: string[] = [], races = false): WorkloadPlan {
   const r = i.rollout;
   return {
     ...i.plan,
-    rollout: { rollout: r.name, apiVersion: r.apiVersion, style: r.style, inEffect: false, reason, steps: [], completion: '' },
-    notes: [`not released by Rollout ${r.name}: ${reason}; the workload's own update strategy releases it`, ...extra, ...i.plan.notes],
+    rollout: {
+      rollout: r.name, apiVersion: r.apiVersion, style: r.style, inEffect: false, reason, ...(races ? { racesController: true } : {}), steps: [], completion: '',
+    },
+    notes: [races
+      ? `released by Rollout ${r.name} or not, and no plan can know which: ${reason}; when it is not, the workload's own update strategy releases it (the counts of this plan)`
+      : `not released by Rollout ${r.name}: ${reason}; the workload's own update strategy releases it`, ...extra, ...i.plan.notes],
   };
 }
 
@@ -489,8 +505,8 @@ export function releasePlan(i: ReleaseInput): WorkloadPlan {
       ? 'an OnDelete DaemonSet moves a pod only when it is deleted, so the release would wait for pods that never update'
       : 'an OnDelete StatefulSet\'s updates are never taken by the Kruise Rollouts webhook');
   }
-  const reason = notTaken(i, key);
-  if (reason) return notInEffect(i, reason);
+  const why = notTaken(i, key);
+  if (why) return typeof why === 'string' ? notInEffect(i, why) : notInEffect(i, why.reason, [], true);
 
   const notes: string[] = [];
   const { overridden } = releasedObject(i.newObj, key, r.style);

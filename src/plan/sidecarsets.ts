@@ -12,8 +12,8 @@ import { batchesOf, describeBatches, partitionReplicas, upstreamValue } from './
 import { ImageChange, SidecarSetPlan, UpdateType } from './types';
 import { subsetReplicas } from './united-deployment';
 import { defaultedSidecarSetSpec, sidecarSetSpecOf } from '../admission/sidecar-set';
+import { fieldError } from '../validation/field-error';
 import { defaultPodTemplate } from '../validation/pod-template';
-import { fieldError } from '../validation/report';
 import { LabelSelectorJson, selectorMatches } from '../validation/selectors';
 
 type Json = any;

@@ -6,27 +6,28 @@
 import { execFileSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
-import type * as YAML from 'yaml';
 import { PlanInputError } from './errors';
+import { YamlSyntaxError, loadDocuments } from '../check/yaml';
 
 type Json = any;
 
 const MANIFEST = /\.(ya?ml|json)$/i;
 
-/** Objects of one YAML/JSON text (several documents; `List` objects flattened). `origin` names it in errors. */
+/**
+ * Objects of one YAML/JSON text (several documents; `List` objects
+ * flattened), read as kubectl reads them (src/check/yaml.ts). `origin` names
+ * it in errors.
+ */
 export function parseManifests(text: string, origin: string): Json[] {
   const out: Json[] = [];
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { parseAllDocuments } = require('yaml') as typeof YAML; // loaded when a plan reads manifests
-  const docs = parseAllDocuments(text, { prettyErrors: true });
-  const list = Array.isArray(docs) ? docs : [docs];
-  for (const doc of list) {
-    const err = doc.errors?.[0];
-    if (err) {
-      const line = err.linePos?.[0]?.line;
-      throw new PlanInputError(`${origin}${line ? `:${line}` : ''}: not valid YAML (${err.message.split('\n')[0]}); fix the file or remove it from the directory`);
-    }
-    const value = doc.toJS({ maxAliasCount: -1 });
+  let docs: unknown[];
+  try {
+    docs = loadDocuments(text);
+  } catch (e) {
+    if (!(e instanceof YamlSyntaxError)) throw e;
+    throw new PlanInputError(`${origin}${e.line ? `:${e.line}` : ''}: not valid YAML (${e.reason}); fix the file or remove it from the directory`);
+  }
+  for (const value of docs) {
     if (value === null || value === undefined) continue;
     out.push(...flatten(value, origin));
   }
@@ -63,14 +64,14 @@ function walkFiles(dir: string): string[] {
 /**
  * The manifest files of `source`: the file itself, or every `*.yaml`, `*.yml`
  * and `*.json` under a folder (recursively, in name order). `flag` names the
- * input in errors.
+ * input in errors, `expected` what it takes.
  */
-export function manifestFiles(source: string, flag: string): string[] {
+export function manifestFiles(source: string, flag: string, expected: string = 'a synth output folder (e.g. dist) or a manifest file'): string[] {
   let stat: fs.Stats;
   try {
     stat = fs.statSync(source);
   } catch {
-    throw new PlanInputError(`${flag} '${source}' does not exist; pass a synth output folder (e.g. dist) or a manifest file`);
+    throw new PlanInputError(`${flag} '${source}' does not exist; pass ${expected}`);
   }
   if (!stat.isDirectory()) return [source];
   const files = walkFiles(source);
@@ -102,6 +103,44 @@ function git(args: string[], cwd: string): string {
   }
 }
 
+/**
+ * What to pass instead of a ref git does not know: the newest branches and
+ * tags of the repository (never the ref that failed), and `git fetch` first
+ * for a remote branch not fetched yet.
+ */
+function refAdvice(ref: string, cwd: string): string {
+  let known: string[] = [];
+  try {
+    known = git(['for-each-ref', '--sort=-committerdate', '--format=%(refname:short)', 'refs/heads', 'refs/remotes', 'refs/tags'], cwd)
+      .split('\n').filter(r => r !== '' && r !== ref && !r.endsWith('/HEAD')).slice(0, 3);
+  } catch {
+    // an empty repository lists nothing
+  }
+  const remote = /^([^/]+)\//.exec(ref)?.[1];
+  const fetch = remote !== undefined && hasRemote(remote, cwd) ? `fetch it first (git fetch ${remote}), or ` : '';
+  const examples = [...known, 'HEAD~1'].join(', ');
+  return `${fetch}pass one that exists, e.g. ${examples}`;
+}
+
+function hasRemote(name: string, cwd: string): boolean {
+  try {
+    return git(['remote'], cwd).split('\n').includes(name);
+  } catch {
+    return false;
+  }
+}
+
+/** The .gitignore line that ignores `rel` (`file:line: pattern`), or undefined when git keeps it. */
+function ignoredBy(rel: string, cwd: string): string | undefined {
+  try {
+    const out = git(['check-ignore', '--verbose', '--no-index', `${rel}/`], cwd).trim();
+    const m = /^(.*?):(\d+):(.*?)\t/.exec(out);
+    return m ? `${m[1]}:${m[2]}: '${m[3]}'` : undefined;
+  } catch {
+    return undefined; // exit 1: not ignored
+  }
+}
+
 /** Every manifest under `dir` as committed at `ref` (paths relative to `cwd`). */
 export function readGitRef(ref: string, dir: string, cwd: string = process.cwd()): Json[] {
   try {
@@ -112,11 +151,17 @@ export function readGitRef(ref: string, dir: string, cwd: string = process.cwd()
   try {
     git(['rev-parse', '--verify', '--quiet', `${ref}^{commit}`], cwd);
   } catch {
-    throw new PlanInputError(`--git-ref: '${ref}' is not a commit, branch or tag of this repository; pass e.g. origin/main or HEAD~1`);
+    throw new PlanInputError(`--git-ref: '${ref}' is not a commit, branch or tag of this repository; ${refAdvice(ref, cwd)}`);
   }
   const rel = path.relative(cwd, path.resolve(cwd, dir)) || '.';
   const files = git(['ls-tree', '-r', '--name-only', ref, '--', rel], cwd).split('\n').filter(f => f !== '' && MANIFEST.test(f)).sort();
   if (files.length === 0) {
+    const ignored = ignoredBy(rel, cwd);
+    if (ignored) {
+      throw new PlanInputError(`--git-ref: '${ref}' has no .yaml, .yml or .json files under '${rel}', which git ignores (${ignored}), so no commit holds them; `
+        + `commit the synth output (drop that line and commit '${rel}'), or synthesize '${ref}' in a folder of its own and compare folders: `
+        + `git worktree add ../before ${ref} && (cd ../before && npm ci && npx cdk8s synth) && npx cdk8s-kruise plan --old ../before/${rel} --new ${rel}`);
+    }
     throw new PlanInputError(`--git-ref: '${ref}' has no .yaml, .yml or .json files under '${rel}'; commit the synthesized manifests, or compare directories with --old and --new`);
   }
   return files.flatMap(f => parseManifests(git(['show', `${ref}:./${f}`], cwd), `${ref}:${f}`));

@@ -14,14 +14,39 @@ type Json = any;
 const clone = <T>(v: T): T => (v === undefined ? v : JSON.parse(JSON.stringify(v)));
 
 /**
+ * The template as the API server returns it: the Go encoding omits a plain
+ * (non-pointer) `false`, `0` or `""` of an `omitempty` field, so a manifest
+ * that writes `hostNetwork: false` stores nothing there.
+ */
+export function goEncoded(t: Json): Json {
+  const c = clone(t ?? {});
+  const drop = (o: Json, keys: string[], zero: unknown) => {
+    if (!o || typeof o !== 'object') return;
+    for (const k of keys) if (o[k] === zero) delete o[k];
+  };
+  const s = c.spec ?? {};
+  drop(s, ['hostNetwork', 'hostPID', 'hostIPC'], false);
+  for (const k of [...(s.containers ?? []), ...(s.initContainers ?? [])]) {
+    drop(k, ['stdin', 'stdinOnce', 'tty'], false);
+    for (const m of k?.volumeMounts ?? []) drop(m, ['readOnly'], false);
+    for (const p of k?.ports ?? []) drop(p, ['hostPort'], 0);
+    for (const e of k?.env ?? []) drop(e, ['value'], '');
+    for (const probe of [k?.livenessProbe, k?.readinessProbe, k?.startupProbe]) drop(probe, ['initialDelaySeconds'], 0);
+  }
+  return c;
+}
+
+/**
  * The template as the controller stores it in a revision: the creation
- * timestamp the API server writes as null dropped and, unless the kind
- * persists none, the webhook's template defaults applied (TEMPLATE-DEFAULTS).
+ * timestamp the API server writes as null dropped, unless the kind
+ * persists none the webhook's template defaults applied (TEMPLATE-DEFAULTS),
+ * and the zero values the Go encoding omits left out (a live object and a
+ * manifest that writes `hostNetwork: false` store the same revision).
  */
 export function storedTemplate(template: Json, applyDefaults: boolean): Json {
   const t = clone(template ?? {});
   if (t.metadata) delete t.metadata.creationTimestamp;
-  return applyDefaults ? defaultPodTemplate(t) : t;
+  return goEncoded(applyDefaults ? defaultPodTemplate(t) : t);
 }
 
 /** What the change of a pod template does, operation by operation. */

@@ -135,6 +135,15 @@ export interface RolloutReleasePlan {
    * @default - it does
    */
   readonly reason?: string;
+  /**
+   * Whether the outcome races kruise-rollout-manager, so no plan can say it: the change is released step by step
+   * only if the controller reconciles the Rollout (labels the workload, marks the Rollout Disabled or enabled)
+   * before the workload update arrives. `inEffect` is false and the counts are the workload's own update; `reason`
+   * says how to make the outcome certain.
+   *
+   * @default false
+   */
+  readonly racesController?: boolean;
   /** The steps, in order (empty when the Rollout does not release this change). */
   readonly steps: RolloutStepPlan[];
   /**
@@ -245,6 +254,25 @@ export interface UpdatePlanOptions {
    * @default false
    */
   readonly oldIsLive?: boolean;
+
+  /**
+   * The OpenKruise release the cluster runs: a line (`"1.8"`) or a release
+   * (`"1.8.2"`). For an upgrade or downgrade, `"1.8..1.9"` (the release now,
+   * then the one the change moves to). The control planes in the manifests
+   * say it too (the image of a kruise-manager in the old and the new
+   * manifests); a release given here must agree with them.
+   *
+   * @default - the release of the control planes in the manifests, else "1.9"
+   */
+  readonly openKruise?: string;
+
+  /**
+   * The Kruise Rollouts release the cluster runs (`"0.5"`, `"0.5.3"`, or
+   * `"0.5..0.6"` for an upgrade), as `openKruise`.
+   *
+   * @default - the release of the Kruise Rollouts control planes in the manifests, else "0.6"
+   */
+  readonly kruiseRollouts?: string;
 }
 
 /** The plan of one workload (or of one UnitedDeployment subset). */
@@ -417,6 +445,68 @@ export interface SidecarSetPlan {
   readonly notes: string[];
 }
 
+/** What a migration entry of a plan moves. */
+export enum MigrationKind {
+  /** A running `apps/v1` StatefulSet becomes an Advanced StatefulSet of the same name, which adopts its pods. */
+  STATEFUL_SET_TO_ADVANCED = 'StatefulSetToAdvancedStatefulSet',
+  /** A running Deployment's pods move to a CloneSet, step by step (a CloneSet never adopts pods it does not own). */
+  DEPLOYMENT_TO_CLONE_SET = 'DeploymentToCloneSet',
+  /** The objects of a Helm release (the kruise chart) are taken over by the manifests. */
+  HELM_TAKEOVER = 'HelmTakeover',
+}
+
+/** A running pod a migration keeps. */
+export interface AdoptedPod {
+  /** The pod's name. */
+  readonly name: string;
+  /**
+   * The pod's UID (kept: the pod is adopted, not recreated).
+   *
+   * @default - unknown: the live objects hold no such pod
+   */
+  readonly uid?: string;
+  /** The PersistentVolumeClaims it mounts, kept by name. */
+  readonly claims: string[];
+}
+
+/** The plan of one migration: what the switch does, in which steps, and what stops it. */
+export interface MigrationPlan {
+  /** What moves. */
+  readonly kind: MigrationKind;
+  /** The namespace (of the workload, or the Helm release's). */
+  readonly namespace: string;
+  /** What runs now (`StatefulSet shop/db (apps/v1)`, `Helm release kruise-system/kruise`). */
+  readonly current: string;
+  /** What takes over. */
+  readonly target: string;
+  /** True when the switch fails as written (nothing is adopted, the budget breaks, a CRD or webhook goes missing): the CI gate. */
+  readonly refused: boolean;
+  /**
+   * For a refused switch: the cause, with the fix.
+   *
+   * @default - not refused
+   */
+  readonly cause?: string;
+  /** One sentence saying what happens. */
+  readonly summary: string;
+  /** The steps, in order. */
+  readonly steps: string[];
+  /** Commands that carry out steps, in order (empty when the steps are all there is). */
+  readonly commands: string[];
+  /** The running pods the new workload adopts (name, UID, claims kept). */
+  readonly adoptedPods: AdoptedPod[];
+  /**
+   * Whether pods roll once the switch is done (adopted pods whose template differs, a control plane's pods).
+   *
+   * @default - not known
+   */
+  readonly podsRoll?: boolean;
+  /** Every difference between the running pod template and the new one, defaults included (empty when none). */
+  readonly templateDifferences: string[];
+  /** Everything else worth knowing (prune, budget, Helm's labels...). */
+  readonly notes: string[];
+}
+
 /** A whole update plan: old manifests versus new. */
 export interface PlanReport {
   /** One entry per changed workload (CloneSet, Advanced StatefulSet, Advanced DaemonSet, UnitedDeployment subset). */
@@ -425,6 +515,11 @@ export interface PlanReport {
   readonly sidecarSets: SidecarSetPlan[];
   /** One entry per Kruise Rollouts Rollout that is added, removed or changed. */
   readonly rollouts: RolloutPlan[];
+  /**
+   * Migrations: an apps/v1 StatefulSet becoming an Advanced StatefulSet, a Deployment's pods moving to a
+   * CloneSet, a Helm release taken over.
+   */
+  readonly migrations: MigrationPlan[];
   /** Other objects that were added, removed or changed (`Kind namespace/name: added|removed|changed`). */
   readonly otherChanges: string[];
   /** Workloads and SidecarSets compared that did not change at all. */
@@ -438,4 +533,34 @@ export interface PlanReport {
   readonly releaseConflict: boolean;
   /** The feature gates the plan assumed (only those that decide it). */
   readonly featureGates: { [gate: string]: boolean };
+
+  /**
+   * The releases the plan judged by (`OpenKruise 1.9`, `Kruise Rollouts 0.6`),
+   * and for each product whose release changes (an upgrade or downgrade of
+   * the cluster), what the change does.
+   *
+   * @default - the default releases, no release change
+   */
+  readonly releaseChanges?: ReleaseChangePlan[];
+}
+
+/** What moving a cluster from one release of a product to another changes. */
+export interface ReleaseChangePlan {
+  /** `OpenKruise` or `Kruise Rollouts`. */
+  readonly product: string;
+  /** The release the cluster runs now, e.g. `OpenKruise 1.8`. */
+  readonly fromRelease: string;
+  /** The release it moves to, e.g. `OpenKruise 1.9`. */
+  readonly toRelease: string;
+  /** CRDs that gain or lose versions, change the version they store, or gain, lose or widen fields. */
+  readonly crds: string[];
+  /** Feature gates whose default flips, or that appear or go. */
+  readonly gates: string[];
+  /** Webhook rules that start or stop refusing, by kind. */
+  readonly rules: string[];
+  /**
+   * Objects in the cluster the new release will refuse on their next update
+   * (with the live objects only): `Kind namespace/name: the refusal`.
+   */
+  readonly refusedLive: string[];
 }

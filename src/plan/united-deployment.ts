@@ -9,7 +9,7 @@ import { RejectedBy, UpdateType, WorkloadPlan } from './types';
 import {
   PlanContext, PlanSubject, planCloneSet, planDeployment, planStatefulSet,
 } from './workloads';
-import { fieldError } from '../validation/report';
+import { fieldError } from '../validation/field-error';
 
 type Json = any;
 

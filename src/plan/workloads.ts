@@ -11,7 +11,7 @@ import {
 } from './rollout';
 import { analyzeTemplate, inPlaceOnlyViolation, storedTemplate, TemplateAnalysis } from './template';
 import { RejectedBy, UpdateType, WorkloadPlan } from './types';
-import { fieldError } from '../validation/report';
+import { fieldError } from '../validation/field-error';
 
 type Json = any;
 

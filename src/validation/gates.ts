@@ -1,7 +1,4 @@
-import { ApiObject } from 'cdk8s';
 import { IConstruct } from 'constructs';
-import { fieldError } from './report';
-import { _objectLine } from '../admission/engine';
 import { _contextsOf, contextPlace } from '../fleet/context-registry';
 
 /**
@@ -61,50 +58,4 @@ export function _gateSources(scope: IConstruct): _PlacedGateSource[] {
 
 function placed(s: _GateSource, place: string): { path: string; place: string } {
   return { path: s.path, place: s.place ?? place };
-}
-
-/**
- * What of an object needs the gates, for messages: the field and its value.
- * @internal
- */
-export interface _GateField {
-  /** The field, e.g. `spec.template.imageListPullJobTemplate.spec.images`. */
-  readonly field: string;
-  /** Its value, read at synth. */
-  readonly value: () => unknown;
-}
-
-/**
- * Declare that `scope` (an object of kind `kind`, or the construct whose
- * object it is) needs the given gates to be accepted by OpenKruise. When the
- * app also contains a control plane construct, synth fails if one of the
- * gates is off there. `anyOf` gates are satisfied when at least one of them
- * is on. `consequence` says what happens when a gate is off (default: the
- * webhook refuses every object of the kind). The message names the object
- * and `at` (default: its `kind`, as every object of the kind needs the gate).
- * @internal
- */
-export function _requireGates(scope: IConstruct, kind: string, allOf: string[], anyOf: string[] = [], consequence?: string, at?: _GateField): void {
-  const then = consequence ?? `the webhook refuses every ${kind} then`;
-  scope.node.addValidation({
-    validate: () => {
-      const controlPlanes = _gateSources(scope);
-      if (controlPlanes.length === 0) return [];
-      const obj = scope instanceof ApiObject ? scope : ApiObject.of(scope);
-      const field = at?.field ?? 'kind';
-      const value = at ? at.value() : kind;
-      const errors: string[] = [];
-      for (const src of controlPlanes) {
-        for (const gate of allOf) {
-          if (!src.isEnabled(gate)) {
-            errors.push(fieldError(field, value, `needs the OpenKruise feature gate ${gate}, which is off in the control plane ${src.place} (${then})`, src.howToEnable(gate)));
-          }
-        }
-        if (anyOf.length > 0 && !anyOf.some(g => src.isEnabled(g))) {
-          errors.push(fieldError(field, value, `needs one of the OpenKruise feature gates ${anyOf.join(' or ')}, all off in the control plane ${src.place}`, src.howToEnable(anyOf[0])));
-        }
-      }
-      return errors.map(l => _objectLine(obj, l));
-    },
-  });
 }

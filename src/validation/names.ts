@@ -81,6 +81,7 @@ export function labelsProblems(labels: Record<string, string> | undefined): Arra
   const out: Array<{ key: string; problem: string }> = [];
   for (const [k, v] of Object.entries(labels ?? {})) {
     for (const p of qualifiedNameProblems(k)) out.push({ key: k, problem: `key ${p}` });
+    if (typeof v !== 'string' && v !== undefined && v !== null) continue; // not a string: the decoding reports it
     for (const p of labelValueProblems(String(v))) out.push({ key: k, problem: `value ${JSON.stringify(v)} ${p}` });
   }
   return out;

@@ -138,9 +138,10 @@ function defaultFieldRef(holder: unknown): void {
   if (isObject(holder) && isObject(holder.fieldRef)) holder.fieldRef.apiVersion ??= 'v1';
 }
 
-function defaultContainer(c: Json, kind: 'regular' | 'init'): void {
+function defaultContainer(c: Json, kind: 'regular' | 'init', kubernetes = false): void {
   if (!c.imagePullPolicy) {
-    c.imagePullPolicy = kind === 'regular' || hasLatestOrNoTag(c.image) ? 'Always' : 'IfNotPresent';
+    // OpenKruise sets Always on every regular container (for in-place updates); Kubernetes only on :latest or untagged images
+    c.imagePullPolicy = (kind === 'regular' && !kubernetes) || hasLatestOrNoTag(c.image) ? 'Always' : 'IfNotPresent';
   }
   c.terminationMessagePath ??= '/dev/termination-log';
   c.terminationMessagePolicy ??= 'File';
@@ -181,7 +182,7 @@ function defaultVolume(v: Json): void {
  * OpenKruise mutating webhooks (and the in-memory copy their validators use)
  * apply. The input is not modified.
  */
-export function defaultPodTemplate(template: Json | undefined): Json {
+export function defaultPodTemplate(template: Json | undefined, kubernetes = false): Json {
   const t: Json = clone(template ?? {});
   if (!isObject(t)) return t; // the schema or the shape check reports it
   t.spec ??= {};
@@ -192,7 +193,7 @@ export function defaultPodTemplate(template: Json | undefined): Json {
   s.securityContext ??= {};
   s.terminationGracePeriodSeconds ??= 30;
   s.schedulerName ||= 'default-scheduler';
-  for (const c of objs(s.containers)) defaultContainer(c, 'regular');
+  for (const c of objs(s.containers)) defaultContainer(c, 'regular', kubernetes);
   for (const c of objs(s.initContainers)) defaultContainer(c, 'init');
   for (const v of objs(s.volumes)) defaultVolume(v);
   return t;
@@ -606,6 +607,15 @@ export function podTemplateProblems(template: Json | undefined, options: PodTemp
   const c = new Collector();
   const at = options.path;
   const meta = template?.metadata ?? {};
+  // a label or annotation value is a string in Go: anything else does not decode (an unquoted on, yes or no is a boolean to kubectl)
+  for (const f of ['labels', 'annotations']) {
+    for (const [k, v] of Object.entries<unknown>(isObject(meta[f]) ? meta[f] : {})) {
+      if (typeof v !== 'string') {
+        c.add(`${at}.metadata.${f}[${JSON.stringify(k)}]`, v, 'is not a string, so the pod template does not decode (YAML reads an unquoted on, off, yes, no, true or a number as one)',
+          'quote it in the YAML, so it stays the text written there');
+      }
+    }
+  }
   for (const p of labelsProblems(meta.labels)) {
     c.add(`${at}.metadata.labels[${JSON.stringify(p.key)}]`, p.key, p.problem, 'use a qualified key and a valid label value');
   }

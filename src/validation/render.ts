@@ -129,10 +129,24 @@ export function _sharedRender(obj: ApiObject): any {
  * @internal
  */
 export function _renderOnce(obj: ApiObject, produce: () => any): any {
-  if (synthDepth === 0) return produce();
+  const transform = transforms.get(obj);
+  const render = transform ? () => transform(produce()) : produce;
+  if (synthDepth === 0) return render();
   const hit = renders.get(obj);
   if (hit && hit.round === round) return hit.json;
-  const json = produce();
+  const json = render();
   renders.set(obj, { round, json });
   return json;
+}
+
+const transforms = new WeakMap<ApiObject, (json: any) => any>();
+
+/**
+ * Make `toJson()` of an OpenKruise L1 object pass its wire form through
+ * `transform` (an L2's object written in the API version the app's target
+ * serves: src/releases/served.ts).
+ * @internal
+ */
+export function _setRenderTransform(obj: ApiObject, transform: (json: any) => any): void {
+  transforms.set(obj, transform);
 }

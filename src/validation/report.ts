@@ -1,29 +1,7 @@
 import { IConstruct } from 'constructs';
 import { _currentRound, _markCheckRounds, _newCheckRound } from './render';
 
-/**
- * One rule violation, as the library reports it: the field (dotted path from
- * the object root), the value found, what is wrong and how to fix it.
- * Every message names its object first, then this part, so the full line
- * reads `[chart/web] CloneSet "web" (apps.kruise.io/v1alpha1)
- * spec.updateStrategy.partition: "12.5%" is ...; use ...` (cdk8s prefixes the
- * construct path of a node validation).
- */
-export function fieldError(field: string, value: unknown, problem: string, fix: string): string {
-  const shown = value === undefined ? '(unset)' : JSON.stringify(value);
-  return `${field}: ${shown} ${problem}; ${fix}`;
-}
-
-/**
- * A message about a construct that is not one Kubernetes object (a control
- * plane's option, an included file): the construct's class in place of
- * `Kind "name" (apiVersion)`, then `prop: value problem; fix`, e.g.
- * `KruiseControlPlane manager.replicas: -1 must be ...; use ...`.
- * @internal
- */
-export function _constructLine(construct: string, line: string): string {
-  return `${construct} ${line}`;
-}
+export { fieldError, _constructLine } from './field-error';
 
 type WarningProducer = () => string[];
 type AppWarningProducer = () => Array<{ scope: IConstruct; message: string }>;

@@ -9,7 +9,10 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import type { ErrorObject } from 'ajv';
-import { fieldError } from './report';
+import { advice } from './advice';
+import { fieldError } from './field-error';
+import { PRODUCT_NAME } from '../releases/registry';
+import { TargetRelease, targetNote } from '../releases/target';
 
 /** The API groups this library validates: OpenKruise's and Kruise Rollouts'. */
 export const KRUISE_GROUPS = ['apps.kruise.io', 'policy.kruise.io', 'rollouts.kruise.io'];
@@ -45,9 +48,19 @@ export interface SchemaIssue {
 }
 
 interface SchemaIndex {
-  readonly kruiseVersion: string;
-  readonly rolloutsVersion: string;
   readonly schemas: SchemaEntry[];
+}
+
+/** A field a newer line serves and the entry's line does not (or with another type): schemas/<line>/index.json. */
+export interface LaterField {
+  /** The first newer line that serves it so, e.g. `1.9`. */
+  readonly since: string;
+  /** The API server keeps it (an ancestor keeps unknown fields), and the release ignores it. */
+  readonly kept?: boolean;
+  /** The newer line's type, when only the type differs (`int-or-string`). */
+  readonly type?: string;
+  /** The version the newer line serves it in, when not this entry's (e.g. a v1beta1-only field of a v1alpha1 kind). */
+  readonly in?: string;
 }
 
 /** One version of a kind: its JSON schema, its validator module and its L1 class (in the `kruise` or `rollouts` namespace). */
@@ -59,6 +72,14 @@ export interface SchemaEntry {
   readonly l1Class: string;
   /** The API server serves `status` as a subresource (and drops it on create). */
   readonly statusSubresource?: boolean;
+  /** The line stores the kind in this version (older lines' indexes only). */
+  readonly storage?: boolean;
+  /** Fields newer lines serve that this line does not, by path (`a.b`, `a[]`, `a{*}`). */
+  readonly later?: Readonly<Record<string, LaterField>>;
+  /** apiVersions of the kind newer lines serve and this line does not -> the first line serving it. */
+  readonly laterVersions?: Readonly<Record<string, string>>;
+  /** Fields older lines served that this line does not -> the newest line that served it. */
+  readonly retired?: Readonly<Record<string, string>>;
 }
 
 /** A validator module: ajv's standalone validation function. */
@@ -68,8 +89,14 @@ interface Validator {
 }
 
 let schemaDir: string | undefined;
-let index: SchemaIndex | undefined;
+/** The schema index of each line, by folder ('' for the default lines), loaded when first asked for. */
+const indexes = new Map<string, SchemaIndex>();
 const validators = new Map<string, { entry: SchemaEntry; validate: Validator }>();
+
+/** The folder under schemas/ of a target's line ('' for the default lines, whose files are schemas/ itself). */
+function folderOf(target: TargetRelease | undefined): string {
+  return target?.release.line.folder ?? '';
+}
 
 /** The schemas/ folder shipped with this package. */
 export function findSchemaDir(): string {
@@ -87,14 +114,21 @@ export function findSchemaDir(): string {
   }
 }
 
-function loadIndex(): SchemaIndex {
-  if (!index) index = JSON.parse(fs.readFileSync(path.join(findSchemaDir(), 'index.json'), 'utf-8')) as SchemaIndex;
+function loadIndex(folder = ''): SchemaIndex {
+  let index = indexes.get(folder);
+  if (!index) {
+    index = JSON.parse(fs.readFileSync(path.join(findSchemaDir(), folder, 'index.json'), 'utf-8')) as SchemaIndex;
+    indexes.set(folder, index);
+  }
   return index;
 }
 
-/** The entry of an apiVersion and kind, or undefined when this library does not know it. */
-export function schemaEntry(apiVersion: string, kind: string): SchemaEntry | undefined {
-  return loadIndex().schemas.find(s => s.apiVersion === apiVersion && s.kind === kind);
+/**
+ * The entry of an apiVersion and kind (of the default lines, or of the
+ * target's line), or undefined when the line does not serve it.
+ */
+export function schemaEntry(apiVersion: string, kind: string, target?: TargetRelease): SchemaEntry | undefined {
+  return loadIndex(folderOf(target)).schemas.find(s => s.apiVersion === apiVersion && s.kind === kind);
 }
 
 /** Whether the API server serves `status` of this apiVersion/kind as a subresource (and drops it on create). */
@@ -102,11 +136,21 @@ export function hasStatusSubresource(apiVersion: string, kind: string): boolean 
   return schemaEntry(apiVersion, kind)?.statusSubresource === true;
 }
 
-/** The served versions of a Kruise kind, or [] when the kind is unknown. */
-export function servedVersions(group: string, kind: string): string[] {
-  return loadIndex().schemas
+/** The served versions of a Kruise kind (by the default lines, or the target's line), or [] when the kind is unknown. */
+export function servedVersions(group: string, kind: string, target?: TargetRelease): string[] {
+  return loadIndex(folderOf(target)).schemas
     .filter(s => s.kind === kind && s.apiVersion.startsWith(`${group}/`))
     .map(s => s.apiVersion);
+}
+
+/** Every entry of a line's schema index (the default lines' without a target). */
+export function schemaIndex(target?: TargetRelease): readonly SchemaEntry[] {
+  return loadIndex(folderOf(target)).schemas;
+}
+
+/** The version a line stores a kind in (the default lines' without a target). */
+export function storedVersion(group: string, kind: string, target?: TargetRelease): string | undefined {
+  return loadIndex(folderOf(target)).schemas.find(s => s.kind === kind && s.apiVersion.startsWith(`${group}/`) && s.storage)?.apiVersion;
 }
 
 /** Every Kruise kind of a group. */
@@ -114,11 +158,11 @@ export function kindsOf(group: string): string[] {
   return [...new Set(loadIndex().schemas.filter(s => s.apiVersion.startsWith(`${group}/`)).map(s => s.kind))].sort();
 }
 
-function validatorFor(apiVersion: string, kind: string): { entry: SchemaEntry; validate: Validator } | undefined {
-  const key = `${apiVersion}/${kind}`;
+function validatorFor(apiVersion: string, kind: string, target?: TargetRelease): { entry: SchemaEntry; validate: Validator } | undefined {
+  const key = `${folderOf(target)}:${apiVersion}/${kind}`;
   const hit = validators.get(key);
   if (hit) return hit;
-  const entry = schemaEntry(apiVersion, kind);
+  const entry = schemaEntry(apiVersion, kind, target);
   if (!entry) return undefined;
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const loaded = { entry, validate: require(path.join(findSchemaDir(), entry.validator)) as Validator };
@@ -127,23 +171,125 @@ function validatorFor(apiVersion: string, kind: string): { entry: SchemaEntry; v
 }
 
 /**
- * Validate one manifest. Returns the issues found (empty when valid).
- * Throws nothing: an unknown apiVersion/kind is reported as an issue.
+ * Validate one manifest against the schema of its apiVersion and kind, as
+ * the target's release serves them (the default lines' when no target is
+ * given). Returns the issues found (empty when valid). Throws nothing: an
+ * unknown apiVersion/kind is reported as an issue; a version, field or type
+ * a newer (or older) release serves is named with that release and the target.
  */
-export function validateManifest(manifest: Record<string, any>): SchemaIssue[] {
+export function validateManifest(manifest: Record<string, any>, target?: TargetRelease): SchemaIssue[] {
   const apiVersion = String(manifest.apiVersion ?? '');
   const kind = String(manifest.kind ?? '');
   const group = apiVersion.split('/')[0];
-  const v = validatorFor(apiVersion, kind);
+  const v = validatorFor(apiVersion, kind, target);
   if (!v) {
-    const served = servedVersions(group, kind);
+    const served = servedVersions(group, kind, target);
     if (served.length > 0) {
+      const withLater = target ? loadIndex(folderOf(target)).schemas.find(e => e.kind === kind && e.laterVersions?.[apiVersion]) : undefined;
+      const since = withLater?.laterVersions?.[apiVersion];
+      if (since !== undefined) {
+        const l1 = schemaEntry(served[served.length - 1], kind)?.l1Class;
+        return [{
+          field: 'apiVersion',
+          value: apiVersion,
+          problem: `is served from ${PRODUCT_NAME[target!.release.product]} ${since}; ${targetNote(target!)}`,
+          fix: `use ${served.join(' or ')}${l1 ? ` (the L1 class ${l1})` : ''}`,
+          keyword: 'apiVersion',
+        }];
+      }
       return [{ field: 'apiVersion', value: apiVersion, problem: `is not a version ${kind} is served as`, fix: `use ${served.join(' or ')}`, keyword: 'apiVersion' }];
     }
     return [{ field: 'kind', value: kind, problem: `is not a kind of ${group}`, fix: `use one of ${kindsOf(group).join(', ')}`, keyword: 'kind' }];
   }
   if (v.validate(manifest)) return [];
-  return describeErrors(v.validate.errors ?? [], manifest, v.entry);
+  const issues = describeErrors(v.validate.errors ?? [], manifest, v.entry);
+  return target || v.entry.retired ? issues.map(i => releaseIssue(i, v.entry, target)) : issues;
+}
+
+/** A generic path (`a[].b`, `m{*}.c`) as a pattern of the dotted paths of one object (`a[0].b`, `m.key.c`). */
+function pathPattern(generic: string): RegExp {
+  const escaped = generic.replace(/[.*+?^$()|\\]/g, m => (m === '.' ? '\\.' : `\\${m}`))
+    .replace(/\[\]/g, '\\[\\d+\\]')
+    .replace(/\{\\\*\}/g, '\\.[^.\\[]+');
+  return new RegExp(`^${escaped}$`);
+}
+
+const patterns = new Map<string, RegExp>();
+function matches(generic: string, field: string): boolean {
+  let rx = patterns.get(generic);
+  if (!rx) {
+    rx = pathPattern(generic);
+    patterns.set(generic, rx);
+  }
+  return rx.test(field);
+}
+
+const TYPE_WORDS: Record<string, string> = { 'int-or-string': 'a string as well as a number', 'string': 'a string', 'integer': 'a number' };
+
+/** An issue in the terms of releases: a field a newer release serves, a type it widens, a field an older one served. */
+function releaseIssue(i: SchemaIssue, entry: SchemaEntry, target: TargetRelease | undefined): SchemaIssue {
+  const product = PRODUCT_NAME[target?.release.product ?? (entry.apiVersion.startsWith('rollouts.kruise.io/') ? 'rollouts' : 'openkruise')];
+  const note = target ? targetNote(target) : undefined;
+  if (i.keyword === 'additionalProperties') {
+    for (const [p, later] of Object.entries(entry.later ?? {})) {
+      if (later.type !== undefined || !matches(p, i.field)) continue;
+      return {
+        ...i,
+        problem: `is served from ${product} ${later.since}${later.in ? ` (in ${later.in})` : ''}${note ? `; ${note}` : ''}`,
+        fix: advice(`remove it, or upgrade the cluster to ${product} ${later.since} and declare that release`,
+          `leave unset the prop that writes it, or upgrade the cluster to ${product} ${later.since} and declare that release`),
+      };
+    }
+    for (const [p, until] of Object.entries(entry.retired ?? {})) {
+      if (!matches(p, i.field)) continue;
+      return { ...i, problem: `${i.problem}: ${product} served it until ${until}${note ? `; ${note}` : ''}` };
+    }
+    return i;
+  }
+  for (const [p, later] of Object.entries(entry.later ?? {})) {
+    if (later.type === undefined || !matches(p, i.field)) continue;
+    return { ...i, problem: `${i.problem}; ${product} accepts ${TYPE_WORDS[later.type] ?? later.type} here from ${later.since}${note ? `; ${note}` : ''}` };
+  }
+  return i;
+}
+
+/**
+ * The fields of a manifest its release keeps but ignores (a newer release's
+ * field where the schema keeps unknown fields, e.g. in a SidecarSet
+ * container): each with its value and the release that serves it.
+ */
+export function ignoredFields(manifest: Record<string, any>, target: TargetRelease): Array<{ field: string; value: unknown; since: string }> {
+  const entry = schemaEntry(String(manifest.apiVersion ?? ''), String(manifest.kind ?? ''), target);
+  const out: Array<{ field: string; value: unknown; since: string }> = [];
+  for (const [p, later] of Object.entries(entry?.later ?? {})) {
+    if (!later.kept) continue;
+    for (const found of valuesAt(manifest, p)) out.push({ ...found, since: later.since });
+  }
+  return out;
+}
+
+/** The values of a manifest at a generic path, each with its dotted path. */
+function valuesAt(doc: unknown, generic: string): Array<{ field: string; value: unknown }> {
+  let found: Array<{ field: string; value: unknown }> = [{ field: '', value: doc }];
+  for (const seg of generic.split('.')) {
+    const into = seg.endsWith('[]') ? 'items' : seg.endsWith('{*}') ? 'values' : undefined;
+    const name = into === 'items' ? seg.slice(0, -2) : into === 'values' ? seg.slice(0, -3) : seg;
+    const next: Array<{ field: string; value: unknown }> = [];
+    for (const f of found) {
+      const v = f.value && typeof f.value === 'object' && !Array.isArray(f.value) ? (f.value as Record<string, unknown>)[name] : undefined;
+      if (v === undefined) continue;
+      const at = f.field === '' ? name : `${f.field}.${name}`;
+      if (into === 'items') {
+        if (Array.isArray(v)) v.forEach((x, i) => next.push({ field: `${at}[${i}]`, value: x }));
+      } else if (into === 'values') {
+        if (v && typeof v === 'object' && !Array.isArray(v)) for (const [k, x] of Object.entries(v)) next.push({ field: `${at}.${k}`, value: x });
+      } else {
+        next.push({ field: at, value: v });
+      }
+    }
+    found = next;
+  }
+  return found;
 }
 
 /** JSON pointer -> dotted path with [i] for array items. */
@@ -198,6 +344,7 @@ const article = (t: string) => (/^[aeiou]/.test(t) ? `an ${t}` : `a ${t}`);
 
 /** The JSON schema of a validator (read only to word an unknown-field error). */
 function schemaOf(entry: SchemaEntry): unknown {
+  // the file is named relative to schemas/ (an older line's own files are in its folder)
   return JSON.parse(fs.readFileSync(path.join(findSchemaDir(), entry.file), 'utf-8'));
 }
 

@@ -1,5 +1,5 @@
 import { broadcastJobAdmission as mod } from '../../src/admission/broadcast-job';
-import { asCreated } from '../../src/admission/engine';
+import { asCreated } from '../../src/admission/judge';
 import { GATE_DEFAULTS } from '../../src/control-plane/_gates';
 import { validateManifest } from '../../src/validation/schemas';
 import { cases } from '../fixtures/admission/broadcast-job';

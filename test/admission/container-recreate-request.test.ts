@@ -1,5 +1,5 @@
 import { containerRecreateRequestAdmission as mod } from '../../src/admission/container-recreate-request';
-import { asCreated } from '../../src/admission/engine';
+import { asCreated } from '../../src/admission/judge';
 import { GATE_DEFAULTS } from '../../src/control-plane/_gates';
 import { validateManifest } from '../../src/validation/schemas';
 import { cases } from '../fixtures/admission/container-recreate-request';

@@ -7,6 +7,7 @@ import * as YAML from 'yaml';
 import { CloneSet, CloneSetUpdateStrategy, KruiseControlPlane, KruiseInclude, KruiseValidation, SidecarSet, Warnings, kruise } from '../../src';
 import { admissionCases, rolloutAdmissionCases } from '../fixtures/admission';
 import { l1ClassOf } from '../util/admission';
+import { takeWarnings } from '../util/every-message-shaped';
 
 const template = { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'web', image: 'nginx:1.27' }] } };
 const cloneSet = (spec: Record<string, unknown>, name = 'web') => ({
@@ -268,6 +269,8 @@ describe('no bare TypeError, every problem at once', () => {
     expect(out.find(o => o.metadata.name === 'l1').spec.selector).toEqual({ matchLabels: { app: 'web' } });
     expect(out.find(o => o.kind === 'ConfigMap').data).toEqual({ 'app.yaml': 'x: 1' });
     expect(out.find(o => o.kind === 'SidecarSet').spec.selector).toEqual({ matchLabels: { app: 'web' } });
+    // the annotation patch, read from the map, is what the warning names
+    expect(takeWarnings()).toEqual([expect.stringContaining('[test/ss] SidecarSet "test-ss-c8962808" (apps.kruise.io/v1beta1) spec.patchPodMetadata: ["example.com/logs"] is refused unless')]);
   });
 
   test('Durations that are not whole seconds are reported with the other problems of the app, not thrown while serializing', () => {

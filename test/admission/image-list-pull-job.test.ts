@@ -1,12 +1,12 @@
-import { asCreated } from '../../src/admission/engine';
 import { imageListPullJobAdmission as mod } from '../../src/admission/image-list-pull-job';
+import { asCreated, moduleErrors } from '../../src/admission/judge';
 import { GATE_DEFAULTS } from '../../src/control-plane/_gates';
 import { validateManifest } from '../../src/validation/schemas';
 import { cases } from '../fixtures/admission/image-list-pull-job';
 import { expectCase } from '../util/admission';
 
 const ctx = { gate: (g: string) => GATE_DEFAULTS[g] === true };
-const judge = (m: Record<string, any>) => mod.validate(mod.defaults!(m, ctx), ctx);
+const judge = (m: Record<string, any>) => moduleErrors(mod, mod.defaults!(m, ctx), ctx);
 
 describe.each(cases)('$id', c => {
   test('the manifest passes the schema', () => expect(validateManifest(asCreated(c.manifest)).filter(i => !i.missing)).toEqual([]));

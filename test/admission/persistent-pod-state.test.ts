@@ -1,4 +1,4 @@
-import { asCreated } from '../../src/admission/engine';
+import { asCreated } from '../../src/admission/judge';
 import { persistentPodStateAdmission as mod } from '../../src/admission/persistent-pod-state';
 import { GATE_DEFAULTS } from '../../src/control-plane/_gates';
 import { validateManifest } from '../../src/validation/schemas';

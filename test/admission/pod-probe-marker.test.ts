@@ -1,4 +1,4 @@
-import { asCreated } from '../../src/admission/engine';
+import { asCreated, moduleErrors } from '../../src/admission/judge';
 import { podProbeMarkerAdmission as mod } from '../../src/admission/pod-probe-marker';
 import { GATE_DEFAULTS } from '../../src/control-plane/_gates';
 import { validateManifest } from '../../src/validation/schemas';
@@ -6,7 +6,7 @@ import { cases } from '../fixtures/admission/pod-probe-marker';
 import { expectCase } from '../util/admission';
 
 const ctx = { gate: (g: string) => GATE_DEFAULTS[g] === true };
-const judge = (m: Record<string, any>) => mod.validate(mod.defaults ? mod.defaults(m, ctx) : m, ctx);
+const judge = (m: Record<string, any>) => moduleErrors(mod, mod.defaults ? mod.defaults(m, ctx) : m, ctx);
 
 describe.each(cases)('$id', c => {
   test('the manifest passes the schema', () => expect(validateManifest(asCreated(c.manifest)).filter(i => !i.missing)).toEqual([]));

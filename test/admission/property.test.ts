@@ -16,7 +16,7 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import Ajv, { ValidateFunction } from 'ajv';
+import { ValidateFunction } from 'ajv';
 import { ApiObject, Testing } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import * as fc from 'fast-check';
@@ -32,6 +32,7 @@ import { admissionCases } from '../fixtures/admission';
 import * as arb from '../fixtures/arbitraries';
 import { kindFixtures } from '../fixtures/kinds';
 import { synthOn } from '../util/admission';
+import { crdAjv, toJsonSchema } from '../util/crd-schema';
 import { MESSAGE_SHAPE } from '../util/message-shape';
 
 const SEED = Number(process.env.KRUISE_PROPERTY_SEED ?? 190_901);
@@ -47,37 +48,9 @@ afterAll(() => jest.restoreAllMocks());
 // ../shared/reference/kruise-v1.9.0/crds: the tests that need it skip as groups when it is absent
 const CRD_DIR = OPENKRUISE.dir;
 
-/** A CRD openAPIV3Schema as JSON Schema: int-or-string, nullable, unknown fields refused unless preserved. */
-function toJsonSchema(s: any): any {
-  if (!s || typeof s !== 'object') return s;
-  const out: any = {};
-  for (const [k, v] of Object.entries<any>(s)) {
-    if (k === 'properties') out.properties = Object.fromEntries(Object.entries<any>(v).map(([p, ps]) => [p, toJsonSchema(ps)]));
-    else if (k === 'items' || k === 'additionalProperties') out[k] = typeof v === 'object' ? toJsonSchema(v) : v;
-    else if (['type', 'required', 'enum', 'format', 'minimum', 'maximum', 'minItems', 'maxItems', 'minLength', 'maxLength', 'pattern'].includes(k)) out[k] = v;
-  }
-  if (s['x-kubernetes-int-or-string']) {
-    delete out.type;
-    out.anyOf = [{ type: 'integer' }, { type: 'string' }];
-  }
-  if (s.nullable && out.type) out.type = [out.type, 'null'];
-  if (out.type === 'object' && s.properties && !s['x-kubernetes-preserve-unknown-fields'] && s.additionalProperties === undefined) {
-    out.additionalProperties = false;
-  }
-  if (s['x-kubernetes-embedded-resource']) {
-    // an embedded object needs apiVersion and kind as non-empty strings
-    out.required = [...new Set([...(out.required ?? []), 'apiVersion', 'kind'])];
-    out.properties = { ...out.properties, apiVersion: { type: 'string', minLength: 1 }, kind: { type: 'string', minLength: 1 } };
-  }
-  return out;
-}
-
 const crdValidators = new Map<string, ValidateFunction>();
 {
-  const ajv = new Ajv({ strict: false, allErrors: false, logger: false });
-  ajv.addFormat('int32', { type: 'number', validate: (x: number) => Number.isInteger(x) && x >= -(2 ** 31) && x < 2 ** 31 });
-  ajv.addFormat('int64', { type: 'number', validate: (x: number) => Number.isSafeInteger(x) });
-  ajv.addFormat('date-time', { type: 'string', validate: (x: string) => !Number.isNaN(Date.parse(x)) });
+  const ajv = crdAjv();
   for (const f of OPENKRUISE.available() ? fs.readdirSync(CRD_DIR).filter(n => n.endsWith('.yaml')) : []) {
     const crd = YAML.parse(fs.readFileSync(path.join(CRD_DIR, f), 'utf-8'));
     for (const v of crd.spec.versions) {

@@ -1,4 +1,4 @@
-import { asCreated } from '../../src/admission/engine';
+import { asCreated, moduleErrors } from '../../src/admission/judge';
 import { parseSubsetReplicas, unitedDeploymentAdmission as mod } from '../../src/admission/united-deployment';
 import { GATE_DEFAULTS } from '../../src/control-plane/_gates';
 import { validateManifest } from '../../src/validation/schemas';
@@ -7,7 +7,7 @@ import { expectCase } from '../util/admission';
 
 const gates = (on: Record<string, boolean> = {}) => ({ gate: (g: string) => on[g] ?? GATE_DEFAULTS[g] === true });
 const ctx = gates();
-const judge = (m: Record<string, any>) => mod.validate(mod.defaults!(m, ctx), ctx);
+const judge = (m: Record<string, any>) => moduleErrors(mod, mod.defaults ? mod.defaults(m, ctx) : m, ctx);
 const caseOf = (id: string) => JSON.parse(JSON.stringify(cases.find(c => c.id === `UnitedDeployment/${id}`)!.manifest));
 
 describe.each(cases)('$id', c => {

@@ -28,10 +28,10 @@ lua="$(dirname "$(dirname "$rollout")")/lua_configuration"
 stamp="$( { cat "$src/go.mod" "$src/go.sum" "$src/images.json" "$0"; find "$src" -name '*.go' | sort | xargs cat;
             cat "$(dirname "$(dirname "$manager")")/stamp" "$(dirname "$(dirname "$rollout")")/stamp"; } | sha256sum | cut -c1-16)"
 out="$root/.cache/cluster/images-$stamp"
-if [ -f "$out/stamp" ] && [ "$(cat "$out/stamp")" = "$stamp" ] && [ -x "$out/bin/imagetool" ] && [ -f "$out/layout/index.json" ]; then
-  echo "$out"
-  exit 0
-fi
+built() { [ -f "$out/stamp" ] && [ "$(cat "$out/stamp")" = "$stamp" ] && [ -x "$out/bin/imagetool" ] && [ -f "$out/layout/index.json" ]; }
+# shellcheck source=build-once.sh
+. "$here/build-once.sh"
+reuse_or_lock "$out/lock" "$out"
 
 command -v go >/dev/null 2>&1 || fail "the Go toolchain is missing (go not on PATH; it builds the real-node images into $out)"
 mkdir -p "$out"

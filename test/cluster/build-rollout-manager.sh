@@ -1,12 +1,17 @@
 #!/usr/bin/env bash
-# Builds the released kruise-rollout-manager v0.6.2 from the Go module proxy
-# (github.com/openkruise/rollouts@v0.6.2, whose origin is the release tag's
-# commit 6f9f871d) into
-#   .cache/cluster/kruise-rollout-manager-v0.6.2-<module hash>/bin/kruise-rollout-manager
+# Builds a released kruise-rollout-manager from the Go module proxy
+# (github.com/openkruise/rollouts@<version>, whose origin is the release tag's
+# commit) into
+#   .cache/cluster/kruise-rollout-manager-<version>-<module hash>/bin/kruise-rollout-manager
 # with the Lua scripts the image bakes in (lua_configuration/, read from the
 # manager's working directory) next to it, and prints the binary's path. The
 # module is checked against its pinned go.sum hash and origin commit first; a
 # binary built from a verified module is reused as is. Nothing is committed.
+#
+#   build-rollout-manager.sh [VERSION]     VERSION: v0.6.2 (default) or v0.5.5
+#
+# Each pin's commit is the upstream tag's (git rev-parse <tag>^{commit} in
+# openkruise/rollouts), which the proxy's .info Origin names too.
 set -euo pipefail
 
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -15,17 +20,20 @@ root="$(cd "$here/../.." && pwd)"
 fail() { echo "cluster tier: $*" >&2; exit 1; }
 
 module=github.com/openkruise/rollouts
-version=v0.6.2
-sum='h1:fRhRnFa+tyReN6TXxQJ4913rtjDTt2Fc7b0QStHRd3k='
-commit=6f9f871d13b09067eba3f7cf192fac3117af072e
+version="${1:-v0.6.2}"
+case "$version" in
+  v0.6.2) sum='h1:fRhRnFa+tyReN6TXxQJ4913rtjDTt2Fc7b0QStHRd3k='; commit=6f9f871d13b09067eba3f7cf192fac3117af072e ;;
+  v0.5.5) sum='h1:axUUXg4OJIiiaPjj+KLS6KsLXAk9dor+qNheMMEKXZg='; commit=163895a6c9e46af700d13e4d83e3afd1bd695b6c ;;
+  *) fail "kruise-rollout-manager $version is not one the tier builds (v0.6.2, v0.5.5)" ;;
+esac
 
 key="$(printf '%s' "$sum" | sha256sum | cut -c1-16)"
 out="$root/.cache/cluster/kruise-rollout-manager-$version-$key"
 bin="$out/bin/kruise-rollout-manager"
-if [ -x "$bin" ] && [ -d "$out/lua_configuration" ] && [ -f "$out/stamp" ] && [ "$(cat "$out/stamp")" = "$sum" ]; then
-  echo "$bin"
-  exit 0
-fi
+built() { [ -x "$bin" ] && [ -d "$out/lua_configuration" ] && [ -f "$out/stamp" ] && [ "$(cat "$out/stamp")" = "$sum" ]; }
+# shellcheck source=build-once.sh
+. "$here/build-once.sh"
+reuse_or_lock "$out.lock" "$bin"
 
 command -v go >/dev/null 2>&1 || fail "the Go toolchain is missing (go not on PATH; it builds kruise-rollout-manager $version into $bin)"
 mkdir -p "$out"
@@ -60,5 +68,5 @@ rm -rf "$out/lua_configuration"
 cp -r "$work/src/lua_configuration" "$out/lua_configuration"
 mv "$bin.tmp" "$bin"
 echo "$sum" > "$out/stamp"
-echo "cluster tier: built kruise-rollout-manager in $(( $(date +%s) - start ))s" >&2
+echo "cluster tier: built kruise-rollout-manager $version in $(( $(date +%s) - start ))s" >&2
 echo "$bin"

@@ -27,18 +27,19 @@ stamp="$(cat "$tools/go.mod" "$tools/go.sum" "$tools/etcd/main.go" "$here/build.
 out="$root/.cache/cluster/kubernetes-$kube-etcd-$etcd-$stamp"
 bin="$out/bin"
 
-if [ -f "$out/stamp" ] && [ "$(cat "$out/stamp")" = "$stamp" ] \
-   && [ -x "$bin/etcd" ] && [ -x "$bin/kube-apiserver" ] && [ -x "$bin/kube-scheduler" ] && [ -x "$bin/kube-controller-manager" ] && [ -x "$bin/kubectl" ] \
-   && [ -x "$bin/kubelet" ] && [ -x "$bin/kube-proxy" ] \
-   && [ -x "$bin/kwok" ] && [ -f "$out/kwok-stages/pod-ready.yaml" ]; then
-  echo "$bin"
-  exit 0
-fi
+built() {
+  [ -f "$out/stamp" ] && [ "$(cat "$out/stamp")" = "$stamp" ] \
+    && [ -x "$bin/etcd" ] && [ -x "$bin/kube-apiserver" ] && [ -x "$bin/kube-scheduler" ] && [ -x "$bin/kube-controller-manager" ] && [ -x "$bin/kubectl" ] \
+    && [ -x "$bin/kubelet" ] && [ -x "$bin/kube-proxy" ] \
+    && [ -x "$bin/kwok" ] && [ -f "$out/kwok-stages/pod-ready.yaml" ]
+}
+# shellcheck source=build-once.sh
+. "$here/build-once.sh"
+reuse_or_lock "$out/lock" "$bin"
 
 command -v go >/dev/null 2>&1 \
   || fail "the Go toolchain is missing (go not on PATH; Go >= 1.26 builds kube-apiserver, kube-scheduler, kube-controller-manager, kubectl, kubelet, kube-proxy, kwok and etcd into $bin)"
 
-mkdir -p "$out"
 log="$out/build.log"
 tmp="$(mktemp -d "$out/bin.XXXXXX")"
 trap 'rm -rf "$tmp"' EXIT

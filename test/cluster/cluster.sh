@@ -16,6 +16,9 @@
 #   CLUSTER_BIN            folder with kubectl, kube-apiserver, kube-scheduler, kwok, etcd
 #   CLUSTER_KRUISE_MANAGER the kruise-manager v1.9.0 binary (started by the tests)
 #   CLUSTER_ROLLOUT_MANAGER the kruise-rollout-manager v0.6.2 binary (lua_configuration/ beside bin/)
+#   CLUSTER_KRUISE_MANAGER_1_8, CLUSTER_KRUISE_MANAGER_1_7, CLUSTER_ROLLOUT_MANAGER_0_5
+#                          with CLUSTER_RELEASES=1 only: the older releases' managers (kruise-manager
+#                          v1.8.4 and v1.7.4, kruise-rollout-manager v0.5.5) that test:cluster:releases runs
 #   CLUSTER_ROUTES         the service proxy's routes file (ClusterIP:port -> endpoints)
 #   CLUSTER_PIDS           a file the tests append the pid of every process they start to
 # and stops every process (its own and those in CLUSTER_PIDS) when COMMAND
@@ -71,6 +74,12 @@ bin="$(bash "$here/build.sh")"
 kubectl="$bin/kubectl"
 manager_bin="$(bash "$here/build-manager.sh")"
 rollout_manager_bin="$(bash "$here/build-rollout-manager.sh")"
+if [ "${CLUSTER_RELEASES:-}" = 1 ]; then
+  export CLUSTER_KRUISE_MANAGER_1_8 CLUSTER_KRUISE_MANAGER_1_7 CLUSTER_ROLLOUT_MANAGER_0_5
+  CLUSTER_KRUISE_MANAGER_1_8="$(bash "$here/build-manager.sh" v1.8.4)"
+  CLUSTER_KRUISE_MANAGER_1_7="$(bash "$here/build-manager.sh" v1.7.4)"
+  CLUSTER_ROLLOUT_MANAGER_0_5="$(bash "$here/build-rollout-manager.sh" v0.5.5)"
+fi
 [ "$nodes" = 1 ] && images="$(bash "$here/build-images.sh")"
 
 # Remove the folders of earlier runs that were killed outright (their script is gone).

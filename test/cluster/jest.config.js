@@ -5,8 +5,9 @@
 module.exports = {
   rootDir: '../..',
   testMatch: ['<rootDir>/test/cluster/**/*.cluster.test.ts'],
-  // test/cluster/full/ needs an empty cluster of its own (jest.full.config.js), nodes/ a real node (jest.nodes.config.js)
-  testPathIgnorePatterns: ['/node_modules/', '/test/cluster/full/', '/test/cluster/nodes/'],
+  // test/cluster/full/ needs an empty cluster of its own (jest.full.config.js), nodes/ a real node (jest.nodes.config.js),
+  // releases/ the older releases' managers (jest.releases.config.js)
+  testPathIgnorePatterns: ['/node_modules/', '/test/cluster/full/', '/test/cluster/nodes/', '/test/cluster/releases/'],
   transform: { '^.+\\.[t]sx?$': ['ts-jest', { tsconfig: 'test/tsconfig.json' }] },
   // the example apps import the library by its package name (examples/README.md)
   moduleNameMapper: { '^cdk8s-kruise$': '<rootDir>/src/index.ts' },

@@ -7,21 +7,11 @@
  * the case says we deny on purpose (`stricter`) or that the webhook cannot
  * judge it here (`clusterSkip`).
  */
-import * as fs from 'fs';
-import * as path from 'path';
 import { Kube, Manifest, describeObject } from './kube';
 import { Managers, judgingSynth, runControlPlane, testNamespace } from './manager';
 import { fixtures, versionedObject } from './sources';
+import { Verdict, disagreementLine, tally } from './verdicts';
 import { admissionCases } from '../fixtures/admission';
-
-interface Verdict {
-  readonly id: string;
-  readonly object: string;
-  readonly ours: { allowed: boolean; message?: string };
-  readonly webhook: { allowed: boolean; status: number; message?: string };
-  readonly stricter?: string;
-  readonly clusterSkip?: string;
-}
 
 let kube: Kube;
 let managers: Managers;
@@ -71,21 +61,8 @@ test('every valid fixture and every admission case gets the same verdict from th
       clusterSkip: c.clusterSkip,
     });
   }
-  const differ = verdicts.filter(v => v.ours.allowed !== v.webhook.allowed);
-  const stricter = differ.filter(v => v.stricter && !v.ours.allowed && v.webhook.allowed);
-  const skipped = differ.filter(v => v.clusterSkip && !stricter.includes(v));
-  const disagree = differ.filter(v => !stricter.includes(v) && !skipped.includes(v));
-  const out = path.resolve(__dirname, '..', '..', '.cache', 'cluster-tier', 'webhook-judge.json');
-  fs.mkdirSync(path.dirname(out), { recursive: true });
-  fs.writeFileSync(out, JSON.stringify({ cases: verdicts.length, stricter, skipped, disagree }, null, 2));
-  for (const v of differ) {
-    const why = stricter.includes(v) ? ` (stricter on purpose: ${v.stricter})` : skipped.includes(v) ? ` (cluster skip: ${v.clusterSkip})` : '';
-    console.log(`webhook judge: ${v.id} ${v.object}: ours ${v.ours.allowed ? 'allow' : 'deny'}${v.ours.message ? ` "${v.ours.message}"` : ''}, `
-      + `webhook ${v.webhook.allowed ? 'allow' : 'deny'} (HTTP ${v.webhook.status})${v.webhook.message ? ` "${v.webhook.message}"` : ''}${why}`);
-  }
-  console.log(`webhook judge: ${verdicts.length} cases, ${verdicts.length - differ.length} agree, ${stricter.length} stricter-on-purpose, `
-    + `${skipped.length} cluster-skip, ${disagree.length} disagree (written to ${out})`);
+  const { disagree } = tally('webhook judge', 'webhook-judge.json', verdicts);
   expect(verdicts.length).toBeGreaterThan(0);
-  expect(disagree.map(v => `${v.id}: ours ${v.ours.allowed} "${v.ours.message ?? ''}", webhook ${v.webhook.allowed} "${v.webhook.message ?? ''}"`)).toEqual([]);
+  expect(disagree.map(disagreementLine)).toEqual([]);
   expect(managers.running().length).toBe(1);
 });

@@ -183,7 +183,11 @@ export class Managers {
   private kubeconfig?: string;
   private clusterIP?: string;
 
-  constructor(private readonly kube: Kube, public readonly spec: ManagerSpec, private readonly label = 'kruise-manager') {}
+  /**
+   * @param binary the kruise-manager to run: the tier's v1.9.0 (CLUSTER_KRUISE_MANAGER) unless another
+   * release's is given (test:cluster:releases: CLUSTER_KRUISE_MANAGER_1_8, ..._1_7)
+   */
+  constructor(private readonly kube: Kube, public readonly spec: ManagerSpec, private readonly label = 'kruise-manager', private readonly binary?: string) {}
 
   /** Start one more process; resolves when it is started (not yet ready). */
   public async start(): Promise<ManagerProcess> {
@@ -214,10 +218,11 @@ export class Managers {
     };
     const logFile = path.join(env.dir, `${name}.log`);
     const out = fs.openSync(logFile, 'w');
-    const child = spawn('setpriv', ['--pdeathsig', 'KILL', '--', env.manager, ...args], { env: procEnv, stdio: ['ignore', out, out], cwd: dir });
+    const binary = this.binary ?? env.manager;
+    const child = spawn('setpriv', ['--pdeathsig', 'KILL', '--', binary, ...args], { env: procEnv, stdio: ['ignore', out, out], cwd: dir });
     fs.closeSync(out);
     fs.appendFileSync(env.pids, `${child.pid}\n`);
-    const p = new ManagerProcess(name, child, logFile, ports, [env.manager, ...args], procEnv);
+    const p = new ManagerProcess(name, child, logFile, ports, [binary, ...args], procEnv);
     this.all.push(p);
     void p.exited.then(() => this.writeRoutes());
     await this.writeRoutes();

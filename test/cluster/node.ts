@@ -11,11 +11,11 @@
  */
 import { ChildProcess, spawn, spawnSync } from 'child_process';
 import * as fs from 'fs';
-import * as http from 'http';
 import * as path from 'path';
 import { App, Chart, Duration, Size } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { parseAllDocuments } from 'yaml';
+import { httpGet } from './http-get';
 import { Kube, Manifest, applyAll, describeObject } from './kube';
 import { testNamespace } from './manager';
 import { rejections } from './prove';
@@ -84,24 +84,7 @@ export function registryLog(): string[] {
   return fs.existsSync(file) ? fs.readFileSync(file, 'utf-8').split('\n').filter(l => l) : [];
 }
 
-/** One HTTP GET (at most `timeoutMs`); a connection error is status 0 with the error as body. */
-export function httpGet(url: string, timeoutMs = 3000): Promise<{ status: number; body: string; json?: any }> {
-  return new Promise(resolve => {
-    // a new connection each time (no keep-alive): each request is routed afresh, as a new client's would be
-    const req = http.get(url, { agent: false }, res => {
-      const chunks: Buffer[] = [];
-      res.on('data', c => chunks.push(c));
-      res.on('end', () => {
-        const body = Buffer.concat(chunks).toString('utf-8');
-        let json: any;
-        try { json = JSON.parse(body); } catch { /* not JSON */ }
-        resolve({ status: res.statusCode ?? 0, body, json });
-      });
-    });
-    req.on('error', e => resolve({ status: 0, body: e.message }));
-    req.setTimeout(timeoutMs, () => req.destroy(new Error(`no answer within ${timeoutMs} ms`)));
-  });
-}
+export { httpGet };
 
 /**
  * Poll until `probe` returns a value (not undefined/false), at most

@@ -95,16 +95,21 @@ export class RolloutManagers {
   private clusterIP?: string;
   private servicePorts: number[] = [];
 
-  constructor(private readonly kube: Kube, public readonly spec: RolloutManagerSpec) {}
+  /**
+   * @param binary the kruise-rollout-manager to run (its lua_configuration/ beside bin/): the tier's v0.6.2
+   * (CLUSTER_ROLLOUT_MANAGER) unless another release's is given (test:cluster:releases: CLUSTER_ROLLOUT_MANAGER_0_5)
+   */
+  constructor(private readonly kube: Kube, public readonly spec: RolloutManagerSpec, private readonly binary?: string) {}
 
   public async start(): Promise<RolloutManagerProcess> {
     const env = tierEnv();
+    const binary = this.binary ?? env.manager;
     const spec = this.spec;
     const name = `kruise-rollout-manager-${spec.namespace}-${++started}`;
     const dir = path.join(env.dir, name);
     fs.mkdirSync(path.join(dir, 'certs'), { recursive: true });
     // a copy, not a link: the manager walks ./lua_configuration with filepath.Walk, which does not enter a symlinked root
-    fs.cpSync(path.join(path.dirname(path.dirname(env.manager)), 'lua_configuration'), path.join(dir, 'lua_configuration'), { recursive: true });
+    fs.cpSync(path.join(path.dirname(path.dirname(binary)), 'lua_configuration'), path.join(dir, 'lua_configuration'), { recursive: true });
     this.kubeconfig ??= await serviceAccountKubeconfig(this.kube, spec.namespace, spec.serviceAccount, path.join(env.dir, 'kruise-rollout-manager.kubeconfig'));
     const ports = { webhook: await freePort(), health: await freePort(), metrics: await freePort() };
     const args = rolloutOutOfClusterArgs(spec.args, ports);
@@ -129,11 +134,11 @@ export class RolloutManagers {
       'printf %s "$POD_NAMESPACE" > /run/secrets/kubernetes.io/serviceaccount/namespace',
       'exec setpriv --pdeathsig KILL -- "$@"',
     ].join(' && ');
-    const child = spawn('unshare', ['--mount', '--propagation', 'private', '--', 'sh', '-c', podFiles, 'sh', env.manager, ...args],
+    const child = spawn('unshare', ['--mount', '--propagation', 'private', '--', 'sh', '-c', podFiles, 'sh', binary, ...args],
       { env: procEnv, stdio: ['ignore', out, out], cwd: dir });
     fs.closeSync(out);
     fs.appendFileSync(env.pids, `${child.pid}\n`);
-    const p = new RolloutManagerProcess(name, child, logFile, ports, [env.manager, ...args]);
+    const p = new RolloutManagerProcess(name, child, logFile, ports, [binary, ...args]);
     this.all.push(p);
     void p.exited.then(() => this.writeRoutes());
     await this.writeRoutes();

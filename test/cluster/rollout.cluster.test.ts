@@ -15,14 +15,13 @@
  *   approving the step moves it to step 2, and a GitOps re-apply of the
  *   manifests mid-release releases nothing.
  */
-import * as fs from 'fs';
-import * as path from 'path';
 import { App, Chart } from 'cdk8s';
 import { Applied, Kube, Manifest, applyAll, describeObject } from './kube';
 import { Managers, defaultsSynth, fakeNodes, runControlPlane, testNamespace } from './manager';
 import { rejections } from './prove';
 import { RolloutManagerProcess, RolloutManagers, rolloutManagerSpec } from './rollout-manager';
 import { Synth, exampleSynth, synthApp } from './sources';
+import { Verdict, disagreementLine, tally } from './verdicts';
 import { KruiseRolloutControlPlane } from '../../src';
 import { ROLLOUT_KINDS, crdName } from '../../src/api';
 import { rolloutAdmissionCases } from '../fixtures/admission';
@@ -162,31 +161,22 @@ describe('KruiseRolloutControlPlane on a real API server', () => {
 describe('the Rollout webhook judges our admission rules', () => {
   test('every Rollout case gets the same verdict from the real webhook as from synth', async () => {
     await testNamespace(kube, 'rollout-judge');
-    interface Verdict {
-      id: string; ours: boolean; message?: string; webhook: boolean; status: number; said?: string; stricter?: string; clusterSkip?: string;
-    }
     const verdicts: Verdict[] = [];
     for (const c of rolloutAdmissionCases()) {
       const m = JSON.parse(JSON.stringify(c.manifest));
       m.metadata.namespace = 'rollout-judge';
       const res = await kube.request('POST', `${await kube.pathOf(m, '')}?dryRun=All&fieldValidation=Strict`, m);
-      const said = res.status < 300 ? undefined : res.body?.message;
-      const webhook = res.status < 300;
       verdicts.push({
-        id: c.id, ours: c.allowed, message: c.message, webhook, status: res.status, said, stricter: c.stricter, clusterSkip: c.clusterSkip,
+        id: c.id,
+        object: describeObject(m),
+        ours: { allowed: c.allowed, message: c.message },
+        webhook: { allowed: res.status < 300, status: res.status, message: res.status < 300 ? undefined : res.body?.message },
+        stricter: c.stricter,
+        clusterSkip: c.clusterSkip,
       });
     }
-    const differ = verdicts.filter(v => v.ours !== v.webhook);
-    const stricter = differ.filter(v => v.stricter && !v.ours);
-    const skipped = differ.filter(v => v.clusterSkip && !stricter.includes(v));
-    const disagree = differ.filter(v => !stricter.includes(v) && !skipped.includes(v));
-    for (const v of differ) console.log(`rollout judge: ${v.id}: ours ${v.ours ? 'allow' : 'deny'}, webhook ${v.webhook ? 'allow' : 'deny'} (HTTP ${v.status}) ${v.said ?? ''}`);
-    const agreeDenied = verdicts.filter(v => !v.ours && !v.webhook).length;
-    console.log(`rollout judge: ${verdicts.length} cases, ${verdicts.length - differ.length} agree (${agreeDenied} denied by both), ${stricter.length} stricter-on-purpose, ${skipped.length} cluster-skip, ${disagree.length} disagree`);
-    const out = path.resolve(__dirname, '..', '..', '.cache', 'cluster-tier', 'rollout-webhook-judge.json');
-    fs.mkdirSync(path.dirname(out), { recursive: true });
-    fs.writeFileSync(out, JSON.stringify({ cases: verdicts.length, verdicts }, null, 2));
-    expect(disagree.map(v => `${v.id}: ours ${v.ours} "${v.message ?? ''}", webhook ${v.webhook} "${v.said ?? ''}"`)).toEqual([]);
+    const { disagree } = tally('rollout judge', 'rollout-webhook-judge.json', verdicts);
+    expect(disagree.map(disagreementLine)).toEqual([]);
     expect(verdicts.length).toBeGreaterThan(50);
   });
 });

@@ -102,7 +102,11 @@ export function fixtures(): KindFixture[] {
  */
 export function versionedObject(f: KindFixture, mutate?: (m: any) => void): Manifest {
   const m = JSON.parse(JSON.stringify(f.valid));
-  m.metadata.name = `${m.metadata.name}-${f.apiVersion.split('/')[1]}`;
+  const version = f.apiVersion.split('/')[1];
+  m.metadata.name = `${m.metadata.name}-${version}`;
+  // the SidecarSets of two versions inject sidecars of their own: OpenKruise (and our app-wide
+  // check) refuses a second SidecarSet that injects a container of the same name into the same pods
+  if (m.kind === 'SidecarSet') for (const c of m.spec.containers ?? []) c.name = `${c.name}-${version}`;
   if (mutate) mutate(m);
   return m;
 }

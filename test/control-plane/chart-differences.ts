@@ -174,7 +174,7 @@ export const CHART_DIFFERENCES: readonly ChartDifference[] = [
     ].map(o => ({ objects: o, path: '', ours: undefined })),
   },
   {
-    title: 'Delete-protection label on the install namespace and the 18 CRDs',
+    title: 'Delete-protection label on the install namespace and the CRDs',
     chart: 'none',
     ours: '`policy.kruise.io/delete-protection: Cascading`',
     why: 'uninstall safety without Helm hooks (see below): kruise-manager refuses to delete a CRD while objects of it exist, and the namespace '
@@ -203,6 +203,15 @@ export const CHART_DIFFERENCES: readonly ChartDifference[] = [
     why: 'a node drain or cluster upgrade never evicts both manager replicas at once, so the webhooks (failure policy `Fail` for pods) keep '
       + 'answering; `manager.podDisruptionBudget: false` leaves it out',
     sites: [{ objects: 'PodDisruptionBudget kruise-system/kruise-controller-manager', path: '', chart: undefined }],
+  },
+  {
+    title: 'Manager `preStop` hook',
+    chart: 'none',
+    ours: 'sleep 5 s',
+    why: 'a manager Pod being deleted keeps serving webhooks until kube-proxy has stopped sending it new connections, so a Pod created while '
+      + 'the managers roll (an upgrade, a takeover) is not sent to one that has exited; the sleep action needs Kubernetes 1.30 or newer, '
+      + '`manager.drainDelay` sets it (`Duration.seconds(0)`: none)',
+    sites: [{ objects: MANAGER, path: 'spec.template.spec.containers[manager].lifecycle', ours: { preStop: { sleep: { seconds: 5 } } }, chart: undefined }],
   },
   {
     title: '`daemon.log.level`',
@@ -239,6 +248,13 @@ export const CHART_DIFFERENCES: readonly ChartDifference[] = [
     sites: [{ objects: 'Secret kruise-system/kruise-webhook-certs', path: 'type', ours: 'Opaque', chart: undefined }],
   },
   {
+    title: 'Annotation on the `kruise-webhook-certs` Secret',
+    chart: 'none',
+    ours: '`kustomize.toolkit.fluxcd.io/ssa: IfNotPresent`',
+    why: 'kruise-manager writes the Secret by replacing it whole, which drops the labels Flux puts on every object; with this annotation Flux creates the Secret and never re-applies it, so no reconciliation fights kruise-manager over it (the cluster tier\'s `nodes/0-0-flux`)',
+    sites: [{ objects: 'Secret kruise-system/kruise-webhook-certs', path: 'metadata.annotations', ours: { 'kustomize.toolkit.fluxcd.io/ssa': 'IfNotPresent' }, chart: undefined }],
+  },
+  {
     title: '`controller-gen.kubebuilder.io/version` annotation on the CRDs',
     chart: '`v0.17.3`',
     ours: 'none',
@@ -266,12 +282,125 @@ export const CHART_DIFFERENCES: readonly ChartDifference[] = [
   },
 ];
 
-/** The docs/control-planes.md table, rendered from `CHART_DIFFERENCES`. */
-export function differencesTable(): string {
+/** The OpenKruise lines whose control plane is compared with the chart of the line. */
+export type KruiseLine = '1.7' | '1.8' | '1.9';
+
+/** The chart each line's control plane is matched to (the line's `controlPlane.chart`). */
+export const LINE_CHART: Readonly<Record<KruiseLine, string>> = { 1.9: '1.9.0-alpha.3', 1.8: '1.8.3', 1.7: '1.7.5' };
+
+const byTitle = (title: string) => {
+  const d = CHART_DIFFERENCES.find(x => x.title === title);
+  if (!d) throw new Error(`no difference titled ${title}`);
+  return d;
+};
+
+/**
+ * Every way the control plane of an older line (`release: '1.8'`, `'1.7'`)
+ * differs from the kruise chart of that line (1.8.3, 1.7.5) rendered with its
+ * default values: the 1.9 list, less what is 1.9's own (its webhook paths,
+ * its conversion webhooks of daemonsets and sidecarsets, its NodeImage field),
+ * with the line's image, CRD count and annotations. The charts of the three
+ * lines have the same templates but for the CRDs, the image tag and RBAC.
+ */
+const REWRITTEN = [
+  'Image tag', 'Webhook paths of AdvancedCronJob, BroadcastJob, DaemonSet, ImagePullJob, ImageListPullJob, NodeImage, SidecarSet',
+  'NodeImage `spec.images{}.pullSecrets[].mode` (v1beta1)', 'StorageClasses in `kruise-manager-role`',
+  'Conversion webhook of the daemonsets, sidecarsets and statefulsets CRDs', '`vservice`/`vingress` webhooks',
+  'Delete-protection label on the install namespace and the CRDs', 'Feature gates', '`controller-gen.kubebuilder.io/version` annotation on the CRDs',
+  'Descriptions in the CRDs',
+];
+
+function olderLine(line: '1.7' | '1.8'): readonly ChartDifference[] {
+  const crds = CRDS.filter(c => !c.includes('ephemeraljobs'));
+  const release = line === '1.8' ? '1.8.4' : '1.7.4';
+  const chartTag = line === '1.8' ? 'v1.8.3' : 'v1.7.5';
+  const out: ChartDifference[] = [];
+  for (const d of CHART_DIFFERENCES) {
+    switch (d.title) {
+      case 'Image tag':
+        out.push({
+          title: d.title,
+          chart: `\`openkruise/kruise-manager:${chartTag}\``,
+          ours: `\`openkruise/kruise-manager:v${release}\``,
+          why: line === '1.8'
+            ? 'the newest 1.8 release, whose CRDs and webhooks the 1.8 model is read from (there is no chart 1.8.4; its CRDs are the same)'
+            : 'the image tag v1.7.5 is not 1.7 code but the commit of 1.8.3 (1.8\'s gates and webhooks beside 1.7\'s CRDs); v1.7.4 is the last 1.7 release',
+          sites: [MANAGER, DAEMON].map(o => ({
+            objects: o,
+            path: 'spec.template.spec.containers[*].image',
+            ours: `openkruise/kruise-manager:v${release}`,
+            chart: `openkruise/kruise-manager:${chartTag}`,
+          })),
+        });
+        break;
+      case 'Webhook paths of AdvancedCronJob, BroadcastJob, DaemonSet, ImagePullJob, ImageListPullJob, NodeImage, SidecarSet':
+      case 'NodeImage `spec.images{}.pullSecrets[].mode` (v1beta1)':
+        break;
+      case 'StorageClasses in `kruise-manager-role`':
+        // 1.7's Advanced StatefulSet controller reads no StorageClasses, and its chart grants none
+        if (line === '1.8') out.push({ ...d, why: d.why.replace('v1.9.0', 'v1.8.4') });
+        break;
+      case 'Conversion webhook of the daemonsets, sidecarsets and statefulsets CRDs':
+        out.push({
+          title: 'Conversion webhook of the statefulsets CRD',
+          chart: 'no port',
+          ours: 'port 443',
+          why: 'what kruise-manager writes (minus the CA bundle, which it adds), so applying again changes nothing; 443 is the API server\'s default',
+          sites: [{ objects: 'CustomResourceDefinition statefulsets.apps.kruise.io', path: 'spec.conversion.webhook.clientConfig.service.port', ours: 443, chart: undefined, count: 1 }],
+        });
+        break;
+      case '`vservice`/`vingress` webhooks':
+        if (line === '1.8') {
+          out.push(d);
+        } else {
+          const off = {
+            crdDeletionProtection: DeletionProtection.NONE,
+            namespaceDeletionProtection: DeletionProtection.NONE,
+            featureGates: { ResourcesDeletionProtection: false },
+          };
+          out.push({
+            ...d,
+            ours: 'only when `ResourcesDeletionProtection` is on (1.7 turns it on by default)',
+            optionSites: d.optionSites!.map(o => ({ ...o, props: off })),
+          });
+        }
+        break;
+      case 'Delete-protection label on the install namespace and the CRDs':
+        out.push({ ...d, sites: d.sites!.map(x => (x.count === 18 ? { ...x, count: 17 } : x)) });
+        break;
+      case 'Feature gates':
+        out.push(line === '1.8' ? d : { ...d, why: `${d.why} (1.7 has \`ResourcesDeletionProtection\` on by default; it is written out all the same)` });
+        break;
+      case '`controller-gen.kubebuilder.io/version` annotation on the CRDs':
+        out.push({
+          ...d,
+          chart: '`v0.14.0`',
+          sites: [{ objects: 'CustomResourceDefinition *', path: 'metadata.annotations', ours: undefined, chart: { 'controller-gen.kubebuilder.io/version': 'v0.14.0' }, count: 17 }],
+        });
+        break;
+      case 'Descriptions in the CRDs':
+        out.push({ ...d, sites: crds.map(o => ({ objects: o, path: 'spec.versions[*].**.description', accepts: (ours: unknown, chart: unknown) => isText(ours) && isText(chart) })) });
+        break;
+      default:
+        out.push(d);
+    }
+  }
+  // the 1.9 entries this function rewrites must exist, or a renamed one would pass through unchanged
+  for (const t of REWRITTEN) byTitle(t);
+  return out;
+}
+
+/** The differences of a line's control plane from that line's chart. */
+export function chartDifferences(line: KruiseLine): readonly ChartDifference[] {
+  return line === '1.9' ? CHART_DIFFERENCES : olderLine(line);
+}
+
+/** The docs/control-planes.md table of a line, rendered from `chartDifferences(line)`. */
+export function differencesTable(line: KruiseLine = '1.9'): string {
   const cell = (s: string) => s.replace(/\|/g, '\\|');
   return [
-    '| | chart 1.9.0-alpha.3 | here | why |',
+    `| | chart ${LINE_CHART[line]} | here | why |`,
     '| --- | --- | --- | --- |',
-    ...CHART_DIFFERENCES.map(d => `| ${[d.title, d.chart, d.ours, d.why].map(cell).join(' | ')} |`),
+    ...chartDifferences(line).map(d => `| ${[d.title, d.chart, d.ours, d.why].map(cell).join(' | ')} |`),
   ].join('\n');
 }

@@ -1,9 +1,11 @@
 /**
- * Our default control plane against the chart's own rendering
- * (../shared/reference/kruise-chart-1.9.0-alpha.3/helm-template.yaml), object
- * by object and field by field. Every difference must be declared in
- * chart-differences.ts, every declared difference must still occur, and the
- * table of docs/control-planes.md must be the one rendered from the declarations.
+ * The control plane of each line against the own rendering of that line's
+ * chart (../shared/reference/kruise-chart-<chart>/helm-template.yaml:
+ * 1.9.0-alpha.3 for the default control plane, 1.8.3 for `release: '1.8'`,
+ * 1.7.5 for `release: '1.7'`), object by object and field by field. Every
+ * difference must be declared in chart-differences.ts, every declared
+ * difference must still occur, and the tables of docs/control-planes.md must
+ * be the ones rendered from the declarations.
  *
  * Two normalisations, both of which the API server makes too: a field set to
  * `null` is a field left out, and the order of an OpenAPI `required` list
@@ -13,11 +15,20 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { Chart, Testing } from 'cdk8s';
 import { parseAllDocuments } from 'yaml';
-import { CHART_DIFFERENCES, DifferenceSite, differencesTable } from './chart-differences';
+import { DifferenceSite, KruiseLine, LINE_CHART, chartDifferences, differencesTable } from './chart-differences';
 import { KruiseControlPlane, KruiseControlPlaneProps } from '../../src';
 import { REFERENCE_DIR, describeWithReference } from '../util/reference';
 
-const RENDERING = path.join(REFERENCE_DIR, 'kruise-chart-1.9.0-alpha.3', 'helm-template.yaml');
+const rendering = (line: KruiseLine) => path.join(REFERENCE_DIR, `kruise-chart-${LINE_CHART[line]}`, 'helm-template.yaml');
+/** Objects of each chart's rendering: 18, 17, 17 CRDs; 1.7's chart has no aggregated ClusterRoles. */
+const OBJECTS: Record<KruiseLine, number> = { 1.9: 47, 1.8: 46, 1.7: 43 };
+const LINES: KruiseLine[] = ['1.9', '1.8', '1.7'];
+/** The heading above each line's table in docs/control-planes.md. */
+const HEADING: Record<KruiseLine, string> = {
+  1.9: '### Where we differ from the kruise chart, on purpose',
+  1.8: '#### 1.8: where we differ from the kruise chart 1.8.3',
+  1.7: '#### 1.7: where we differ from the kruise chart 1.7.5',
+};
 const PAGE = path.resolve(__dirname, '..', '..', 'docs', 'control-planes.md');
 
 /** One difference found: the object, the field path, and the value on each side (`undefined`: absent). */
@@ -151,10 +162,11 @@ function valueAt(obj: unknown, p: string): unknown {
   return v;
 }
 
-function synth(props?: KruiseControlPlaneProps): any[] {
+function synth(line: KruiseLine, props?: KruiseControlPlaneProps): any[] {
   const app = Testing.app();
   const chart = new Chart(app, 'kruise');
-  new KruiseControlPlane(chart, 'kruise', props);
+  // the default line's control plane is the one without a release prop
+  new KruiseControlPlane(chart, 'kruise', line === '1.9' ? props : { release: line, ...props });
   return Testing.synth(chart);
 }
 
@@ -165,69 +177,74 @@ const show = (v: unknown) => {
 };
 const line = (f: Found) => `${f.object}${f.path ? ` ${f.path}` : ' (whole object)'}: ours ${show(f.ours)}, chart ${show(f.chart)}`;
 
-const SITES = CHART_DIFFERENCES.flatMap(d => (d.sites ?? []).map(site => ({ title: d.title, site })));
+const sitesOf = (l: KruiseLine) => chartDifferences(l).flatMap(d => (d.sites ?? []).map(site => ({ title: d.title, site })));
 
-describeWithReference('parity with the kruise chart\'s own rendering', [RENDERING], () => {
-  const chart: any[] = parseAllDocuments(fs.readFileSync(RENDERING, 'utf-8')).map(d => d.toJS()).filter(isObj);
-  const found = compare(synth(), chart);
+describe.each(LINES)('OpenKruise %s', kruiseLine => {
+  const RENDERING = rendering(kruiseLine);
+  const SITES = sitesOf(kruiseLine);
+  describeWithReference(`parity with the kruise chart ${LINE_CHART[kruiseLine]}'s own rendering`, [RENDERING], () => {
+    const chart: any[] = parseAllDocuments(fs.readFileSync(RENDERING, 'utf-8')).map(d => d.toJS()).filter(isObj);
+    const found = compare(synth(kruiseLine), chart);
 
-  test('the rendering is the 47 objects of the chart, the four pre-delete hook objects among them', () => {
-    expect(chart).toHaveLength(47);
-    expect(chart.filter(m => m.metadata?.annotations?.['helm.sh/hook'] === 'pre-delete')).toHaveLength(4);
-  });
+    test(`the rendering is the ${OBJECTS[kruiseLine]} objects of the chart, the four pre-delete hook objects among them`, () => {
+      expect(chart).toHaveLength(OBJECTS[kruiseLine]);
+      expect(chart.filter(m => m.metadata?.annotations?.['helm.sh/hook'] === 'pre-delete')).toHaveLength(4);
+    });
 
-  test('every difference from the chart is declared', () => {
-    const undeclared = found.filter(f => !SITES.some(({ site }) => matches(site, f)));
-    expect(undeclared.map(line)).toEqual([]);
-  });
+    test('every difference from the chart is declared', () => {
+      const undeclared = found.filter(f => !SITES.some(({ site }) => matches(site, f)));
+      expect(undeclared.map(line)).toEqual([]);
+    });
 
-  test.each(SITES.map(({ title, site }, i) => [`${title} #${i}`, site] as const))('the declared difference "%s" still occurs', (_title, site) => {
-    const hits = found.filter(f => matches(site, f));
-    if (site.count !== undefined) expect(hits.map(line)).toHaveLength(site.count);
-    else expect(hits.length).toBeGreaterThan(0);
-  });
+    test.each(SITES.map(({ title, site }, i) => [`${title} #${i}`, site] as const))('the declared difference "%s" still occurs', (_title, site) => {
+      const hits = found.filter(f => matches(site, f));
+      if (site.count !== undefined) expect(hits.map(line)).toHaveLength(site.count);
+      else expect(hits.length).toBeGreaterThan(0);
+    });
 
-  test('the diff reports a changed field by its path, and an object of one side only', () => {
+    test('the diff reports a changed field by its path, and an object of one side only', () => {
     // the test's own machinery, on a copy of a chart object: it must be able to fail
-    const manager = chart.find(m => m.kind === 'Deployment');
-    const changed = JSON.parse(JSON.stringify(manager));
-    changed.spec.template.spec.containers[0].imagePullPolicy = 'IfNotPresent';
-    changed.spec.template.spec.containers[0].args.push('--extra=1');
-    expect(compare([changed, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x', namespace: 'n' } }], [manager]).map(f => `${f.object} ${f.path}`)).toEqual([
-      'Deployment kruise-system/kruise-controller-manager spec.template.spec.containers[manager].args[--extra]',
-      'Deployment kruise-system/kruise-controller-manager spec.template.spec.containers[manager].imagePullPolicy',
-      'ConfigMap n/x ',
-    ]);
-  });
-});
-
-describe('differences that depend on a value', () => {
-  const options = CHART_DIFFERENCES.flatMap(d => (d.optionSites ?? []).map(site => [d.title, site] as const));
-  test.each(options)('%s', (_title, site) => {
-    const hit = synth(site.props).filter(m => objectPattern(site.objects).test(objectId(m)));
-    expect(hit).toHaveLength(1);
-    expect(valueAt(hit[0], site.path)).toEqual(site.ours);
-  });
-});
-
-describe('the declared differences from the kruise chart', () => {
-  test('every entry says where it occurs, with a value for each side', () => {
-    for (const d of CHART_DIFFERENCES) {
-      expect(`${d.title}: ${(d.sites?.length ?? 0) + (d.optionSites?.length ?? 0)}`).not.toMatch(/: 0$/);
-      expect([d.chart, d.ours, d.why].every(s => s.trim().length > 0)).toBe(true);
-    }
-    expect(new Set(CHART_DIFFERENCES.map(d => d.title)).size).toBe(CHART_DIFFERENCES.length);
+      const manager = chart.find(m => m.kind === 'Deployment');
+      const changed = JSON.parse(JSON.stringify(manager));
+      changed.spec.template.spec.containers[0].imagePullPolicy = 'IfNotPresent';
+      changed.spec.template.spec.containers[0].args.push('--extra=1');
+      expect(compare([changed, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x', namespace: 'n' } }], [manager]).map(f => `${f.object} ${f.path}`)).toEqual([
+        'Deployment kruise-system/kruise-controller-manager spec.template.spec.containers[manager].args[--extra]',
+        'Deployment kruise-system/kruise-controller-manager spec.template.spec.containers[manager].imagePullPolicy',
+        'ConfigMap n/x ',
+      ]);
+    });
   });
 
-  test('are the table "Where we differ from the kruise chart" of docs/control-planes.md', () => {
-    const page = fs.readFileSync(PAGE, 'utf-8');
-    const start = page.indexOf('### Where we differ from the kruise chart, on purpose');
-    expect(start).toBeGreaterThan(-1);
-    const lines = page.slice(start).split('\n');
-    const first = lines.findIndex(l => l.startsWith('|'));
-    const table = lines.slice(first, lines.findIndex((l, i) => i > first && !l.startsWith('|'))).join('\n');
-    // on failure: paste the expected table (differencesTable()) into docs/control-planes.md
-    expect(table).toEqual(differencesTable());
-    for (const d of CHART_DIFFERENCES) expect(table).toContain(`| ${d.title.replace(/\|/g, '\\|')} |`);
+  describe('differences that depend on a value', () => {
+    const options = chartDifferences(kruiseLine).flatMap(d => (d.optionSites ?? []).map(site => [d.title, site] as const));
+    test.each(options)('%s', (_title, site) => {
+      const hit = synth(kruiseLine, site.props).filter(m => objectPattern(site.objects).test(objectId(m)));
+      expect(hit).toHaveLength(1);
+      expect(valueAt(hit[0], site.path)).toEqual(site.ours);
+    });
+  });
+
+  describe('the declared differences from the kruise chart', () => {
+    test('every entry says where it occurs, with a value for each side', () => {
+      const differences = chartDifferences(kruiseLine);
+      for (const d of differences) {
+        expect(`${d.title}: ${(d.sites?.length ?? 0) + (d.optionSites?.length ?? 0)}`).not.toMatch(/: 0$/);
+        expect([d.chart, d.ours, d.why].every(s => s.trim().length > 0)).toBe(true);
+      }
+      expect(new Set(differences.map(d => d.title)).size).toBe(differences.length);
+    });
+
+    test(`are the table "${HEADING[kruiseLine].replace(/^#+ /, '')}" of docs/control-planes.md`, () => {
+      const page = fs.readFileSync(PAGE, 'utf-8');
+      const start = page.indexOf(HEADING[kruiseLine]);
+      expect(start).toBeGreaterThan(-1);
+      const lines = page.slice(start).split('\n');
+      const first = lines.findIndex(l => l.startsWith('|'));
+      const table = lines.slice(first, lines.findIndex((l, i) => i > first && !l.startsWith('|'))).join('\n');
+      // on failure: paste the expected table (differencesTable(kruiseLine)) into docs/control-planes.md
+      expect(table).toEqual(differencesTable(kruiseLine));
+      for (const d of chartDifferences(kruiseLine)) expect(table).toContain(`| ${d.title.replace(/\|/g, '\\|')} |`);
+    });
   });
 });

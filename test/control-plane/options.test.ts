@@ -248,6 +248,15 @@ describe('manager options', () => {
     expect(manager(synth({ manager: { enablePprof: false } })).args).toContain('--enable-pprof=false');
   });
 
+  test('drainDelay: the preStop sleep of the manager container, none at 0', () => {
+    expect(manager(synth({ manager: { drainDelay: Duration.seconds(8) } })).lifecycle).toEqual({ preStop: { sleep: { seconds: 8 } } });
+    expect(manager(synth({ manager: { drainDelay: Duration.seconds(0) } })).lifecycle).toBeUndefined();
+    expect(() => synth({ manager: { drainDelay: Duration.seconds(10) } })).toThrow(
+      'KruiseControlPlane manager.drainDelay: "10000ms" must be a whole number of seconds from 0 to 9 (shorter than the manager Pods\' 10 s grace period); '
+      + 'use e.g. Duration.seconds(5), or Duration.seconds(0) for no delay');
+    expect(() => synth({ manager: { drainDelay: Duration.millis(2500) } })).toThrow('manager.drainDelay: "2500ms" must be a whole number of seconds');
+  });
+
   test('syncPeriod renders sub-second durations in milliseconds', () => {
     expect(manager(synth({ manager: { syncPeriod: Duration.millis(1500) } })).args).toContain('--sync-period=1500ms');
   });
@@ -476,8 +485,10 @@ describe('GitOps safety', () => {
     expect(find(all, 'Secret', 'kruise-webhook-certs').stringData).toBeUndefined();
   });
 
-  test('the Secret carries no labels or annotations (kruise-manager replaces its metadata)', () => {
-    expect(Object.keys(find(all, 'Secret', 'kruise-webhook-certs').metadata).sort()).toEqual(['name', 'namespace']);
+  test('the Secret carries no labels and only Flux\'s IfNotPresent annotation (kruise-manager replaces its metadata)', () => {
+    expect(find(all, 'Secret', 'kruise-webhook-certs').metadata).toEqual({
+      name: 'kruise-webhook-certs', namespace: 'kruise-system', annotations: { 'kustomize.toolkit.fluxcd.io/ssa': 'IfNotPresent' },
+    });
   });
 
   test('two synths are byte-identical', () => {

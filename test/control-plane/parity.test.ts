@@ -103,8 +103,12 @@ test('webhook service and certificate secret', () => {
   });
   // the chart copies the live data back through a Helm lookup; we write none (kruise-manager owns it)
   // `type: Opaque` (the default) is ours: it keeps server-side re-applies a no-op
+  // so is Flux's IfNotPresent annotation: Flux creates the Secret and leaves kruise-manager's rewrites of it alone
   expect(find(all, 'Secret', 'kruise-webhook-certs')).toEqual({
-    apiVersion: 'v1', kind: 'Secret', metadata: { name: 'kruise-webhook-certs', namespace: 'kruise-system' }, type: 'Opaque',
+    apiVersion: 'v1',
+    kind: 'Secret',
+    metadata: { name: 'kruise-webhook-certs', namespace: 'kruise-system', annotations: { 'kustomize.toolkit.fluxcd.io/ssa': 'IfNotPresent' } },
+    type: 'Opaque',
   });
 });
 
@@ -162,6 +166,8 @@ test('manager deployment, field by field', () => {
     ],
     readinessProbe: { httpGet: { path: 'readyz', port: 8000 } },
     resources: { limits: { cpu: '200m', memory: '512Mi' }, requests: { cpu: '100m', memory: '256Mi' } },
+    // chart: no hook; a stopping Pod keeps serving webhooks until kube-proxy has taken it out of the Service
+    lifecycle: { preStop: { sleep: { seconds: 5 } } },
   });
   expect(args).toEqual([
     '--enable-leader-election',

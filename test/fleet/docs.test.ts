@@ -10,9 +10,10 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { App } from 'cdk8s';
+import { parseAllDocuments } from 'yaml';
 import { build as buildApp } from '../../examples/fleet-app/main';
 import { build as buildPlatform } from '../../examples/fleet-platform/main';
-import { main } from '../../src/plan/cli';
+import { main } from '../../src/cli';
 import { fencedBlocks } from '../util/markdown';
 import { runProgram } from '../util/programs';
 
@@ -27,6 +28,27 @@ test('the platform output the docs programs read is the platform example\'s', ()
   for (const f of fs.readdirSync(outdir)) {
     expect(fs.readFileSync(path.join(FIXTURES, 'platform', 'dist', f), 'utf-8')).toBe(fs.readFileSync(path.join(outdir, f), 'utf-8'));
   }
+});
+
+test('the page\'s own platform app writes the logging agent its app programs read, as the platform example does', () => {
+  const program = blocks.find(b => b.lang === 'ts' && b.code.includes('class LoggingAgentPolicy'))!;
+  const outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'fleet-docs-page-platform-'));
+  const env = process.env.CDK8S_OUTDIR;
+  try {
+    process.env.CDK8S_OUTDIR = outdir;
+    runProgram(program.code);
+  } finally {
+    if (env === undefined) delete process.env.CDK8S_OUTDIR;
+    else process.env.CDK8S_OUTDIR = env;
+  }
+  const agent = (file: string) => parseAllDocuments(fs.readFileSync(file, 'utf-8')).map(d => d.toJS())
+    .find(o => o.kind === 'SidecarSet' && o.metadata.name === 'logging-agent');
+  const page = agent(path.join(outdir, 'policies.k8s.yaml'));
+  const fixture = agent(path.join(FIXTURES, 'platform', 'dist', 'policies.k8s.yaml'));
+  // what the app programs' checks read of it: the pods it selects and the sidecar's name and ports
+  const seen = (s: any) => ({ selector: s.spec.selector, containers: s.spec.containers.map((c: any) => ({ name: c.name, ports: c.ports })) });
+  expect(seen(page)).toEqual(seen(fixture));
+  expect(seen(page).containers).toEqual([{ name: 'log-agent', ports: [{ containerPort: 2020, name: 'agent-metrics' }] }]);
 });
 
 test('the synth error the page shows is the one its program raises', () => {
@@ -62,7 +84,8 @@ test('the pull-request comment is what cdk8s-kruise fleet prints for the image b
   fs.copyFileSync(path.join(FIXTURES, 'clusters', 'prod-eu.json'), path.join(layout, 'clusters', 'prod-eu.json'));
 
   const command = blocks.find(b => b.lang === 'sh' && b.code.includes('--old-policies ../platform-main/dist'))!.code.trim();
-  const argv = command.split(/\s+/).slice(1);
+  const [npx, program, ...argv] = command.split(/\s+/);
+  expect([npx, program]).toEqual(['npx', 'cdk8s-kruise']);
   expect(argv).toEqual(['fleet', '--policies', 'dist', '--old-policies', '../platform-main/dist', '--workloads', 'payments=../payments/dist',
     '--live', '../clusters/prod-eu.json', '--format', 'markdown']);
   const cwd = process.cwd();

@@ -4,7 +4,7 @@ import * as path from 'path';
 import {
   FleetChangeType, FleetCheck, FleetFormat, FleetPodChange, FleetProblemKind, FleetProblemSeverity, FleetReport, FleetSourceKind,
 } from '../../src';
-import { main } from '../../src/plan/cli';
+import { main } from '../../src/cli';
 
 type Json = any;
 
@@ -290,6 +290,37 @@ describe('every collision with an app container, volume or port, naming the Side
 
 // ---------------------------------------------------------------- the change report
 
+describe('a namespace in no input', () => {
+  const mesh = sidecarSet('mesh', { selector: { 'platform.io/mesh': 'enabled' }, namespaceSelector: { 'platform.io/mesh': 'enabled' }, containers: [{ name: 'mesh-proxy', image: 'envoy:1.31' }] });
+  const byName = sidecarSet('by-name', { selector: LOGGING, namespaceSelector: { 'kubernetes.io/metadata.name': 'payments' }, containers: [{ name: 'log-agent', image: 'fluent-bit:3.1' }] });
+
+  test('a namespaceSelector on its labels cannot be judged: the report says so, naming the workload and the SidecarSet, and assumes nothing', () => {
+    const report = FleetCheck.run({
+      policies: [mesh],
+      sources: [apps('payments-repo', [deployment('payments', 'api', { 'platform.io/mesh': 'enabled' }, { replicas: 2 })])],
+    });
+    expect(problemsOf(report)).toEqual([[FleetProblemKind.NAMESPACE_UNKNOWN, FleetProblemSeverity.UNKNOWN,
+      'SidecarSet "mesh" selects the pods of Deployment payments/api (payments-repo), but namespace "payments" is in no input, so whether spec.namespaceSelector {"matchLabels":{"platform.io/mesh":"enabled"}} selects it is not known and nothing is assumed; '
+      + 'add the Namespace to the inputs (kubectl get namespace payments -o yaml, or the app\'s synth output with its Namespace)']]);
+    // neither injected nor left out: the workload is in no list of the SidecarSet
+    expect(report.policies[0].workloads).toEqual([]);
+    expect(report.policies[0].injections).toEqual([]);
+    expect(FleetCheck.render(report)).toContain('1 workload not judged (namespace in no input)');
+  });
+
+  test('with the Namespace in an input, or a selector on the name alone, it is judged', () => {
+    const known = FleetCheck.run({
+      policies: [mesh, byName],
+      sources: [apps('payments-repo', [namespace('payments', { 'platform.io/mesh': 'enabled' }), deployment('payments', 'api', { ...LOGGING, 'platform.io/mesh': 'enabled' })])],
+    });
+    expect(problemsOf(known)).toEqual([]);
+    expect(known.policies.map(p => [p.name, p.workloads.map(w => w.name)])).toEqual([['mesh', ['api']], ['by-name', ['api']]]);
+    const named = FleetCheck.run({ policies: [byName], sources: [apps('payments-repo', [deployment('payments', 'api', LOGGING)])] });
+    expect(problemsOf(named)).toEqual([]);
+    expect(named.policies[0].workloads.map(w => w.name)).toEqual(['api']);
+  });
+});
+
 describe('with the old policies: what the change does', () => {
   const fleet = [
     apps('shop-repo', [deployment('shop', 'web', LOGGING, { replicas: 3 }), deployment('shop', 'cart', { ...LOGGING, canary: 'yes' }), deployment('shop', 'search', { team: 'search' })]),
@@ -489,12 +520,22 @@ describe('cdk8s-kruise fleet', () => {
     expect(report.sources.map(s => s.name)).toEqual(['billing', 'prod-eu']);
   });
 
+  test('one pod is counted in the singular', () => {
+    const single = write(tmp(), 'single.k8s.yaml', [deployment('billing', 'worker', LOGGING, { replicas: 1 })]);
+    expect(run(['fleet', '--policies', oldPlatform, '--workloads', `single=${single}`]).out.split('\n').slice(4, 6)).toEqual([
+      '  - selects 1 workload, 1 pod, in 1 source: single (billing: 1 workload, 1 pod)',
+      '  - pods run [log-agent, worker]: Deployment billing/worker (single, 1 pod)',
+    ]);
+  });
+
   test.each([
     [['fleet'], 'cdk8s-kruise fleet: say which policies to check: --policies PATH (cdk8s-kruise fleet --help)\n'],
     [['fleet', '--policies', 'p'], "cdk8s-kruise fleet: say what the policies act on: --workloads PATH (an app's synth output) or --live FILE (a cluster's objects)\n"],
     [['fleet', '--policies', 'p', '--live', 'l', '--format', 'html'], "cdk8s-kruise fleet: --format 'html' is not table, markdown or json\n"],
     [['fleet', '--policies', '/nonexistent-p', '--live', 'l'], "cdk8s-kruise fleet: --policies '/nonexistent-p' does not exist; pass a synth output folder (e.g. dist) or a manifest file\n"],
     [['fleet', '--nodes', '3'], "cdk8s-kruise fleet: Unknown option '--nodes' (cdk8s-kruise fleet --help)\n"],
+    [['fleet', '--policies', platform, '--live', '/nonexistent-l.json'], "cdk8s-kruise fleet: --live '/nonexistent-l.json' does not exist; pass a file of a cluster's objects, "
+      + 'saved with kubectl get sidecarsets,podunavailablebudgets,namespaces,deployments,clonesets,... -A -o json > FILE\n'],
   ])('usage and input errors: exit 1 with one line: %j', (argv, line) => {
     expect(run(argv)).toEqual({ code: 1, out: '', err: line });
   });
@@ -503,6 +544,23 @@ describe('cdk8s-kruise fleet', () => {
     const bad = write(tmp(), 'platform.k8s.yaml', [{ ...sidecarSet('logging'), spec: { selector: { matchLabels: LOGGING }, containers: [{ image: 'no-name' }] } }]);
     expect(run(['fleet', '--policies', bad, '--live', live]).err).toBe(
       `cdk8s-kruise fleet: ${path.join(bad, 'platform.k8s.yaml')}: SidecarSet "logging" is refused by the cluster: spec.containers[0].name: (unset) must consist of lowercase letters, digits and '-', starting and ending with a letter or digit; use a DNS-1123 label; fix it where it is written\n`);
+  });
+
+  test('--openkruise and --rollouts: the policies are judged by the release the clusters run', () => {
+    const resizeBudget = {
+      apiVersion: 'policy.kruise.io/v1alpha1',
+      kind: 'PodUnavailableBudget',
+      metadata: { name: 'api', namespace: 'billing', annotations: { 'kruise.io/pub-protect-operations': 'DELETE,RESIZE' } },
+      spec: { maxUnavailable: 1, selector: { matchLabels: { app: 'api' } } },
+    };
+    const dir = write(tmp(), 'platform.k8s.yaml', [resizeBudget]);
+    expect(run(['fleet', '--policies', dir, '--live', live]).code).toBe(0);
+    expect(run(['fleet', '--policies', dir, '--live', live, '--openkruise', '1.8']).err).toBe(
+      `cdk8s-kruise fleet: ${path.join(dir, 'platform.k8s.yaml')}: PodUnavailableBudget "api" is refused by the cluster: metadata.annotations["kruise.io/pub-protect-operations"]: "DELETE,RESIZE" `
+      + 'has the item "RESIZE", an operation the budget does not protect, which OpenKruise accepts from 1.9; the target is 1.8 (given with --openkruise); '
+      + 'list UPDATE, DELETE or EVICT separated by commas without spaces; fix it where it is written\n');
+    expect(run(['fleet', '--policies', dir, '--live', live, '--rollouts', '0.4']).err).toBe(
+      'cdk8s-kruise fleet: --rollouts: Kruise Rollouts 0.4 is not a line this library models; give one of 0.5 (0.5.0 to 0.5.5) or 0.6 (0.6.0 to 0.6.2) (a line stands for its newest release)\n');
   });
 
   test('two sources of one name, and bad YAML', () => {
@@ -516,6 +574,6 @@ describe('cdk8s-kruise fleet', () => {
     const r = run(['fleet', '--help']);
     expect(r.code).toBe(0);
     expect(r.out).toMatch(/^usage: cdk8s-kruise fleet --policies PATH/);
-    expect(run(['--help']).out).toMatch(/^commands:\n {2}plan .*\n {2}fleet /);
+    expect(run(['--help']).out).toMatch(/^usage: cdk8s-kruise COMMAND \[options\]\n\ncommands:\n {2}plan {3}.*\n {2}fleet  /);
   });
 });

@@ -96,9 +96,9 @@ test('escape-hatch JSON patches survive synth, including fields the schema does 
 test('several kinds and versions of one API group live side by side', () => {
   const chart = Testing.chart();
   cloneSet(chart);
-  const sidecar = { name: 'log', image: 'fluent/fluent-bit:3.1' };
-  new kruise.KubeSidecarSet(chart, 'sidecars', { spec: { selector, containers: [sidecar] } });
-  new kruise.KubeSidecarSetV1Alpha1(chart, 'old-sidecars', { spec: { selector, containers: [sidecar] } });
+  // (two SidecarSets injecting one container name into the same pods are refused, L1 or not: each its own sidecar)
+  new kruise.KubeSidecarSet(chart, 'sidecars', { spec: { selector, containers: [{ name: 'log', image: 'fluent/fluent-bit:3.1' }] } });
+  new kruise.KubeSidecarSetV1Alpha1(chart, 'old-sidecars', { spec: { selector, containers: [{ name: 'metrics', image: 'prom/node-exporter:v1.8.2' }] } });
   new kruise.KubePodUnavailableBudget(chart, 'pub', { spec: { selector, maxUnavailable: kruise.PodUnavailableBudgetSpecMaxUnavailable.fromString('25%') } });
   const kinds = Testing.synth(chart).map(m => `${m.apiVersion}/${m.kind}`);
   // the policies before the CloneSet whose pods they select

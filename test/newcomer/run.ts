@@ -116,6 +116,12 @@ async function main() {
     await bash('README Install, step 3: a new app', newApp.code, path.join(tmp, 'cdk8s-kruise'), env);
     const app = path.join(tmp, 'my-app');
     if (!fs.existsSync(path.join(app, 'package.json'))) fail('the new-app block made no app in my-app/');
+    // what the README says of step 3: no `imports:` left for cdk8s synth to download, and the app's own
+    // dependencies name cdk8s-plus-28, not the cdk8s-plus-33 that cdk8s-cli keeps in node_modules
+    const cdk8sYaml = fs.readFileSync(path.join(app, 'cdk8s.yaml'), 'utf-8');
+    if (/^imports:/m.test(cdk8sYaml)) fail(`my-app/cdk8s.yaml still has imports:\n${cdk8sYaml}`);
+    const deps = JSON.parse(fs.readFileSync(path.join(app, 'package.json'), 'utf-8')).dependencies ?? {};
+    if (deps['cdk8s-plus-33'] !== undefined || deps['cdk8s-plus-28'] === undefined) fail(`my-app's dependencies: ${JSON.stringify(deps)}`);
 
     fs.writeFileSync(path.join(app, 'main.ts'), mainTs.code);
     fs.writeFileSync(path.join(app, 'main.test.ts'), testTs.code);
@@ -128,6 +134,8 @@ async function main() {
     for (const want of ['kind: CloneSet', 'kind: PodUnavailableBudget', 'image: nginxinc/nginx-unprivileged:1.27']) {
       if (!web.includes(want)) fail(`my-app/dist/0001-web.k8s.yaml has no "${want}"`);
     }
+    // docs/update-plan.md: the package's command runs in the app as `npx cdk8s-kruise`
+    await bash('docs/update-plan.md: npx cdk8s-kruise in the app', 'npx --no-install cdk8s-kruise plan --help | head -n 1 | grep -q "^usage: cdk8s-kruise plan"', app, appEnv);
     const versions = JSON.parse(fs.readFileSync(path.join(app, 'package.json'), 'utf-8'));
     process.stdout.write(`\nnewcomer: the app's dependencies: ${JSON.stringify(versions.dependencies)}\n`);
     process.stdout.write(`newcomer: the local registry served ${registry.served.packuments} packuments and ${registry.served.tarballs} tarballs\n`);

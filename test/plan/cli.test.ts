@@ -3,7 +3,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { stringify } from 'yaml';
-import { main } from '../../src/plan/cli';
+import { main } from '../../src/cli';
 import { PLAN_GOLDEN, PLAN_ROLLOUT_GOLDEN } from '../fixtures/plan-golden';
 
 function run(argv: string[], cwd?: string): { code: number; out: string; err: string } {
@@ -52,7 +52,7 @@ test('json output is the report; --feature-gates turns vertical scaling on', () 
 test('--git-ref compares the committed dist/ with the working tree', () => {
   const repo = tmp();
   const git = (...args: string[]) => execFileSync('git', args, { cwd: repo, stdio: 'pipe' });
-  git('init', '-q');
+  git('init', '-q', '-b', 'trunk');
   git('config', 'user.email', 'dev@example.invalid');
   git('config', 'user.name', 'dev');
   const c = golden('partition-percent');
@@ -66,9 +66,31 @@ test('--git-ref compares the committed dist/ with the working tree', () => {
   const w = JSON.parse(r.out).workloads[0];
   expect([w.updateType, w.podsUpdated, w.podsOnOldRevision]).toEqual(['InPlace', 2, 2]);
   const bad = run(['plan', '--git-ref', 'no-such-branch', '--dir', 'dist'], repo);
-  expect([bad.code, bad.err]).toEqual([1, "cdk8s-kruise plan: --git-ref: 'no-such-branch' is not a commit, branch or tag of this repository; pass e.g. origin/main or HEAD~1\n"]);
+  expect([bad.code, bad.err]).toEqual([1, "cdk8s-kruise plan: --git-ref: 'no-such-branch' is not a commit, branch or tag of this repository; pass one that exists, e.g. trunk, HEAD~1\n"]);
   const empty = run(['plan', '--git-ref', 'HEAD', '--dir', 'nothing'], repo);
-  expect(empty.err).toContain("has no .yaml, .yml or .json files under 'nothing'");
+  expect(empty.err).toBe("cdk8s-kruise plan: --git-ref: 'HEAD' has no .yaml, .yml or .json files under 'nothing'; commit the synthesized manifests, or compare directories with --old and --new\n");
+});
+
+test('--git-ref: a remote branch not fetched yet is not suggested back; a git-ignored dist/ is named with the line that ignores it', () => {
+  const repo = tmp();
+  const git = (...args: string[]) => execFileSync('git', args, { cwd: repo, stdio: 'pipe' });
+  git('init', '-q', '-b', 'main');
+  git('config', 'user.email', 'dev@example.invalid');
+  git('config', 'user.name', 'dev');
+  // the cdk8s app template's .gitignore
+  fs.writeFileSync(path.join(repo, '.gitignore'), '*.js\nnode_modules\ndist/\n');
+  git('add', '.gitignore');
+  git('commit', '-q', '-m', 'app');
+  git('remote', 'add', 'origin', 'https://example.invalid/app.git');
+  const notFetched = run(['plan', '--git-ref', 'origin/main'], repo);
+  expect([notFetched.code, notFetched.err]).toEqual([1, "cdk8s-kruise plan: --git-ref: 'origin/main' is not a commit, branch or tag of this repository; "
+    + 'fetch it first (git fetch origin), or pass one that exists, e.g. main, HEAD~1\n']);
+  fs.mkdirSync(path.join(repo, 'dist'));
+  fs.writeFileSync(path.join(repo, 'dist', 'app.k8s.yaml'), stringify(golden('partition-percent').new[0]));
+  const ignored = run(['plan', '--git-ref', 'main'], repo);
+  expect([ignored.code, ignored.err]).toEqual([1, "cdk8s-kruise plan: --git-ref: 'main' has no .yaml, .yml or .json files under 'dist', which git ignores (.gitignore:3: 'dist/'), "
+    + "so no commit holds them; commit the synth output (drop that line and commit 'dist'), or synthesize 'main' in a folder of its own and compare folders: "
+    + 'git worktree add ../before main && (cd ../before && npm ci && npx cdk8s synth) && npx cdk8s-kruise plan --old ../before/dist --new dist\n']);
 });
 
 test('--old-live reads a kubectl List with server fields and defaults: only real changes count', () => {
@@ -117,7 +139,7 @@ test('--old-live during a Kruise Rollouts release: a re-applied partition fights
 describe('usage and input errors: exit 1 with one line', () => {
   test.each([
     [['plan'], 'cdk8s-kruise plan: say what runs now: --old DIR, --git-ref REF or --old-live FILE (cdk8s-kruise plan --help)\n'],
-    [['deploy'], "cdk8s-kruise: unknown command 'deploy'; the commands are 'plan' and 'fleet' (cdk8s-kruise --help)\n"],
+    [['deploy'], "cdk8s-kruise: unknown command 'deploy'; the commands are 'plan', 'fleet', 'health' and 'check' (cdk8s-kruise --help)\n"],
     [['plan', '--old', '/nonexistent-a', '--new', '/nonexistent-b'], "cdk8s-kruise plan: --old '/nonexistent-a' does not exist; pass the directory the app synthesizes into (e.g. dist)\n"],
     [['plan', '--old', 'a', '--git-ref', 'HEAD'], 'cdk8s-kruise plan: --old and --git-ref both give the old side; pass only one\n'],
     [['plan', '--old', 'a'], 'cdk8s-kruise plan: --old needs --new DIR, the manifests about to be applied\n'],

@@ -8,7 +8,7 @@ const WORKLOAD_FIELDS = [
   'imageChanges', 'metadataChanged', 'envFromMetadataRestarts', 'resizedContainers', 'updatedOrdinals', 'keptOrdinals',
 ] as const;
 const SIDECAR_FIELDS = ['name', 'updateType', 'inPlaceImages', 'newPodsOnly', 'selectedWorkloads', 'podsUpdated', 'podsOnOldRevision', 'batches'] as const;
-const RELEASE_FIELDS = ['rollout', 'style', 'inEffect', 'stallsAtStep'] as const;
+const RELEASE_FIELDS = ['rollout', 'style', 'inEffect', 'racesController', 'stallsAtStep'] as const;
 const STEP_FIELDS = ['podsOnNewRevision', 'podsOnOldRevision', 'ordinals', 'traffic', 'matches', 'pauseSeconds', 'manualApproval', 'stalls'] as const;
 const ROLLOUT_FIELDS = ['name', 'change', 'rejectedField'] as const;
 

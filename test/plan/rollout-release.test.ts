@@ -214,11 +214,21 @@ describe('a Rollout that does not take the change', () => {
   test('disabled in the same apply as the change: a race, said so', () => {
     const w = only([rollout(CS, canary(STEPS)), cloneSet(OLD)], [rollout(CS, canary(STEPS), { disabled: true }), cloneSet(NEW)]);
     expect(reason(w)).toContain('disable the Rollout in an earlier apply');
+    expect([w.rollout!.inEffect, w.rollout!.racesController]).toEqual([false, true]);
   });
-  test('a new Rollout with an unlabelled workload, or after the workload in the manifests', () => {
-    expect(reason(only([cloneSet(OLD, { labelled: false })], [rollout(CS, canary(STEPS)), cloneSet(NEW, { labelled: false })])))
-      .toContain('the webhook only sees workloads labelled rollouts.kruise.io/workload-type');
-    expect(reason(only([cloneSet(OLD)], [cloneSet(NEW), rollout(CS, canary(STEPS))]))).toContain('comes after the CloneSet in the manifests');
+  test('a new Rollout with an unlabelled workload races the controller labelling it; after the workload in the manifests it is certain', () => {
+    const raced = only([cloneSet(OLD, { labelled: false })], [rollout(CS, canary(STEPS)), cloneSet(NEW, { labelled: false })]);
+    expect(reason(raced)).toBe('Rollout web is new in this apply and the CloneSet has no rollouts.kruise.io/workload-type label: the webhook sees only labelled workloads, '
+      + 'and kruise-rollout-manager adds the label as soon as it reconciles the new Rollout, so the update is released step by step only when the controller wins that race against the CloneSet update; '
+      + 'label the CloneSet in its manifest (rollout() does) to release it step by step, or create the Rollout in an earlier apply');
+    expect([raced.rollout!.inEffect, raced.rollout!.racesController, raced.podsUpdated, raced.batches]).toEqual([false, true, 4, [1, 1, 1, 1]]);
+    expect(raced.notes[0]).toMatch(/^released by Rollout web or not, and no plan can know which: Rollout web is new in this apply/);
+    expect(raced.notes[0]).toMatch(/; when it is not, the workload's own update strategy releases it \(the counts of this plan\)$/);
+    // labelled in the manifest: certain, released step by step
+    expect(only([cloneSet(OLD, { labelled: false })], [rollout(CS, canary(STEPS)), cloneSet(NEW)]).rollout!).toMatchObject({ inEffect: true });
+    const after = only([cloneSet(OLD)], [cloneSet(NEW), rollout(CS, canary(STEPS))]);
+    expect(reason(after)).toContain('comes after the CloneSet in the manifests');
+    expect(after.rollout!.racesController).toBeUndefined();
   });
   test('the first deploy', () => {
     const r = UpdatePlan.compare([], [rollout(CS, canary(STEPS)), cloneSet(NEW)]);
@@ -442,11 +452,11 @@ describe('the documentation shows what the plan prints', () => {
     const ro = rollout(CS, canary([{ replicas: 1, traffic: '20%' }, { replicas: '50%', pause: { duration: 15 } }, { replicas: '100%' }],
       { trafficRoutings: [{ service: 'web', ingress: { name: 'web' } }] }));
     const out = UpdatePlan.render(UpdatePlan.compare([ro, cloneSet(OLD)], [ro, cloneSet(NEW)]), PlanFormat.TABLE);
-    expect(block('docs/progressive-delivery.md', 'has the steps `1` (20 % of the traffic, approval),\n`"50%"` (15 s) and `"100%"`:\n\n```text\n$ cdk8s-kruise plan --old old --new new\n')).toBe(out);
+    expect(block('docs/progressive-delivery.md', 'has the steps `1` (20 % of the traffic, approval),\n`"50%"` (15 s) and `"100%"`:\n\n```text\n$ npx cdk8s-kruise plan --old old --new new\n')).toBe(out);
   });
   test('docs/update-plan.md: the rollout-traffic golden case', () => {
     const c = PLAN_ROLLOUT_GOLDEN.find(x => x.id === 'rollout-traffic')!;
     const out = UpdatePlan.render(UpdatePlan.compare(c.old, c.new), PlanFormat.TABLE);
-    expect(block('docs/update-plan.md', '(`rollout-traffic` of the\ngolden set):\n\n```text\n$ cdk8s-kruise plan --old old --new new\n')).toBe(out);
+    expect(block('docs/update-plan.md', '(`rollout-traffic` of the\ngolden set):\n\n```text\n$ npx cdk8s-kruise plan --old old --new new\n')).toBe(out);
   });
 });

@@ -41,7 +41,8 @@ const perKind = (loaded: string[]) => ({
   kruiseL1: modulesIn(loaded, 'lib/imports/kruise').filter(m => m !== 'index'),
   rolloutsL1: modulesIn(loaded, 'lib/imports/rollouts').filter(m => m !== 'index'),
   validators: modulesIn(loaded, 'schemas'),
-  admission: modulesIn(loaded, 'lib/src/admission').filter(m => !['engine', 'index', 'types'].includes(m) && !m.startsWith('_')),
+  // (the engine's own parts: one object's verdict, the checks across objects)
+  admission: modulesIn(loaded, 'lib/src/admission').filter(m => !['engine', 'index', 'types', 'judge', 'app-wide'].includes(m) && !m.startsWith('_')),
 });
 
 const heavy = (loaded: string[]) => ({
@@ -125,6 +126,32 @@ test('a small app (a CloneSet and its budget) loads those two kinds and nothing 
   expect(loaded).not.toContain('lib/src/fleet/context.js');
 });
 
+/** The schema folders of older releases (schemas/<product>-<line>/) a run loaded files of. */
+const releaseFolders = (loaded: string[]) => [...new Set(loaded.filter(f => f.startsWith('schemas/') && f.split('/').length > 2).map(f => f.split('/')[1]))].sort();
+
+test('an app targets one release: only its schemas load, and the default release loads no older one', () => {
+  const sidecarApp = (declare: string) => [
+    "const { App, Chart } = require('cdk8s');",
+    "const kplus = require('cdk8s-plus-28');",
+    'const app = new App();',
+    declare,
+    "new lib.SidecarSet(new Chart(app, 'c'), 'logging', {",
+    "  selector: kplus.LabelSelector.of({ labels: { app: 'web' } }),",
+    "  containers: [{ name: 'agent', image: 'fluent/fluent-bit:3.0' }],",
+    '});',
+    'app.synthYaml();',
+  ].join('\n');
+  const onDefault = loadedAfter(sidecarApp(''));
+  expect(releaseFolders(onDefault)).toEqual([]);
+  expect(perKind(onDefault).validators).toEqual(['apps.kruise.io_v1beta1_sidecarset']);
+
+  const on18 = loadedAfter(sidecarApp("new lib.KruiseContext(app, 'cluster', { openKruise: '1.8' });"));
+  expect(releaseFolders(on18)).toEqual(['openkruise-1.8']);
+  expect(on18.filter(f => f.startsWith('schemas/openkruise-1.8/'))).toEqual(['schemas/openkruise-1.8/apps.kruise.io_v1alpha1_sidecarset.js']);
+  expect(perKind(on18).validators).toEqual([]);
+  expect(heavy(on18)).toEqual(NOTHING_HEAVY);
+});
+
 test('included YAML loads the L1 class, validator and rules of the kinds it holds', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lazy-load-'));
   const file = path.join(dir, 'pub.yaml');
@@ -173,3 +200,32 @@ test('the fleet check loads with the first check', () => {
   expect(heavy(loaded).fleetCheck).toBe(true);
   expect(heavy(loaded).planner).toBe(false);
 });
+
+test('cdk8s-kruise check loads no cdk8s, no construct and no L1: the reader, the rules of the kinds it meets and the checks across them', () => {
+  const loaded = checkLoads([]);
+  expect(loaded.some(f => f.startsWith(dependency('cdk8s')) || f.startsWith(dependency('constructs')) || f.startsWith(dependency('cdk8s-plus-28')))).toBe(false);
+  expect({ ...heavy(loaded), yaml: undefined }).toEqual({ ...NOTHING_HEAVY, yaml: undefined });
+  expect(perKind(loaded)).toEqual({ ...NO_KIND, validators: ['apps.kruise.io_v1alpha1_cloneset'], admission: ['clone-set'] });
+  expect(releaseFolders(loaded)).toEqual([]);
+});
+
+test('cdk8s-kruise check --openkruise 1.8 loads that release\'s schema of the kinds it meets, and still no cdk8s', () => {
+  const loaded = checkLoads(['--openkruise', '1.8']);
+  expect(loaded.some(f => f.startsWith(dependency('cdk8s')) || f.startsWith(dependency('constructs')) || f.startsWith(dependency('cdk8s-plus-28')))).toBe(false);
+  expect(releaseFolders(loaded)).toEqual(['openkruise-1.8']);
+  expect(loaded.filter(f => f.startsWith('schemas/openkruise-1.8/'))).toEqual(['schemas/openkruise-1.8/apps.kruise.io_v1alpha1_cloneset.js']);
+  expect(perKind(loaded)).toEqual({ ...NO_KIND, admission: ['clone-set'] });
+});
+
+/** The modules `cdk8s-kruise check ARGS web.yaml` (an admitted CloneSet) loads, in a fresh node. */
+function checkLoads(args: string[]): string[] {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lazy-check-'));
+  const file = path.join(dir, 'web.yaml');
+  fs.writeFileSync(file, 'apiVersion: apps.kruise.io/v1alpha1\nkind: CloneSet\nmetadata: {name: web}\nspec:\n  selector: {matchLabels: {app: web}}\n  template:\n'
+    + '    metadata: {labels: {app: web}}\n    spec: {containers: [{name: web, image: "nginx:1.27"}]}\n');
+  const argv = JSON.stringify(['check', ...args, file]);
+  const program = `const code = require(${JSON.stringify(path.join(ROOT, 'lib', 'src', 'cli.js'))}).main(${argv}, { out: () => undefined, err: t => { throw new Error(t); } });\n`
+    + "if (code !== 0) throw new Error('refused');\n"
+    + `console.log(JSON.stringify(Object.keys(require.cache).map(f => require('path').relative(${JSON.stringify(ROOT)}, f))));`;
+  return JSON.parse(execFileSync(process.execPath, ['-e', program], { cwd: ROOT, encoding: 'utf-8' }).trim().split('\n').pop()!);
+}

@@ -7,9 +7,10 @@ import * as os from 'os';
 import * as path from 'path';
 import { ApiObject, Include, JsonPatch, Testing } from 'cdk8s';
 import * as YAML from 'yaml';
+import { takeWarnings } from './every-message-shaped';
 import * as kruise from '../../imports/kruise';
 import * as rollouts from '../../imports/rollouts';
-import { asCreated } from '../../src/admission/engine';
+import { asCreated } from '../../src/admission/judge';
 import { KruiseInclude } from '../../src/include';
 import { KruiseValidation } from '../../src/validation/register';
 import { formatIssue, servedVersions, validateManifest } from '../../src/validation/schemas';
@@ -58,13 +59,22 @@ export function synthOn(p: EntryPath, manifest: Record<string, any>): string {
       KruiseValidation.enable(chart);
     }
   }
+  const named = (text: string) => (file ? text.split(file).join(INCLUDED_FILE) : text);
   try {
     Testing.synth(chart);
     return '';
   } catch (e: any) {
-    const error = String(e.message);
-    return file ? error.split(file).join(INCLUDED_FILE) : error;
+    return named(String(e.message));
+  } finally {
+    lastWarnings = takeWarnings().map(named);
   }
+}
+
+let lastWarnings: string[] = [];
+
+/** The warnings of the last `synthOn`, the included file named as in its errors. */
+export function warningsOfLastSynth(): string[] {
+  return lastWarnings;
 }
 
 /** The construct path the error of each path names. */
@@ -94,6 +104,13 @@ export function expectCase(c: AdmissionCase): void {
     const error = synthOn(p, c.manifest);
     if (c.allowed) {
       expect({ path: p, error }).toEqual({ path: p, error: '' });
+      // each warning as `[construct path] object line`; the object's own construct path is all it may name
+      const warned = warningsOfLastSynth().map(w => {
+        const m = /^\[([^\]]*)\] (.*)$/.exec(w);
+        return m && m[1].startsWith(constructPathOn(p)) ? m[2] : w;
+      });
+      const expected = c.quietOn?.includes(p) ? [] : (c.warns ?? []).map(w => `${objectOn(p, c.manifest)} ${w}`);
+      expect({ path: p, warned }).toEqual({ path: p, warned: expected });
     } else {
       expect({ path: p, refused: error !== '' }).toEqual({ path: p, refused: true });
       const line = `${objectOn(p, c.manifest)} ${c.message!}`;

@@ -19,6 +19,8 @@ import { Warnings } from '../../src/validation/report';
 const KPLUS_VALIDATED = new Set(['Ingress', 'HorizontalPodAutoscaler']);
 
 const printed: string[] = [];
+/** The warnings a test listed with `Warnings.of` (so it looked at them). */
+const listed = new Set<string>();
 const at = (scope: IConstruct, message: string) => `[${scope.node.path}] ${message}`;
 
 const MARK = Symbol.for('cdk8s-kruise.test.every-message-shaped');
@@ -52,6 +54,44 @@ if (!w[MARK]) {
   });
   // Warnings.add registers a producer of its one message
   w.add = (scope: IConstruct, message: string) => w._addProducer(scope, () => [message]);
+  // a test that lists the warnings with Warnings.of has looked at them
+  const of = w.of;
+  w.of = (scope: IConstruct): string[] => {
+    const lines: string[] = of.call(Warnings, scope);
+    for (const l of lines) listed.add(l);
+    return lines;
+  };
+}
+
+// The warnings the library prints at synth (`[cdk8s-kruise] warning: ...` on console.warn) are
+// held for the test instead of printed: a test that makes the library warn asserts what it said
+// with takeWarnings() (or lists them with Warnings.of), and a warning no test looked at fails the
+// test that caused it.
+const WARNING = '[cdk8s-kruise] warning: ';
+const warned: string[] = [];
+const CONSOLE_MARK = Symbol.for('cdk8s-kruise.test.held-warnings');
+if (!(console as any)[CONSOLE_MARK]) {
+  const warn = console.warn;
+  const held = function (this: Console, ...args: unknown[]): void {
+    if (typeof args[0] === 'string' && args[0].startsWith(WARNING)) {
+      // a test that spies on console.warn itself sees the call; the line is its business then
+      if (!jest.isMockFunction(console.warn)) warned.push(args[0].slice(WARNING.length));
+      return;
+    }
+    warn.apply(this, args);
+  };
+  (held as any)[CONSOLE_MARK] = true;
+  console.warn = held;
+  (console as any)[CONSOLE_MARK] = true;
+}
+
+/**
+ * The warnings the library printed since the last call (and since the test
+ * began), each without its `[cdk8s-kruise] warning: ` prefix; a test that
+ * makes the library warn takes them here and asserts them.
+ */
+export function takeWarnings(): string[] {
+  return warned.splice(0);
 }
 
 /**
@@ -67,5 +107,11 @@ afterEach(() => {
   const bad = [...new Set(unshaped(takePrinted()))];
   if (bad.length > 0) {
     throw new Error(`the library printed ${bad.length} message(s) not in the shape [path] Kind "name" (apiVersion) field: value problem; fix:\n${bad.join('\n')}`);
+  }
+  const unasked = takeWarnings().filter(l => !listed.has(l));
+  listed.clear();
+  if (unasked.length > 0) {
+    throw new Error(`the library warned ${unasked.length} time(s) and the test did not look: assert the warnings with takeWarnings() `
+      + `(test/util/every-message-shaped.ts), or change the test so nothing warns:\n${unasked.join('\n')}`);
   }
 });

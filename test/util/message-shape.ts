@@ -15,7 +15,7 @@
  */
 
 /** The constructs whose messages are about the construct, not one Kubernetes object. */
-export const CONSTRUCT_HEADS = ['KruiseControlPlane', 'KruiseRolloutControlPlane', 'KruiseInclude'];
+export const CONSTRUCT_HEADS = ['KruiseControlPlane', 'KruiseRolloutControlPlane', 'KruiseInclude', 'KruiseContext'];
 
 const PATH = String.raw`\[[^\]]*\]`;
 const OBJECT = String.raw`[A-Z][A-Za-z0-9]* (?:"[^"]*" )?\((?:[a-z0-9.-]+\/)?v[a-z0-9]+(?:; [^()]+, document \d+)?\)`;

@@ -4,7 +4,7 @@ import { ALL_KINDS } from '../../src/api';
 import { KruiseValidation } from '../../src/validation/register';
 import { findSchemaDir, formatIssue, servedVersions, validateManifest, validatorFileName } from '../../src/validation/schemas';
 import { FIXTURE_KINDS, ROLLOUT_FIXTURE_KINDS, kindFixtures, rolloutKindFixtures } from '../fixtures/kinds';
-import { ENTRY_PATHS, synthOn } from '../util/admission';
+import { ENTRY_PATHS, synthOn, warningsOfLastSynth } from '../util/admission';
 
 const fixtures = [...kindFixtures(servedVersions), ...rolloutKindFixtures(servedVersions)];
 
@@ -20,7 +20,9 @@ describe.each(fixtures.map(f => [`${f.apiVersion} ${f.kind}`, f] as const))('%s'
   });
 
   test('a valid object passes admission on every path (L1, raw, included YAML)', () => {
-    for (const p of ENTRY_PATHS) expect({ path: p, error: synthOn(p, f.valid) }).toEqual({ path: p, error: '' });
+    for (const p of ENTRY_PATHS) {
+      expect({ path: p, error: synthOn(p, f.valid), warned: warningsOfLastSynth() }).toEqual({ path: p, error: '', warned: [] });
+    }
   });
 
   test('fails with the exact problem when broken', () => {

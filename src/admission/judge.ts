@@ -1,0 +1,180 @@
+/**
+ * What the API server and the webhooks do with one object on create, as a
+ * plain function of its wire manifest and the release the context targets:
+ * the same verdict for an object of a cdk8s app (the engine, engine.ts), a
+ * document given to `cdk8s-kruise check`, and the objects `plan` and
+ * `fleet` judge. No construct tree, no cdk8s.
+ */
+import { admissionModuleFor } from './index';
+import { AdmissionApp, AdmissionContext, AdmissionModule, Manifest } from './types';
+import { PRODUCT_NAME, atLeast, isDefaultLine, productOfGroup, releaseName } from '../releases/registry';
+import { TargetRelease, defaultTarget, targetNote, targetRelease } from '../releases/target';
+import { advice } from '../validation/advice';
+import { fieldError } from '../validation/field-error';
+import { cloneJson } from '../validation/json';
+import { formatIssue, hasStatusSubresource, ignoredFields, validateManifest } from '../validation/schemas';
+
+// how every message names its object, written once (validation/object-line.ts) for synth and the commands
+export type { ObjectSource } from '../validation/object-line';
+export { describeObject } from '../validation/object-line';
+
+/**
+ * The metadata a cluster sets on an object, as `kubectl get -o yaml` prints
+ * it; never part of a manifest a user writes.
+ */
+export const SERVER_SET_METADATA = ['uid', 'resourceVersion', 'generation', 'creationTimestamp', 'managedFields'];
+
+/** The verdict on one object. */
+export interface Judgement {
+  /** Error lines, `field: value problem; fix` (empty: admitted). */
+  readonly errors: string[];
+  /** Whether the object passed the schema (the warnings are asked only of objects that did). */
+  readonly decoded: boolean;
+}
+
+/** The cluster-scoped kinds of OpenKruise (their CRDs' `scope: Cluster`). */
+const CLUSTER_SCOPED = new Set(['apps.kruise.io/SidecarSet', 'apps.kruise.io/ResourceDistribution', 'apps.kruise.io/NodeImage', 'apps.kruise.io/NodePodProbe']);
+
+/** Whether an object of this apiVersion and kind is cluster-scoped. */
+export function isClusterScoped(apiVersion: unknown, kind: unknown): boolean {
+  return CLUSTER_SCOPED.has(`${String(apiVersion).split('/')[0]}/${kind}`);
+}
+
+/**
+ * The object as a create request carries it to admission: without `status`
+ * when the kind serves it as a subresource (the API server drops it, so
+ * `kubectl get -o yaml` output can be applied again), and without
+ * `metadata.namespace` for a cluster-scoped kind (the API server clears it
+ * before any webhook sees it).
+ */
+export function asCreated(manifest: Manifest): Manifest {
+  let created = manifest;
+  if (created.status !== undefined && hasStatusSubresource(String(created.apiVersion), String(created.kind))) {
+    const { status: _status, ...rest } = created;
+    created = rest;
+  }
+  const meta = created.metadata;
+  if (meta !== null && typeof meta === 'object' && meta.namespace !== undefined && isClusterScoped(created.apiVersion, created.kind)) {
+    const { namespace: _namespace, ...metadata } = meta;
+    created = { ...created, metadata };
+  }
+  return created;
+}
+
+/** The release the context targets for the product of a manifest's API group (a context without a target: the default lines). */
+function releaseFor(manifest: Manifest, ctx: AdmissionContext): TargetRelease {
+  const group = String(manifest.apiVersion ?? '').split('/')[0];
+  return targetRelease(ctx.target ?? defaultTarget(), productOfGroup(group));
+}
+
+/**
+ * The errors of the kind's release rules that the target's release has:
+ * what it refuses that other releases accept, and what it refuses that newer
+ * releases accept (named with the release and the target).
+ */
+function releaseRuleErrors(
+  module: AdmissionModule, defaulted: Manifest, ctx: AdmissionContext, t: TargetRelease,
+): { refuses: string[]; older: string[] } {
+  const refuses: string[] = [];
+  const older: string[] = [];
+  if (!module.releaseRules) return { refuses, older };
+  const product = productOfGroup(module.group);
+  const release = t.release;
+  for (const rule of module.releaseRules) {
+    const has = atLeast(release, rule.release);
+    if (rule.change === 'refuses' ? !has : has) continue;
+    for (const f of rule.find(defaulted, ctx)) {
+      if (typeof f === 'string') refuses.push(f);
+      else if (rule.change === 'refuses') refuses.push(fieldError(f.field, f.value, f.problem, f.fix));
+      else older.push(fieldError(f.field, f.value, `${f.problem}, which ${PRODUCT_NAME[product]} accepts from ${rule.release}; ${targetNote(t)}`, f.fix));
+    }
+  }
+  return { refuses, older };
+}
+
+/**
+ * The validating webhook of a kind as the context's target release has it
+ * (`target`: the release of the kind's product, when the caller has it):
+ * the module's rules, then its release rules that the release has, on the
+ * defaulted object.
+ */
+export function moduleErrors(module: AdmissionModule, defaulted: Manifest, ctx: AdmissionContext, target = releaseFor(defaulted, ctx)): string[] {
+  const base = module.validate(defaulted, ctx);
+  const { refuses, older } = releaseRuleErrors(module, defaulted, ctx, target);
+  if (older.length === 0) return refuses.length === 0 ? base : [...base, ...refuses];
+  // an older release that refuses a field outright says so; the library's own lines on that field (or inside it) give way
+  const fields = older.map(l => l.slice(0, l.indexOf(': ')));
+  const under = (l: string) => {
+    const f = l.slice(0, l.indexOf(': '));
+    return fields.some(x => f === x || f.startsWith(`${x}.`) || f.startsWith(`${x}[`));
+  };
+  return [...base.filter(l => !under(l)), ...refuses, ...older];
+}
+
+/**
+ * What the API server does with a create, in its order, as the context's
+ * target release does it: the object decodes against the release's schema
+ * as written (types, unknown fields; a field or apiVersion a newer release
+ * serves is named with that release and where the target was declared);
+ * the mutating webhook defaults it; the required fields are checked on the
+ * defaulted object (a webhook default may fill one); then the validating
+ * webhook's rules, the kind's release rules the release has, and, when
+ * `app` is given and nothing else was found, the rules that read the other
+ * objects. `manifest` is only read.
+ */
+export function judgeManifest(manifest: Manifest, ctx: AdmissionContext, app?: AdmissionApp): Judgement {
+  const created = asCreated(manifest);
+  const target = releaseFor(created, ctx);
+  const issues = validateManifest(created, target);
+  const structural = issues.filter(i => !i.missing);
+  if (structural.length > 0) return { errors: structural.map(formatIssue), decoded: false };
+  const module = admissionModuleFor(String(created.apiVersion), String(created.kind));
+  // the manifest may be shared with other checks and the output: defaults return a copy, a module without defaults gets one
+  const defaulted = module?.defaults ? module.defaults(created, ctx) : cloneJson(created);
+  if (issues.length > 0) {
+    const missing = module?.defaults ? validateManifest(defaulted, target).filter(i => i.missing) : issues;
+    if (missing.length > 0) return { errors: missing.map(formatIssue), decoded: false };
+  }
+  if (!module) return { errors: [], decoded: true };
+  const found = moduleErrors(module, defaulted, ctx, target);
+  return { errors: found.length === 0 && module.appRules && app ? module.appRules(defaulted, app, ctx) : found, decoded: true };
+}
+
+/**
+ * What upstream accepts but the user rarely means, of an object that passed
+ * admission: the metadata a cluster set (unless `keepsServerFields`), the
+ * kind's own warnings, and the fields the target's release keeps but ignores.
+ */
+export function manifestWarnings(manifest: Manifest, ctx: AdmissionContext, app: AdmissionApp, keepsServerFields = false): string[] {
+  const found: string[] = [];
+  const ns = manifest.metadata?.namespace;
+  if (ns !== undefined && ns !== null && ns !== '' && isClusterScoped(manifest.apiVersion, manifest.kind)) {
+    found.push(fieldError('metadata.namespace', ns, `is ignored: ${manifest.kind} is cluster-scoped, so the API server clears the namespace before any webhook sees it`,
+      manifest.kind === 'SidecarSet' ? 'remove metadata.namespace (spec.namespaceSelector chooses the namespaces of the pods)' : 'remove metadata.namespace'));
+  }
+  const server = SERVER_SET_METADATA.filter(f => manifest.metadata?.[f] !== undefined);
+  if (server.length > 0 && !keepsServerFields) {
+    found.push(fieldError('metadata', server, 'were set by the cluster the object was read from: the API server refuses to create an object with a resourceVersion, and applies it to nothing but that one object',
+      'remove them, or include the file with KruiseInclude, which leaves them out'));
+  }
+  const created = asCreated(manifest);
+  const module = admissionModuleFor(String(created.apiVersion), String(created.kind));
+  if (module?.warnings) found.push(...module.warnings(created, ctx, app));
+  found.push(...ignoredFieldWarnings(created, ctx));
+  return found;
+}
+
+/**
+ * What the target's release keeps but ignores: a newer release's field where
+ * its schema keeps unknown fields (a SidecarSet container, ...). Accepted,
+ * and it does nothing there.
+ */
+function ignoredFieldWarnings(manifest: Manifest, ctx: AdmissionContext): string[] {
+  const t = releaseFor(manifest, ctx);
+  if (isDefaultLine(t.release)) return [];
+  const product = PRODUCT_NAME[t.release.product];
+  return ignoredFields(manifest, t).map(f => fieldError(f.field, f.value,
+    `is accepted and ignored by ${releaseName(t.release)}, which keeps it but has no such field (it is served from ${product} ${f.since}); ${targetNote(t)}`,
+    advice(`remove it, or keep it for when the cluster runs ${product} ${f.since} (it takes effect then)`,
+      `leave unset the prop that writes it, or keep it for when the cluster runs ${product} ${f.since} (it takes effect then)`)));
+}

@@ -1,0 +1,157 @@
+/**
+ * `cdk8s-kruise check`: the admission of synth applied to manifests written
+ * anywhere, by the release the cluster runs (`--openkruise`, `--rollouts`).
+ * Every OpenKruise and Kruise Rollouts document goes through `judgeManifest`
+ * (the release's schema, the webhook's defaults, its rules and the release's
+ * own), the same function synth runs on each object of an app, then every
+ * document through the app-wide checks (`appWideProblems`, `gateProblems`):
+ * no cdk8s App is built. Other kinds are counted and passed by (they take part in the
+ * app-wide checks: a Deployment a SidecarSet injects into, a Namespace's
+ * labels).
+ */
+import type { CheckTarget } from './releases';
+import { AppModel, GateSourceLike, ModelObject, appWideProblems, gateProblems } from '../admission/app-wide';
+import { describeObject, judgeManifest, Judgement, manifestWarnings } from '../admission/judge';
+import { AdmissionApp, AdmissionContext } from '../admission/types';
+import { groupOf, identityOf } from '../fleet/manifest';
+import { targetGate } from '../releases/target';
+import { KRUISE_GROUPS } from '../validation/schemas';
+
+/** One document read from a file (or standard input). */
+export interface CheckDocument {
+  /** The object. */
+  readonly json: any;
+  /** The file, or `-` for standard input. */
+  readonly file: string;
+  /** Its position in the file (1 = the first document; the items of a List share their document's). */
+  readonly document: number;
+}
+
+/** What a check is given. */
+export interface CheckInput {
+  /** The documents under check, in file and document order. */
+  readonly documents: readonly CheckDocument[];
+  /** Objects of the cluster (`--live`): context, never judged themselves. */
+  readonly live?: readonly CheckDocument[];
+  /** The releases judged against (`checkTarget`). */
+  readonly target: CheckTarget;
+  /** `--feature-gates`: the gates of the cluster's kruise-manager; absent: the release's defaults, and no gate cross-check. */
+  readonly gates?: GateSourceLike;
+}
+
+/** The verdict on one document. */
+export interface CheckedDocument {
+  readonly file: string;
+  readonly document: number;
+  readonly apiVersion: string;
+  readonly kind: string;
+  readonly name?: string;
+  readonly namespace?: string;
+  /** Whether it is an OpenKruise or Kruise Rollouts object (judged); others are passed by. */
+  readonly judged: boolean;
+  /** Full lines: `Kind "name" (apiVersion; file, document n) field: value problem; fix`. */
+  readonly errors: string[];
+  /** Full lines, in the same shape. */
+  readonly warnings: string[];
+}
+
+/** The result of a check. */
+export interface CheckReport {
+  readonly target: CheckTarget;
+  /** The files read. */
+  readonly files: readonly string[];
+  readonly documents: readonly CheckedDocument[];
+  /** Documents judged (OpenKruise and Kruise Rollouts). */
+  readonly judged: number;
+  /** Documents refused. */
+  readonly refused: number;
+}
+
+/** One object of a check's model. */
+interface CheckObject extends ModelObject {
+  readonly doc: CheckDocument;
+  readonly kruise: boolean;
+}
+
+/** The admission context of a check: the target's releases; the gates of `--feature-gates`, else the release's defaults. */
+function contextOf(target: CheckTarget, gates: GateSourceLike | undefined): AdmissionContext {
+  const releases = target.releases;
+  return { target: releases, gate: (name: string) => (gates ? gates.isEnabled(name) : targetGate(releases, name)) };
+}
+
+/** Run the check. */
+export function runCheck(input: CheckInput): CheckReport {
+  const ctx = contextOf(input.target, input.gates);
+  const objects: CheckObject[] = [];
+  const own = new Set<string>();
+  for (const doc of input.documents) {
+    const kruise = KRUISE_GROUPS.includes(groupOf(doc.json.apiVersion));
+    objects.push({ json: doc.json, order: objects.length, doc, kruise });
+    own.add(identityOf(doc.json));
+  }
+  // the cluster's copy of an object under check is what the check replaces
+  for (const doc of input.live ?? []) {
+    if (own.has(identityOf(doc.json))) continue;
+    objects.push({ json: doc.json, order: objects.length, doc, kruise: KRUISE_GROUPS.includes(groupOf(doc.json.apiVersion)), origin: `live: ${doc.file}` });
+  }
+  const byKind = new Map<string, CheckObject[]>();
+  const namespaces = new Map<string, Record<string, string>>();
+  for (const o of objects) {
+    const key = `${groupOf(o.json.apiVersion)}/${o.json.kind}`;
+    const list = byKind.get(key);
+    if (list) list.push(o); else byKind.set(key, [o]);
+    const name = o.json.metadata?.name;
+    if (key === '/Namespace' && typeof name === 'string' && !namespaces.has(name)) namespaces.set(name, o.json.metadata?.labels ?? {});
+  }
+  const place = (o: CheckObject) => (o.origin !== undefined ? `(${o.origin})` : `(${o.doc.file}, document ${o.doc.document})`);
+  const appOf = (me: CheckObject): AdmissionApp => ({
+    objects: (group, kind) => (byKind.get(`${group}/${kind}`) ?? []).filter(o => o !== me)
+      .map(o => ({ json: o.json, path: `${o.doc.file}#${o.doc.document}`, place: place(o) })),
+  });
+
+  // each object on its own: the schema, the webhook's defaults and rules (a live object is the cluster's: never judged)
+  const verdicts = new Map<CheckObject, Judgement>();
+  for (const o of objects) if (o.kruise && o.origin === undefined) verdicts.set(o, judgeManifest(o.json, ctx, appOf(o)));
+  const memo = new Map<string, unknown>();
+  const model: AppModel<CheckObject> = {
+    all: objects,
+    objects: (group, kind) => byKind.get(`${group}/${kind}`) ?? [],
+    namespaceLabels: ns => ({ ...(namespaces.get(ns) ?? {}), 'kubernetes.io/metadata.name': ns }),
+    admitted: o => (verdicts.get(o)?.errors.length ?? 0) === 0,
+    place,
+    once: <T>(key: string, compute: () => T): T => {
+      if (!memo.has(key)) memo.set(key, compute());
+      return memo.get(key) as T;
+    },
+  };
+  const wide = appWideProblems(model);
+  const gates = input.gates ? [input.gates] : [];
+
+  const documents: CheckedDocument[] = [];
+  let judged = 0;
+  let refused = 0;
+  for (const o of objects) {
+    if (o.origin !== undefined) continue;
+    const v = verdicts.get(o);
+    const head = () => describeObject(o.json, { source: o.doc.file, document: o.doc.document });
+    const errors = [...(v?.errors ?? []), ...(o.kruise ? gateProblems(o.json, gates) : []), ...(wide.get(o) ?? [])];
+    const warnings = v && v.decoded && errors.length === 0 ? manifestWarnings(o.json, ctx, appOf(o)) : [];
+    if (o.kruise) judged++;
+    if (errors.length > 0) refused++;
+    const name = o.json.metadata?.name;
+    const namespace = o.json.metadata?.namespace;
+    documents.push({
+      file: o.doc.file,
+      document: o.doc.document,
+      apiVersion: String(o.json.apiVersion),
+      kind: String(o.json.kind),
+      name: typeof name === 'string' ? name : undefined,
+      namespace: typeof namespace === 'string' ? namespace : undefined,
+      judged: o.kruise,
+      errors: errors.length > 0 ? errors.map(l => `${head()} ${l}`) : [],
+      warnings: warnings.length > 0 ? warnings.map(l => `${head()} ${l}`) : [],
+    });
+  }
+  const files = [...new Set(input.documents.map(d => d.file))];
+  return { target: input.target, files, documents, judged, refused };
+}

@@ -1,0 +1,52 @@
+/**
+ * OpenKruise 1.9, the default line: the release v1.9.0 (tag v1.9.0, commit
+ * b1e001a9), whose API the model in src/api describes as it is.
+ */
+import type { ReleaseLine } from '../registry';
+
+/** kruise-manager's feature gates and their defaults in v1.9.0 (pkg/features/kruise_features.go). */
+export const OPENKRUISE_1_9_GATES: Readonly<Record<string, boolean>> = {
+  KruiseDaemon: true,
+  PodWebhook: true,
+  DaemonWatchingPod: true,
+  CloneSetShortHash: false,
+  KruisePodReadinessGate: false,
+  PreDownloadImageForInPlaceUpdate: false,
+  CloneSetPartitionRollback: false,
+  ResourcesDeletionProtection: false,
+  PodUnavailableBudgetDeleteGate: true,
+  PodUnavailableBudgetUpdateGate: false,
+  WorkloadSpread: true,
+  TemplateNoDefaults: false,
+  InPlaceUpdateEnvFromMetadata: true,
+  StatefulSetAutoDeletePVC: true,
+  SidecarSetPatchPodMetadataDefaultsAllowed: false,
+  SidecarTerminator: false,
+  PodProbeMarkerGate: true,
+  PreDownloadImageForDaemonSetUpdate: false,
+  CloneSetEventHandlerOptimization: false,
+  PreparingUpdateAsUpdate: false,
+  ImagePullJobGate: false,
+  ResourceDistributionGate: false,
+  DeletionProtectionForCRDCascadingGate: false,
+  EnhancedLivenessProbe: false,
+  RecreatePodWhenChangeVCTInCloneSetGate: false,
+  StatefulSetStartOrdinal: false,
+  PodIndexLabel: true,
+  EnableExternalCerts: false,
+  StatefulSetAutoResizePVCGate: false,
+  ForceDeleteTimeoutExpectationGate: false,
+  InPlaceWorkloadVerticalScaling: false,
+  EnablePodProbeMarkerOnServerless: false,
+  EnableSortSidecarContainerByName: false,
+  InPlacePodVerticalScaling: false,
+};
+
+export const OPENKRUISE_1_9: ReleaseLine = {
+  product: 'openkruise',
+  line: '1.9',
+  releases: ['1.9.0'],
+  gates: { all: OPENKRUISE_1_9_GATES },
+  // there is no chart 1.9.0 yet: the newest, 1.9.0-alpha.3, installs a pre-release image
+  controlPlane: { chart: '1.9.0-alpha.3', chartImageTag: 'v1.9.0-alpha3' },
+};

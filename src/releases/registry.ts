@@ -1,0 +1,244 @@
+/**
+ * The releases this library models: OpenKruise 1.7, 1.8 and 1.9 and Kruise
+ * Rollouts 0.5 and 0.6, one folder each (`<product>-<line>/`) holding that
+ * line's facts (`release.ts`: its releases, gates, what its chart installs)
+ * and, for a line older than the default, its API changes against the next
+ * line (`model.ts`, read at build time only). The admission modules keep
+ * each line's webhook changes as rules of their kind (`releaseRules`).
+ *
+ * A version is given as a line (`1.8`) or one release of it (`1.8.2`,
+ * `v1.8.2`); a line stands for its newest release. The order of releases
+ * is the registry's own list, so comparing two is a lookup, not a parse.
+ */
+import { OPENKRUISE_1_7 } from './openkruise-1.7/release';
+import { OPENKRUISE_1_8 } from './openkruise-1.8/release';
+import { OPENKRUISE_1_9 } from './openkruise-1.9/release';
+import { ROLLOUTS_0_5 } from './rollouts-0.5/release';
+import { ROLLOUTS_0_6 } from './rollouts-0.6/release';
+
+/** The two products whose releases are modelled. */
+export type Product = 'openkruise' | 'rollouts';
+
+/** The facts of one release line. */
+export interface ReleaseLine {
+  readonly product: Product;
+  /** `major.minor`, e.g. `1.8`. */
+  readonly line: string;
+  /** The releases of the line, oldest first, as `x.y.z`; the last is the one the line stands for. */
+  readonly releases: readonly string[];
+  /** Versions that read like this line's but are not (a tag on another line's code): version -> why. */
+  readonly traps?: Readonly<Record<string, string>>;
+  /**
+   * Where the generated schemas of the line are, under schemas/ of the
+   * package (`openkruise-1.8/`); absent for the default line, whose files are
+   * schemas/ itself.
+   */
+  readonly folder?: string;
+  /** The next newer line, whose model this line's `model.ts` changes; absent for the default line. */
+  readonly newer?: string;
+  /** Feature gates of kruise-manager (OpenKruise) or kruise-rollout-manager (Kruise Rollouts). */
+  readonly gates: GateChanges;
+  /** CRDs upstream ships that the line's Helm chart does not install (e.g. `EphemeralJob`). */
+  readonly chartLeavesOut?: readonly string[];
+  /** What the line's control plane installs, where it differs from the default line's, and the chart it is matched to. */
+  readonly controlPlane: ControlPlaneFacts;
+}
+
+/**
+ * The control plane of a line (`KruiseControlPlane`, `KruiseRolloutControlPlane`):
+ * the Helm chart of the line it is matched to, and what its managers do
+ * differently from the default line's. The CRDs come from the line's model,
+ * the gates from `gates`; these are the rest.
+ */
+export interface ControlPlaneFacts {
+  /** The openkruise/charts chart the control plane is matched to (`versions/kruise/<chart>/` or `versions/kruise-rollout/<chart>/`). */
+  readonly chart: string;
+  /** The image tag that chart installs. */
+  readonly chartImageTag: string;
+  /**
+   * Kinds (lower case) whose webhooks the line's manager serves at a path
+   * with the API version, for v1alpha1 only (`/mutate-apps-kruise-io-v1alpha1-daemonset`),
+   * where the default line's serves them without it for every version.
+   */
+  readonly versionedWebhookPaths?: readonly string[];
+  /** Resources of the default line's manager ClusterRole that the line's manager does not use: `group|resource`. */
+  readonly managerRoleLacks?: readonly string[];
+  /** The line's chart installs no aggregated ClusterRoles (`aggregate-kruise-view`, `-edit`, `-admin`). */
+  readonly noAggregateRoles?: boolean;
+  /** Command-line flags of the default line's binaries that the line's refuse (they exit on an unknown flag): `binary --flag`. */
+  readonly lacksFlags?: readonly string[];
+  /** Webhooks of the line's chart that its manager serves and the default line's does not (whose control plane leaves them out). */
+  readonly extraWebhooks?: readonly string[];
+}
+
+/**
+ * A line's feature gates, as changes against the next newer line (the
+ * default line lists them all): gates it lacks, gates it has that the newer
+ * one does not, defaults that differ; and gates that only some of its
+ * releases have.
+ */
+export interface GateChanges {
+  /** Every gate and its default (the default line only). */
+  readonly all?: Readonly<Record<string, boolean>>;
+  /** Gates of the newer line this line does not know (kruise-manager refuses to start with them). */
+  readonly absent?: readonly string[];
+  /** Gates this line has beyond the newer line's, with their defaults. */
+  readonly extra?: Readonly<Record<string, boolean>>;
+  /** Defaults that differ from the newer line's. */
+  readonly defaults?: Readonly<Record<string, boolean>>;
+  /** Gates that appear within the line: gate -> the first release that has it. */
+  readonly since?: Readonly<Record<string, string>>;
+}
+
+/** One release of a product, as an app or a command targets it. */
+export interface Release {
+  readonly product: Product;
+  /** Its line. */
+  readonly line: ReleaseLine;
+  /** `x.y.z`: the release given, or the newest of the line when the line was given. */
+  readonly version: string;
+  /** Only the line was given (`1.8`). */
+  readonly lineOnly: boolean;
+}
+
+/** Every modelled line, oldest first per product. */
+export const LINES: readonly ReleaseLine[] = [OPENKRUISE_1_7, OPENKRUISE_1_8, OPENKRUISE_1_9, ROLLOUTS_0_5, ROLLOUTS_0_6];
+
+/** The line an app targets when it declares none. */
+export const DEFAULT_LINE: Readonly<Record<Product, string>> = { openkruise: '1.9', rollouts: '0.6' };
+
+/** How messages name a product. */
+export const PRODUCT_NAME: Readonly<Record<Product, string>> = { openkruise: 'OpenKruise', rollouts: 'Kruise Rollouts' };
+
+/** The product of an API group: `rollouts.kruise.io` is Kruise Rollouts', the rest OpenKruise's. */
+export function productOfGroup(group: string): Product {
+  return group === 'rollouts.kruise.io' ? 'rollouts' : 'openkruise';
+}
+
+/** The lines of a product, oldest first. */
+export function linesOf(product: Product): ReleaseLine[] {
+  return LINES.filter(l => l.product === product);
+}
+
+/** A line by product and `major.minor`. */
+export function lineOf(product: Product, line: string): ReleaseLine | undefined {
+  return LINES.find(l => l.product === product && l.line === line);
+}
+
+const orders = new Map<Product, string[]>();
+
+/** Every release of a product, oldest first (computed once: admission asks for every object). */
+function order(product: Product): string[] {
+  let all = orders.get(product);
+  if (!all) {
+    all = linesOf(product).flatMap(l => [...l.releases]);
+    orders.set(product, all);
+  }
+  return all;
+}
+
+/** The release a product's line stands for. */
+export function releaseOfLine(product: Product, line: string): Release {
+  const l = lineOf(product, line);
+  if (!l) throw new Error(`${PRODUCT_NAME[product]} ${line} is not a modelled line`);
+  return { product, line: l, version: l.releases[l.releases.length - 1], lineOnly: true };
+}
+
+/** The release an app targets when nothing declares one. */
+export function defaultRelease(product: Product): Release {
+  return releaseOfLine(product, DEFAULT_LINE[product]);
+}
+
+/** Whether `r` is the default line's release. */
+export function isDefaultLine(r: Release): boolean {
+  return r.line.line === DEFAULT_LINE[r.product];
+}
+
+/** A version that is not a modelled release: the message lists the supported ones. */
+export class ReleaseError extends Error {}
+
+/** The supported versions of a product, as an error lists them: `1.7 (1.7.0 to 1.7.4), 1.8 (...) or 1.9 (1.9.0)`. */
+export function supportedText(product: Product): string {
+  const parts = linesOf(product).map(l => {
+    const rs = l.releases;
+    return `${l.line} (${rs.length === 1 ? rs[0] : `${rs[0]} to ${rs[rs.length - 1]}`})`;
+  });
+  return parts.length === 1 ? parts[0] : `${parts.slice(0, -1).join(', ')} or ${parts[parts.length - 1]}`;
+}
+
+/**
+ * Read a version as given by a user: a line (`1.8`) or a release of it
+ * (`1.8.2`, `v1.8.2`). Anything else throws a `ReleaseError` whose message
+ * says why and lists the supported versions; `what` names where the value
+ * came from (e.g. `KruiseContext at 'app/cluster': openKruise`).
+ */
+export function parseRelease(product: Product, text: string, what: string): Release {
+  const name = PRODUCT_NAME[product];
+  const supported = `give one of ${supportedText(product)} (a line stands for its newest release)`;
+  const m = /^v?(\d+)\.(\d+)(?:\.(\d+))?$/.exec(String(text).trim());
+  if (!m) throw new ReleaseError(`${what}: '${text}' is not an ${name} version; ${supported}`);
+  const line = `${Number(m[1])}.${Number(m[2])}`;
+  const l = lineOf(product, line);
+  if (m[3] === undefined) {
+    if (!l) throw new ReleaseError(`${what}: ${name} ${line} is not a line this library models; ${supported}`);
+    return releaseOfLine(product, line);
+  }
+  const version = `${line}.${Number(m[3])}`;
+  const trap = l?.traps?.[version];
+  if (trap) throw new ReleaseError(`${what}: ${name} ${version} ${trap}; ${supported}`);
+  if (!l) throw new ReleaseError(`${what}: ${name} ${version} is not a release of a line this library models; ${supported}`);
+  if (!l.releases.includes(version)) {
+    throw new ReleaseError(`${what}: ${name} ${version} is not a release of the ${line} line, whose releases are ${l.releases.join(', ')}; ${supported}`);
+  }
+  return { product, line: l, version, lineOnly: false };
+}
+
+/** Whether release `r` is `version` (`x.y` or `x.y.z` of the same product) or newer. */
+export function atLeast(r: Release, version: string): boolean {
+  const all = order(r.product);
+  const full = version.split('.').length === 2 ? lineOf(r.product, version)?.releases[0] : version;
+  const at = full === undefined ? -1 : all.indexOf(full);
+  if (at < 0) throw new Error(`${PRODUCT_NAME[r.product]} ${version} is not a modelled release`);
+  return all.indexOf(r.version) >= at;
+}
+
+/** How messages name a release: `OpenKruise 1.8` for a line, `OpenKruise 1.8.2` for a release. */
+export function releaseName(r: Release): string {
+  return `${PRODUCT_NAME[r.product]} ${r.lineOnly ? r.line.line : r.version}`;
+}
+
+/** `1.8` or `1.8.2`, as the release was given. */
+export function releaseText(r: Release): string {
+  return r.lineOnly ? r.line.line : r.version;
+}
+
+/** Whether two releases are the same for every check (the same line, and the same release when both name one). */
+export function sameRelease(a: Release, b: Release): boolean {
+  return a.product === b.product && a.line.line === b.line.line && (a.lineOnly || b.lineOnly || a.version === b.version);
+}
+
+/** Of two releases that agree, the one that says more (a release rather than its line). */
+export function preciser(a: Release, b: Release): Release {
+  return a.lineOnly && !b.lineOnly ? b : a;
+}
+
+/**
+ * The feature gates of a release and their defaults (before the start-up
+ * rules of the manager): the default line's gates with each older line's
+ * changes applied, then the gates that appear later within the release's line.
+ */
+export function gateDefaults(r: Release): Record<string, boolean> {
+  const lines = linesOf(r.product);
+  const at = lines.indexOf(r.line);
+  let gates: Record<string, boolean> = {};
+  for (let i = lines.length - 1; i >= at; i--) {
+    const g = lines[i].gates;
+    if (g.all) gates = { ...g.all };
+    for (const name of g.absent ?? []) delete gates[name];
+    Object.assign(gates, g.extra ?? {}, g.defaults ?? {});
+  }
+  for (const [gate, since] of Object.entries(r.line.gates.since ?? {})) {
+    if (!atLeast(r, since)) delete gates[gate];
+  }
+  return gates;
+}

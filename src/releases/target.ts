@@ -1,0 +1,180 @@
+/**
+ * The target of an app: which OpenKruise and Kruise Rollouts release every
+ * check, L2 and command follows, and where that was declared. One answer per
+ * app, from its declarations:
+ *
+ * - a `KruiseContext` with `openKruise` / `kruiseRollouts` (and `featureGates`),
+ * - a `KruiseContext`'s live state, whose kruise-manager Deployment names its
+ *   release in the image tag,
+ * - a `KruiseControlPlane` / `KruiseRolloutControlPlane` of the app, which
+ *   installs its own release;
+ *
+ * and without any, the default lines (OpenKruise 1.9, Kruise Rollouts 0.6).
+ * Two declarations of different releases of a product are an error that
+ * names both; a line and a release of that line agree (the release is the
+ * target). A command (plan, fleet, check) gives its target from its flags
+ * (./flags.ts).
+ */
+import { IConstruct } from 'constructs';
+import {
+  Product, PRODUCT_NAME, Release, defaultRelease, gateDefaults, preciser, releaseName, releaseText, sameRelease,
+} from './registry';
+
+/** One declaration of the release(s) an app's cluster runs. */
+export interface _ReleaseDeclaration {
+  /** The class of what declares, for messages: `KruiseContext`, `KruiseControlPlane`, ... */
+  readonly by: string;
+  /** Its construct path. */
+  readonly path: string;
+  /**
+   * How a message says where it was declared, e.g. `declared at 'cluster'`,
+   * `read from the kruise-manager of 'live.json' (context 'cluster')`.
+   */
+  readonly declared: string;
+  /** A construct of the app that reports a disagreement with an earlier declaration (validation). */
+  readonly reportOn: IConstruct;
+  /** The prop that declares it, for messages, by product: e.g. `openKruise`, `release`. */
+  readonly prop: Readonly<Partial<Record<Product, string>>>;
+  /** The releases declared. */
+  readonly releases: Readonly<Partial<Record<Product, Release>>>;
+  /** Feature gates the declaration sets explicitly (OpenKruise). */
+  readonly featureGates?: Readonly<Record<string, boolean>>;
+}
+
+/** The release of one product an app targets. */
+export interface TargetRelease {
+  readonly release: Release;
+  /** Where it was declared, for messages (`declared at 'cluster'`, `the default`, `given with --openkruise`). */
+  readonly declared: string;
+  /** Whether anything declared it (false: the default line). */
+  readonly isDeclared: boolean;
+}
+
+/** What an app (or a command) targets. */
+export interface Target {
+  readonly openKruise: TargetRelease;
+  readonly rollouts: TargetRelease;
+  /**
+   * The OpenKruise feature gates the declarations set explicitly (kruise-manager
+   * applies the release's defaults to the others).
+   */
+  readonly featureGates: Readonly<Record<string, boolean>>;
+}
+
+/** The target of an app that declares nothing. */
+export function defaultTarget(): Target {
+  return {
+    openKruise: { release: defaultRelease('openkruise'), declared: 'the default', isDeclared: false },
+    rollouts: { release: defaultRelease('rollouts'), declared: 'the default', isDeclared: false },
+    featureGates: {},
+  };
+}
+
+const declarations = new WeakMap<IConstruct, _ReleaseDeclaration[]>();
+const reported = new WeakSet<IConstruct>();
+
+/**
+ * Record a declaration for the app of `app` (any construct of it). A
+ * declaration that disagrees with an earlier one fails synth under its
+ * `reportOn` construct, naming both.
+ * @internal
+ */
+export function _declareRelease(app: IConstruct, d: _ReleaseDeclaration): void {
+  const root = app.node.root;
+  const list = declarations.get(root) ?? [];
+  list.push(d);
+  declarations.set(root, list);
+  if (reported.has(d.reportOn)) return;
+  reported.add(d.reportOn);
+  const on = d.reportOn;
+  on.node.addValidation({ validate: () => disagreements(root).filter(x => x.reportOn === on).map(x => x.line) });
+}
+
+/** The declarations of the app of `scope`, in the order they were made. */
+export function _declarationsOf(scope: IConstruct): readonly _ReleaseDeclaration[] {
+  return declarations.get(scope.node.root) ?? [];
+}
+
+const fmt = (v: unknown) => JSON.stringify(v);
+
+/** Each declaration that disagrees with an earlier one: the line it reports. */
+function disagreements(root: IConstruct): Array<{ reportOn: IConstruct; line: string }> {
+  const list = declarations.get(root) ?? [];
+  const out: Array<{ reportOn: IConstruct; line: string }> = [];
+  list.forEach((d, i) => {
+    for (const product of ['openkruise', 'rollouts'] as Product[]) {
+      const mine = d.releases[product];
+      if (!mine) continue;
+      const earlier = list.slice(0, i).find(e => e.releases[product] && !sameRelease(e.releases[product]!, mine));
+      if (!earlier) continue;
+      const theirs = earlier.releases[product]!;
+      out.push({
+        reportOn: d.reportOn,
+        line: `${d.by} ${d.prop[product]}: ${fmt(releaseText(mine))} declares ${releaseName(mine)}, but the ${earlier.by} at '${earlier.path}' declares ${releaseName(theirs)}; `
+          + `an app targets one ${PRODUCT_NAME[product]} release: declare the one its cluster runs in both places (or remove one declaration)`,
+      });
+    }
+    for (const [gate, value] of Object.entries(d.featureGates ?? {})) {
+      const earlier = list.slice(0, i).find(e => e.featureGates?.[gate] !== undefined && e.featureGates[gate] !== value);
+      if (!earlier) continue;
+      out.push({
+        reportOn: d.reportOn,
+        line: `${d.by} featureGates.${gate}: ${fmt(value)} disagrees with the ${earlier.by} at '${earlier.path}', which sets it ${earlier.featureGates![gate]}; `
+          + 'set each gate as the cluster runs it, the same in both places',
+      });
+    }
+  });
+  return out;
+}
+
+/**
+ * The target of the app of `scope`: for each product, the first declared
+ * release (made precise by a later declaration of one release of its line),
+ * else the default line; and the feature gates declared.
+ * @internal
+ */
+export function _targetOf(scope: IConstruct): Target {
+  const list = declarations.get(scope.node.root) ?? [];
+  if (list.length === 0) return defaultTarget();
+  const base = defaultTarget();
+  const pick = (product: Product): TargetRelease => {
+    const first = list.find(d => d.releases[product]);
+    if (!first) return product === 'openkruise' ? base.openKruise : base.rollouts;
+    let release = first.releases[product]!;
+    for (const d of list) {
+      const r = d.releases[product];
+      if (r && sameRelease(r, release)) release = preciser(release, r);
+    }
+    return { release, declared: first.declared, isDeclared: true };
+  };
+  const featureGates: Record<string, boolean> = {};
+  for (const d of list) {
+    for (const [g, v] of Object.entries(d.featureGates ?? {})) if (featureGates[g] === undefined) featureGates[g] = v;
+  }
+  return { openKruise: pick('openkruise'), rollouts: pick('rollouts'), featureGates };
+}
+
+/** The target release of a product. */
+export function targetRelease(t: Target, product: Product): TargetRelease {
+  return product === 'openkruise' ? t.openKruise : t.rollouts;
+}
+
+/**
+ * How messages say what is targeted: `this app targets 1.8 (declared at
+ * 'cluster')`, or for a command `the target is 1.8 (given with --openkruise)`.
+ */
+export function targetNote(t: TargetRelease): string {
+  const what = t.declared.startsWith('given with ') ? 'the target is' : 'this app targets';
+  return `${what} ${releaseText(t.release)} (${t.declared})`;
+}
+
+/**
+ * Whether an OpenKruise feature gate is on by the target alone: declared,
+ * else the release's default (no start-up rules: a control plane of the app
+ * or context, when there is one, answers with its own).
+ */
+export function targetGate(t: Target, gate: string): boolean {
+  const declared = t.featureGates[gate];
+  if (declared !== undefined) return declared;
+  return gateDefaults(t.openKruise.release)[gate] === true;
+}

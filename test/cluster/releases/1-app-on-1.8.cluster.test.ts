@@ -1,0 +1,142 @@
+/**
+ * An app that targets OpenKruise 1.8, with its control plane rendered for
+ * 1.8, deploys on an empty cluster and its workloads run: the control
+ * plane's objects are accepted and its CRDs Established (1.8's: v1alpha1
+ * SidecarSet, no v1beta1 of the seven kinds 1.9 gave one), the released
+ * kruise-manager v1.8.4 runs from the rendered Deployment against them and
+ * keeps every webhook of the rendered configuration, and the app's CloneSet
+ * and SidecarSet (v1alpha1, as the L2 writes it for 1.8) are created through
+ * the webhooks: the controller makes the CloneSet's pods, kwok runs them,
+ * and the pod webhook injects the SidecarSet's sidecar into each.
+ *
+ * Runs first in the releases tier: the cluster is empty (only the API
+ * server, kube-scheduler, kube-controller-manager and kwok).
+ */
+import { App, Chart } from 'cdk8s';
+import * as kplus from 'cdk8s-plus-28';
+import { parseAllDocuments } from 'yaml';
+import { asRelease, runKruiseRelease, sameObjects, uninstall } from './release';
+import { CloneSet, KruiseContext, KruiseControlPlane, SidecarSet } from '../../../src';
+import { Kube, applyAll, describeObject } from '../kube';
+import { Managers, ManagerProcess, deleteNodes, fakeNodes } from '../manager';
+import { rejections } from '../prove';
+import { Synth, synthApp } from '../sources';
+
+const sleep = (ms: number) => new Promise(r => setTimeout(r, ms));
+const NS = 'shop';
+const NODES = ['release-node-1', 'release-node-2'];
+
+/** The app: a cluster declared as 1.8, its 1.8 control plane in chart `kruise`, a CloneSet and a SidecarSet in chart `shop`; each chart's objects. */
+function appSynth(): { controlPlane: Synth; workloads: Synth } {
+  const all = synthApp('an app targeting OpenKruise 1.8', (app: App) => {
+    new KruiseContext(app, 'cluster', { openKruise: '1.8' });
+    new KruiseControlPlane(new Chart(app, 'kruise'), 'kruise', { release: '1.8' });
+    const shop = new Chart(app, 'shop', { namespace: NS });
+    new kplus.Namespace(shop, 'ns', { metadata: { name: NS } });
+    new CloneSet(shop, 'web', {
+      replicas: 2,
+      podMetadata: { labels: { app: 'web' } },
+      containers: [{ name: 'web', image: 'nginx:1.27', portNumber: 8080, securityContext: { ensureNonRoot: false } }],
+    });
+    new SidecarSet(shop, 'logging', {
+      selector: kplus.LabelSelector.of({ labels: { app: 'web' } }),
+      containers: [{ name: 'log-agent', image: 'fluent/fluent-bit:3.0' }],
+    });
+    return app;
+  });
+  const chart = (id: string): Synth => {
+    const files = Object.fromEntries(Object.entries(all.files).filter(([f]) => f.endsWith(`-${id}.k8s.yaml`)));
+    if (Object.keys(files).length !== 1) throw new Error(`cluster tier: the app wrote ${Object.keys(all.files).join(', ')}, not one file of chart ${id}`);
+    const objects = Object.values(files).flatMap(text => parseAllDocuments(text).map(d => d.toJSON()).filter(x => x));
+    return { name: `${all.name}: chart ${id}`, files, objects };
+  };
+  return { controlPlane: chart('kruise'), workloads: chart('shop') };
+}
+
+/** Wait (at most 60 s) until the per-node objects of kruise-manager are gone; what is left then is deleted without its finalizers. */
+async function nodeObjectsGone(k: Kube): Promise<void> {
+  const kinds = ['nodeimages', 'nodepodprobes'];
+  const left = async () => (await Promise.all(kinds.map(async plural => ((await k.request('GET', `/apis/apps.kruise.io/v1alpha1/${plural}`)).body?.items ?? [])
+    .map((o: any) => `/apis/apps.kruise.io/v1alpha1/${plural}/${o.metadata.name}`)))).flat();
+  const until = Date.now() + 60_000;
+  let paths = await left();
+  while (paths.length > 0 && Date.now() < until) {
+    await sleep(1000);
+    paths = await left();
+  }
+  for (const at of paths) {
+    await k.request('PATCH', at, { metadata: { finalizers: null } }, 'application/merge-patch+json');
+    await k.request('DELETE', at);
+  }
+}
+
+const { controlPlane, workloads } = appSynth();
+let kube: Kube;
+let managers: Managers | undefined;
+let leader: ManagerProcess;
+
+beforeAll(async () => {
+  kube = new Kube();
+}, 60_000);
+
+afterAll(async () => {
+  if (kube) {
+    for (const m of workloads.objects.filter(o => o.kind !== 'Namespace')) await kube.delete(m);
+    await deleteNodes(kube, NODES);
+    // kruise-manager keeps a NodeImage and a NodePodProbe per node, and removes them once the node is gone
+    await nodeObjectsGone(kube);
+  }
+  if (managers) await managers.stopAll();
+  if (kube) {
+    await uninstall(kube, controlPlane);
+    kube.close();
+  }
+}, 300_000);
+
+test('the library renders the 1.8 control plane itself: 1.8\'s CRDs and the webhook paths the v1.8.4 manager serves', () => {
+  expect(sameObjects(asRelease(controlPlane, 'openkruise', '1.8'), controlPlane)).toBe(true);
+  const sidecarSets = controlPlane.objects.find(m => m.kind === 'CustomResourceDefinition' && m.metadata.name === 'sidecarsets.apps.kruise.io');
+  expect(sidecarSets?.spec.versions.map((v: any) => v.name)).toEqual(['v1alpha1']);
+  const deployment = controlPlane.objects.find(m => m.kind === 'Deployment' && m.metadata.name === 'kruise-controller-manager');
+  expect(deployment?.spec.template.spec.containers[0].image).toBe('openkruise/kruise-manager:v1.8.4');
+});
+
+test('on an empty cluster: every object accepted, the CRDs Established; kruise-manager v1.8.4 runs from the rendered Deployment and keeps every rendered webhook', async () => {
+  const crds = (await kube.request('GET', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions')).body.items ?? [];
+  expect(crds.filter((c: any) => c.spec.group.endsWith('kruise.io')).map((c: any) => c.metadata.name)).toEqual([]);
+  ({ managers, leader } = await runKruiseRelease(kube, 'openkruise-1.8.4', controlPlane));
+  for (const m of controlPlane.objects.filter(o => o.kind === 'CustomResourceDefinition')) {
+    const live = await kube.waitEstablished(m.metadata.name, 30_000);
+    expect(`${m.metadata.name} ${live.spec.versions.map((v: any) => v.name).join(',')}`).toBe(`${m.metadata.name} ${m.spec.versions.map((v: any) => v.name).join(',')}`);
+  }
+  expect(leader.lines(/Ignore webhook/)).toEqual([]);
+  for (const m of controlPlane.objects.filter(o => o.kind.endsWith('WebhookConfiguration'))) {
+    const live = (await kube.get(m)).body;
+    expect((live.webhooks ?? []).map((w: any) => w.clientConfig.service.path)).toEqual(m.webhooks.map((w: any) => w.clientConfig.service.path));
+  }
+  console.log(`release tier: the app's 1.8 control plane installed (${controlPlane.objects.length} objects); ${leader.name} ready and leading`);
+}, 300_000);
+
+test('the app\'s 1.8 CloneSet and v1alpha1 SidecarSet are created through the webhooks; the controller makes the pods and the sidecar is injected', async () => {
+  await fakeNodes(kube, NODES.map(name => ({ name })));
+  const sidecarSet = workloads.objects.find(m => m.kind === 'SidecarSet')!;
+  const cloneSet = workloads.objects.find(m => m.kind === 'CloneSet')!;
+  expect(sidecarSet.apiVersion).toBe('apps.kruise.io/v1alpha1');
+  // the SidecarSet first: the pod webhook injects into pods created after it
+  const applied = await applyAll(kube, [...workloads.objects.filter(m => m.kind !== 'CloneSet'), cloneSet]);
+  expect(rejections(applied)).toEqual([]);
+  const until = Date.now() + 120_000;
+  let pods: any[] = [];
+  for (;;) {
+    pods = ((await kube.request('GET', `/api/v1/namespaces/${NS}/pods`)).body.items ?? [])
+      .filter((p: any) => (p.metadata.ownerReferences ?? []).some((o: any) => o.kind === 'CloneSet' && o.name === cloneSet.metadata.name));
+    if (pods.length === 2 && pods.every(p => p.status?.phase === 'Running')) break;
+    if (Date.now() > until) throw new Error(`cluster tier: ${describeObject(cloneSet)} has ${pods.length} pods (${pods.map(p => p.status?.phase).join(', ')}) after 120 s\n${leader.tail(30)}`);
+    await sleep(1000);
+  }
+  expect(pods.map(p => p.spec.containers.map((c: any) => c.name).sort().join('+'))).toEqual(['log-agent+web', 'log-agent+web']);
+  const live = (await kube.get(cloneSet)).body;
+  expect([live.status?.replicas, live.status?.observedGeneration]).toEqual([2, live.metadata.generation]);
+  const liveSidecarSet = (await kube.get(sidecarSet)).body;
+  expect(liveSidecarSet.status?.matchedPods).toBe(2);
+}, 300_000);
