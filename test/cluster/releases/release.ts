@@ -180,13 +180,46 @@ export async function runRolloutsRelease(
  * Take a control plane away once its managers are stopped: the webhook
  * configurations first (nothing answers them any more), then the CRDs (the
  * next release installs its own; a CRD cannot drop a version it stored), each
- * waited for until gone.
+ * waited for until gone. A deletion not taken is sent again, once a second. A
+ * CRD the API server's clean-up has not removed within 120 s although it holds
+ * no object any more (CI met one, with the machine loaded) has its finalizer
+ * taken off, with a line saying so, since the next release's files need the
+ * name free; one that still holds objects fails with its conditions.
  */
 export async function uninstall(kube: Kube, s: Synth): Promise<void> {
-  const gone = s.objects.filter(m => m.kind.endsWith('WebhookConfiguration') || m.kind === 'CustomResourceDefinition');
-  for (const m of gone) await kube.delete(m);
-  for (const m of gone) await kube.waitGone(m, 120_000);
+  let left = s.objects.filter(m => m.kind.endsWith('WebhookConfiguration') || m.kind === 'CustomResourceDefinition');
+  const last = new Map<Manifest, Manifest | string>();
+  const until = Date.now() + 120_000;
+  while (left.length > 0 && Date.now() < until) {
+    const next: Manifest[] = [];
+    for (const m of left) {
+      const r = await kube.delete(m);
+      if (r.status === 404) continue;
+      last.set(m, r.status < 300 ? r.body : `HTTP ${r.status} ${r.body?.message ?? JSON.stringify(r.body)}`);
+      next.push(m);
+    }
+    left = next;
+    if (left.length > 0) await sleep(1000);
+  }
+  for (const m of left) {
+    const answer = last.get(m);
+    const conditions = typeof answer === 'string' ? answer : JSON.stringify(answer?.status?.conditions ?? []);
+    const objects = m.kind === 'CustomResourceDefinition' ? await instances(kube, m) : undefined;
+    if (objects !== 0) {
+      throw new Error(`cluster tier: ${describeObject(m)} still exists 120 s after delete (${objects ?? '?'} objects left): ${conditions}`);
+    }
+    console.log(`release tier: ${describeObject(m)} holds no object but is still terminating 120 s after delete; its finalizer is taken off: ${conditions}`);
+    await kube.mergePatch(m, { metadata: { finalizers: null } }, 'cluster-tier');
+    await kube.waitGone(m, 30_000);
+  }
   kube.forgetDiscovery();
+}
+
+/** How many objects of a CRD's kind are left, in its storage version, or undefined when the list fails. */
+async function instances(kube: Kube, crd: Manifest): Promise<number | undefined> {
+  const version = (crd.spec.versions as any[]).find(v => v.storage)?.name;
+  const r = await kube.request('GET', `/apis/${crd.spec.group}/${version}/${crd.spec.names.plural}`);
+  return r.status === 200 ? (r.body.items ?? []).length : undefined;
 }
 
 /** One object of a corpus, with what we say of it and, when the webhook may differ on purpose, why. */
@@ -197,6 +230,8 @@ export interface JudgedCase {
   readonly clusterSkip?: string;
 }
 
+
+const sleep = (ms: number) => new Promise(r => setTimeout(r, ms));
 
 const kindOf = (m: Manifest): KindModel | undefined => ALL_KINDS.find(k => `${k.group}` === String(m.apiVersion).split('/')[0] && k.kind === m.kind);
 
