@@ -9,7 +9,7 @@
  * corpus (its differences between releases). Kruise Rollouts: the Rollout
  * corpus and the per-release corpus.
  */
-import { JudgedCase, RELEASES, ReleaseKey, sameObjects, gatesOf, judgeCorpus, kruiseJudgingSynth, rolloutsSynth, runKruiseRelease, runRolloutsRelease, uninstall } from './release';
+import { JudgedCase, RELEASES, ReleaseKey, sameObjects, gatesOf, judgeCorpus, kruiseJudgingSynth, rolloutsSynth, runKruiseRelease, removeAll, runRolloutsRelease, uninstall } from './release';
 import { renderCrd, KINDS } from '../../../src/api';
 import { admissionCases, rolloutAdmissionCases } from '../../fixtures/admission';
 import { ReleaseCase, openKruiseReleaseCases, rolloutsReleaseCases } from '../../fixtures/admission/releases';
@@ -109,8 +109,7 @@ export function rolloutsJudgeSuite(key: ReleaseKey): void {
     if (managers) await managers.stopAll();
     if (kube) {
       await uninstall(kube, installed);
-      for (const m of kruiseCrds) await kube.delete(m);
-      for (const m of kruiseCrds) await kube.waitGone(m, 120_000);
+      await removeAll(kube, kruiseCrds);
       kube.close();
     }
   }, 300_000);

@@ -187,7 +187,12 @@ export async function runRolloutsRelease(
  * name free; one that still holds objects fails with its conditions.
  */
 export async function uninstall(kube: Kube, s: Synth): Promise<void> {
-  let left = s.objects.filter(m => m.kind.endsWith('WebhookConfiguration') || m.kind === 'CustomResourceDefinition');
+  await removeAll(kube, s.objects.filter(m => m.kind.endsWith('WebhookConfiguration') || m.kind === 'CustomResourceDefinition'));
+}
+
+/** Delete objects in order and wait until every one is gone, as `uninstall` says. */
+export async function removeAll(kube: Kube, toRemove: Manifest[]): Promise<void> {
+  let left = toRemove;
   const last = new Map<Manifest, Manifest | string>();
   const until = Date.now() + 120_000;
   while (left.length > 0 && Date.now() < until) {
