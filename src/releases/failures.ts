@@ -76,7 +76,7 @@ export const CLUSTER_FAILURES: readonly ClusterFailure[] = [
       'kruise v1.9.0 pkg/util/inplaceupdate/inplace_update_defaults.go:215 (called at the end of every in-place patch, whatever the gates)',
       'kruise v1.9.0 pkg/util/inplaceupdate/inplace_update.go:326-350, 392-397 (InPlaceUpdateReady set false first, then the patch)',
       'kruise v1.9.0 pkg/controller/daemonset/daemonset_update.go:421 (the Advanced DaemonSet updates pods in goroutines without recover)',
-      'kruise v1.9.1 pkg/client/registry.go:58-95 (the minor read from gitVersion\'s digits, and a recover)',
+      'kruise v1.9.1 pkg/client/registry.go:58-96 (the minor read from gitVersion\'s digits, and a recover)',
     ],
   },
   {
