@@ -37,8 +37,10 @@
 # own (198.18.0.0/24; Services in 198.19.0.0/16). kube-controller-manager
 # runs too, kube-apiserver binds the node address 198.18.0.1 instead of
 # 127.0.0.1 (pods reach it through the `kubernetes` Service, as in a cluster)
-# and calls webhook Services through kube-proxy, not the service proxy. The
-# tests get also
+# and calls webhook Services through kube-proxy, not the service proxy, and it
+# is the EKS-shaped one (build.sh's bin/eks/kube-apiserver: /version answers
+# minor "37+" and gitVersion v1.37.2-eks-<7 hex>), so every real-node file
+# runs on a cluster that answers as EKS does. The tests get also
 #   CLUSTER_NODE_NAME      the node's name (real-node-1)
 #   CLUSTER_NODE_IP        its address (198.18.0.1)
 #   CLUSTER_NODE_DIR       its folder: run/containerd.sock, kubelet.cmd, kubelet.pid, pod-logs/, volumes/
@@ -225,7 +227,9 @@ else
   network=(--service-cluster-ip-range 198.19.0.0/16 --endpoint-reconciler-type none --egress-selector-config-file "$dir/egress.yaml")
 fi
 
-start kube-apiserver "$bin/kube-apiserver" \
+apiserver_bin="$bin/kube-apiserver"
+[ "$nodes" = 1 ] && apiserver_bin="$bin/eks/kube-apiserver"
+start kube-apiserver "$apiserver_bin" \
   --etcd-servers "http://127.0.0.1:$etcd_client" \
   --bind-address "$api_address" --advertise-address "$api_address" --secure-port "$api_port" \
   --tls-cert-file "$dir/apiserver.crt" --tls-private-key-file "$dir/apiserver.key" \
