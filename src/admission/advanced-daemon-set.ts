@@ -4,9 +4,10 @@
  * create-time validating rules that need no cluster state, and warnings.
  * Left out: immutable fields on update.
  */
+import { podTemplateReleaseRules } from './_pod-template-releases';
 import {
   Json, RuleProblem, Rules, describe, imagePreDownloadRules, lifecycleRules, lifecycleWarnings,
-  metadataRules, ownCopy, problemLines, selectorRules, templateRules,
+  metadataRules, ownCopy, problemLines, selectorRules, templateRules, workloadTemplate,
 } from './_workload';
 import { AdmissionModule, ReleaseRule } from './types';
 import { advice } from '../validation/advice';
@@ -154,5 +155,5 @@ export const advancedDaemonSetAdmission: AdmissionModule = {
   defaults: m => defaultAdvancedDaemonSet(m),
   validate: m => problemLines(advancedDaemonSetProblems(m)),
   warnings: m => advancedDaemonSetWarnings(m),
-  releaseRules: RELEASE_RULES,
+  releaseRules: [...RELEASE_RULES, ...podTemplateReleaseRules(workloadTemplate)],
 };

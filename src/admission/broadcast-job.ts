@@ -23,7 +23,9 @@
  * Skipped: nothing in this kind needs cluster state; upstream has no
  * update-only rule.
  */
+import { podTemplateReleaseRules } from './_pod-template-releases';
 import { targetHas } from './_release';
+import { workloadTemplate } from './_workload';
 import { AdmissionContext, AdmissionModule, Manifest } from './types';
 import { fieldError } from '../validation/field-error';
 import { cloneJson } from '../validation/json';
@@ -139,4 +141,5 @@ export const broadcastJobAdmission: AdmissionModule = {
   defaults,
   validate,
   warnings,
+  releaseRules: podTemplateReleaseRules(workloadTemplate),
 };

@@ -5,10 +5,11 @@
  * the live object or the cluster): immutable fields on update, InPlaceOnly
  * diffs between revisions, podsToDelete naming pods the CloneSet owns.
  */
+import { podTemplateReleaseRules } from './_pod-template-releases';
 import {
   Json, MAX_INT32, goZeroValues, RuleProblem, Rules, describe, hasPreDownload, imagePreDownloadRules,
   partitionWarnings, lifecycleRules, lifecycleWarnings, metadataRules, ownCopy, preDownloadSkipped, priorityRules, problemLines,
-  scatterRules, selectorRules, templateRules, volumeClaimTemplateRules,
+  scatterRules, selectorRules, templateRules, volumeClaimTemplateRules, workloadTemplate,
 } from './_workload';
 import { AdmissionModule, ReleaseRule } from './types';
 import { advice } from '../validation/advice';
@@ -169,5 +170,5 @@ export const cloneSetAdmission: AdmissionModule = {
   defaults: m => defaultCloneSet(m),
   validate: m => problemLines(cloneSetProblems(m)),
   warnings: m => cloneSetWarnings(m),
-  releaseRules: RELEASE_RULES,
+  releaseRules: [...RELEASE_RULES, ...podTemplateReleaseRules(workloadTemplate)],
 };

@@ -57,9 +57,9 @@ describe('OpenKruise 1.8 -> 1.9', () => {
   test('gates and webhook rules', () => {
     expect(change.gates).toEqual(['EnableSortSidecarContainerByName: a new gate (default off)', 'InPlacePodVerticalScaling: a new gate (default off)']);
     expect([...change.rules].sort()).toEqual([
+      'AdvancedCronJob, BroadcastJob, CloneSet, DaemonSet, UnitedDeployment: stops refusing a container port without hostPort in a pod template with hostNetwork (accepted from OpenKruise 1.9)',
       'CloneSet: stops refusing a fractional percentage in spec.updateStrategy.maxUnavailable or maxSurge (accepted from OpenKruise 1.9)',
-      'ImageListPullJob: starts refusing a percentage, a negative number or a string that is no integer in spec.parallelism (refused from OpenKruise 1.9)',
-      'ImagePullJob: starts refusing a percentage, a negative number or a string that is no integer in spec.parallelism (refused from OpenKruise 1.9)',
+      'ImageListPullJob, ImagePullJob: starts refusing a percentage, a negative number or a string that is no integer in spec.parallelism (refused from OpenKruise 1.9)',
       'PodProbeMarker: stops refusing an httpGet probe handler (accepted from OpenKruise 1.9)',
       'PodUnavailableBudget: stops refusing RESIZE in the annotation kruise.io/pub-protect-operations (accepted from OpenKruise 1.9)',
       'SidecarSet: stops refusing spec.namespace together with spec.namespaceSelector (v1alpha1) (accepted from OpenKruise 1.9)',
