@@ -142,28 +142,7 @@ export function sidecarSetErrors(json: any): string[] {
       advice('add a container to spec.containers or spec.initContainers', 'add one with addContainer() or addInitContainer()')));
   }
   // rules 16-22 per sidecar
-  const perSidecar = (c: any, field: string, isInit: boolean) => {
-    const rp = c.resourcesPolicy;
-    if (rp) {
-      if (isInit && c.restartPolicy !== 'Always') errors.push(fieldError(`${field}.resourcesPolicy`, rp, 'is set on an init container that is not a native sidecar', 'set restartPolicy Always on the init container or drop resourcesPolicy'));
-      if (c.resources?.limits || c.resources?.requests) errors.push(fieldError(`${field}.resourcesPolicy`, rp, 'is combined with resources on the same container', 'use either resources or resourcesPolicy'));
-      const regex = rp.targetContainersNameRegex ?? '.*';
-      let compiles = regex !== '';
-      try { new RegExp(regex); } catch { compiles = false; }
-      if (!compiles) errors.push(fieldError(`${field}.resourcesPolicy.targetContainersNameRegex`, regex, 'is not a valid regular expression', 'use a non-empty RE2 expression such as ".*"'));
-      if (!rp.resourcesExpr?.limits && !rp.resourcesExpr?.requests) errors.push(fieldError(`${field}.resourcesPolicy.resourcesExpr`, rp.resourcesExpr, 'has neither limits nor requests', 'give at least one expression'));
-      for (const bound of ['limits', 'requests']) {
-        for (const resource of ['cpu', 'memory'] as const) {
-          const expression = rp.resourcesExpr?.[bound]?.[resource];
-          if (typeof expression !== 'string' || expression === '') continue;
-          const problem = resourceExpressionProblem(expression, resource);
-          if (problem) {
-            errors.push(fieldError(`${field}.resourcesPolicy.resourcesExpr.${bound}.${resource}`, expression, problem,
-              `write it with ${resource}, numbers, percentages, quantities (50m, 128Mi), + - * /, parentheses and max(a, b) / min(a, b)`));
-          }
-        }
-      }
-    }
+  const perSidecar = (c: any, field: string) => {
     if (!['BeforeAppContainer', 'AfterAppContainer'].includes(c.podInjectPolicy)) {
       errors.push(fieldError(`${field}.podInjectPolicy`, c.podInjectPolicy, 'is not an inject policy', 'use BeforeAppContainer or AfterAppContainer'));
     }
@@ -200,8 +179,8 @@ export function sidecarSetErrors(json: any): string[] {
       }
     });
   };
-  inits.forEach((c, i) => perSidecar(c, `spec.initContainers[${i}]`, true));
-  mains.forEach((c, i) => perSidecar(c, `spec.containers[${i}]`, false));
+  inits.forEach((c, i) => perSidecar(c, `spec.initContainers[${i}]`));
+  mains.forEach((c, i) => perSidecar(c, `spec.containers[${i}]`));
   // rule 23: the sidecars as a pod
   errors.push(...sidecarPodErrors(spec));
   errors.push(...sidecarPodTemplateErrors(spec, errors));
@@ -358,12 +337,56 @@ export function sidecarSetWarnings(json: any): string[] {
 }
 
 /**
+ * The rules of the resourcesPolicy of the sidecars, a field of 1.9
+ * (pkg/webhook/sidecarset/validating/sidecarset_create_update_handler.go:267
+ * and :297 of v1.9.0, validateResourcesPolicy :512): 1.7 and 1.8 keep the
+ * field in a sidecar container and ignore it (the CRD keeps a container's
+ * unknown fields), so they judge none of it and admission warns there instead.
+ */
+function resourcesPolicyErrors(json: any): string[] {
+  const errors: string[] = [];
+  const spec = sidecarSetSpecOf(json);
+  const check = (c: any, field: string, isInit: boolean) => {
+    const rp = c?.resourcesPolicy;
+    if (!rp || typeof rp !== 'object') return;
+    if (isInit && c.restartPolicy !== 'Always') errors.push(fieldError(`${field}.resourcesPolicy`, rp, 'is set on an init container that is not a native sidecar', 'set restartPolicy Always on the init container or drop resourcesPolicy'));
+    if (c.resources?.limits || c.resources?.requests) errors.push(fieldError(`${field}.resourcesPolicy`, rp, 'is combined with resources on the same container', 'use either resources or resourcesPolicy'));
+    const regex = rp.targetContainersNameRegex ?? '.*';
+    let compiles = regex !== '';
+    try { new RegExp(regex); } catch { compiles = false; }
+    if (!compiles) errors.push(fieldError(`${field}.resourcesPolicy.targetContainersNameRegex`, regex, 'is not a valid regular expression', 'use a non-empty RE2 expression such as ".*"'));
+    if (!rp.resourcesExpr?.limits && !rp.resourcesExpr?.requests) errors.push(fieldError(`${field}.resourcesPolicy.resourcesExpr`, rp.resourcesExpr, 'has neither limits nor requests', 'give at least one expression'));
+    for (const bound of ['limits', 'requests']) {
+      for (const resource of ['cpu', 'memory'] as const) {
+        const expression = rp.resourcesExpr?.[bound]?.[resource];
+        if (typeof expression !== 'string' || expression === '') continue;
+        const problem = resourceExpressionProblem(expression, resource);
+        if (problem) {
+          errors.push(fieldError(`${field}.resourcesPolicy.resourcesExpr.${bound}.${resource}`, expression, problem,
+            `write it with ${resource}, numbers, percentages, quantities (50m, 128Mi), + - * /, parentheses and max(a, b) / min(a, b)`));
+        }
+      }
+    }
+  };
+  (Array.isArray(spec.initContainers) ? spec.initContainers : []).forEach((c: any, i: number) => check(c, `spec.initContainers[${i}]`, true));
+  (Array.isArray(spec.containers) ? spec.containers : []).forEach((c: any, i: number) => check(c, `spec.containers[${i}]`, false));
+  return errors;
+}
+
+/**
  * The SidecarSet webhook's changes by release: 1.8 refuses a partition
  * together with an update selector and takes the Partial revision policy (1.7
  * knew Always only); 1.9 converts a v1alpha1 namespace into the namespace
- * selector, so both may be set (1.8 refused them together).
+ * selector, so both may be set (1.8 refused them together), and judges the
+ * resourcesPolicy of the sidecars, which 1.7 and 1.8 ignore.
  */
 const RELEASE_RULES: ReleaseRule[] = [
+  {
+    release: '1.9',
+    change: 'refuses',
+    what: 'a sidecar resourcesPolicy on an init container that is no native sidecar, beside resources, or with a regular expression or resource expression that does not parse',
+    find: m => resourcesPolicyErrors(m),
+  },
   {
     release: '1.8',
     change: 'refuses',

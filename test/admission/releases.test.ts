@@ -4,7 +4,7 @@
  * for each release, with the exact first error line. The cluster tier sends
  * the same objects to each release's real webhooks (test/cluster/releases/).
  */
-import { judgeManifest } from '../../src/admission/judge';
+import { judgeManifest, manifestWarnings } from '../../src/admission/judge';
 import { contextFromFlags } from '../../src/releases/flags';
 import {
   OPENKRUISE_RELEASES, RELEASE_JUDGE_GATES, ROLLOUTS_RELEASES, ReleaseCase, openKruiseReleaseCases, rolloutsReleaseCases,
@@ -20,6 +20,18 @@ function verdicts(c: ReleaseCase, releases: readonly string[], flag: 'openkruise
 describe('OpenKruise: each difference gets its verdict on 1.7.4, 1.8.4 and 1.9.0', () => {
   test.each(openKruiseReleaseCases.map(c => [c.id, c] as const))('%s', (_id, c) => {
     expect(verdicts(c, OPENKRUISE_RELEASES, 'openkruise')).toEqual(c.verdicts);
+  });
+});
+
+describe('OpenKruise: the warnings of each difference on the releases that admit it', () => {
+  const withWarnings = openKruiseReleaseCases.filter(c => c.warnings !== undefined);
+  test.each(withWarnings.map(c => [c.id, c] as const))('%s', (_id, c) => {
+    const admitted = OPENKRUISE_RELEASES.filter(r => c.verdicts[r] === true);
+    const warned = Object.fromEntries(admitted.map(r => {
+      const ctx = contextFromFlags({ openkruise: r, featureGates: RELEASE_JUDGE_GATES });
+      return [r, manifestWarnings(c.manifest, ctx, { objects: () => [] })];
+    }));
+    expect(warned).toEqual(Object.fromEntries(admitted.map(r => [r, c.warnings![r] ?? []])));
   });
 });
 
