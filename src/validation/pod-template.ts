@@ -405,8 +405,9 @@ function checkContainerSecurity(c: Collector, at: string, sc: Json | undefined):
   if (sc.privileged === true && sc.allowPrivilegeEscalation === false) {
     c.add(`${at}.securityContext.allowPrivilegeEscalation`, false, 'cannot be false when privileged is true', 'drop one of the two settings');
   }
-  if (sc.allowPrivilegeEscalation === false && arr(sc.capabilities?.add).includes('SYS_ADMIN')) {
-    c.add(`${at}.securityContext.allowPrivilegeEscalation`, false, 'cannot be false when the SYS_ADMIN capability is added', 'drop one of the two settings');
+  // upstream compares the name as written: CAP_SYS_ADMIN, not SYS_ADMIN (validation.go:7233 of Kubernetes v1.30.10, the same in 1.28 and 1.32)
+  if (sc.allowPrivilegeEscalation === false && arr(sc.capabilities?.add).includes('CAP_SYS_ADMIN')) {
+    c.add(`${at}.securityContext.allowPrivilegeEscalation`, false, 'cannot be false when the CAP_SYS_ADMIN capability is added', 'drop one of the two settings');
   }
 }
 
