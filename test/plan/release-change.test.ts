@@ -109,6 +109,7 @@ test('Kruise Rollouts 0.5 -> 0.6', () => {
   expect(change.rules).toEqual([
     'Rollout: starts refusing a partition-style step that routes traffic to more than --partition-percent-limit (50%) of the replicas (refused from Kruise Rollouts 0.6)',
     'Rollout: starts refusing a v1alpha1 step without replicas whose weight is not between 1 and 100 (refused from Kruise Rollouts 0.6)',
+    'Rollout: starts refusing a v1beta1 step traffic that is no percentage in range, in a strategy without trafficRoutings (refused from Kruise Rollouts 0.6)',
     'Rollout: starts refusing a negative gracePeriodSeconds of a traffic routing (refused from Kruise Rollouts 0.6)',
   ]);
 });
