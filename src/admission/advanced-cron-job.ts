@@ -64,7 +64,7 @@
  * matches case-sensitively), but a miscased alias (e.g. `us/eastern`) passes
  * here; a zone newer than Node's ICU data is refused here.
  */
-import { PodTemplateAt, podTemplateReleaseRules } from './_pod-template-releases';
+import { PodTemplateAt, podTemplateFieldWarnings, podTemplateReleaseRules } from './_pod-template-releases';
 import { broadcastJobSpecProblems, defaultBroadcastJobSpec } from './broadcast-job';
 import { imageListPullJobSpecProblems } from './image-list-pull-job';
 import { omitEmptySelectorFields } from './image-pull-job';
@@ -491,6 +491,6 @@ export const advancedCronJobAdmission: AdmissionModule = {
   versions: ['v1alpha1', 'v1beta1'],
   defaults,
   validate: m => advancedCronJobProblems(m).map(p => fieldError(p.field, p.value, p.problem, p.fix)),
-  warnings,
+  warnings: (m, ctx) => [...warnings(m), ...podTemplateFieldWarnings(cronJobTemplates(m), ctx)],
   releaseRules: podTemplateReleaseRules(cronJobTemplates),
 };

@@ -5,7 +5,7 @@
  * the live object or the cluster): immutable fields on update, InPlaceOnly
  * diffs between revisions, podsToDelete naming pods the CloneSet owns.
  */
-import { podTemplateReleaseRules } from './_pod-template-releases';
+import { podTemplateFieldWarnings, podTemplateReleaseRules } from './_pod-template-releases';
 import {
   Json, MAX_INT32, goZeroValues, RuleProblem, Rules, describe, hasPreDownload, imagePreDownloadRules,
   partitionWarnings, lifecycleRules, lifecycleWarnings, metadataRules, ownCopy, preDownloadSkipped, priorityRules, problemLines,
@@ -169,6 +169,6 @@ export const cloneSetAdmission: AdmissionModule = {
   versions: ['v1alpha1'],
   defaults: m => defaultCloneSet(m),
   validate: m => problemLines(cloneSetProblems(m)),
-  warnings: m => cloneSetWarnings(m),
+  warnings: (m, ctx) => [...cloneSetWarnings(m), ...podTemplateFieldWarnings(workloadTemplate(m), ctx)],
   releaseRules: [...RELEASE_RULES, ...podTemplateReleaseRules(workloadTemplate)],
 };

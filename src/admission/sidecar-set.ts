@@ -4,6 +4,7 @@
  * no cluster state. Used by the SidecarSet construct and by the app-wide
  * checks, so L1 objects and JSON patches are judged the same way.
  */
+import { PodTemplateAt, podTemplateFieldWarnings, podTemplateReleaseRules } from './_pod-template-releases';
 import { goZeroValues } from './_workload';
 import { AdmissionModule, ReleaseRule } from './types';
 import { advice } from '../validation/advice';
@@ -417,6 +418,12 @@ const RELEASE_RULES: ReleaseRule[] = [
   },
 ];
 
+/** The sidecars of a SidecarSet, as the pod its webhook judges them in (containers, init containers and volumes). */
+function sidecarPod(m: any): PodTemplateAt[] {
+  const spec = sidecarSetSpecOf(m);
+  return [{ template: { spec: { containers: spec.containers, initContainers: spec.initContainers, volumes: spec.volumes } }, specPath: 'spec', sidecars: true }];
+}
+
 /** The SidecarSet webhooks (v1alpha1 is converted to v1beta1 first, as upstream does). */
 export const sidecarSetAdmission: AdmissionModule = {
   group: 'apps.kruise.io',
@@ -424,6 +431,6 @@ export const sidecarSetAdmission: AdmissionModule = {
   versions: ['v1alpha1', 'v1beta1'],
   defaults: m => ({ ...m, spec: defaultedSidecarSetSpec(m.spec) }),
   validate: m => sidecarSetErrors(m),
-  warnings: m => sidecarSetWarnings(m),
-  releaseRules: RELEASE_RULES,
+  warnings: (m, ctx) => [...sidecarSetWarnings(m), ...podTemplateFieldWarnings(sidecarPod(m), ctx)],
+  releaseRules: [...RELEASE_RULES, ...podTemplateReleaseRules(sidecarPod, { sidecars: true })],
 };

@@ -46,7 +46,7 @@
  * toleration immutability) and the delete protection, which need the stored
  * object or cluster state.
  */
-import { PodTemplateAt, podTemplateReleaseRules } from './_pod-template-releases';
+import { PodTemplateAt, podTemplateFieldWarnings, podTemplateReleaseRules } from './_pod-template-releases';
 import { goZeroValues } from './_workload';
 import { cloneSetProblems } from './clone-set';
 import { AdmissionContext, AdmissionModule, Manifest, ReleaseRule } from './types';
@@ -476,5 +476,6 @@ export const unitedDeploymentAdmission: AdmissionModule = {
   versions: ['v1alpha1'],
   defaults,
   validate: m => unitedDeploymentProblems(m).map(p => fieldError(p.field, p.value, p.problem, p.fix)),
+  warnings: (m, ctx) => podTemplateFieldWarnings(subsetPodTemplates(m), ctx),
   releaseRules: [...RELEASE_RULES, ...podTemplateReleaseRules(subsetPodTemplates)],
 };

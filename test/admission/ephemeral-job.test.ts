@@ -4,8 +4,9 @@ import * as path from 'path';
 import { ApiObject, App, Chart, Testing } from 'cdk8s';
 import { KruiseContext, KruiseControlPlane } from '../../src';
 import { ephemeralJobAdmission as mod } from '../../src/admission/ephemeral-job';
-import { asCreated } from '../../src/admission/judge';
+import { asCreated, judgeManifest, manifestWarnings } from '../../src/admission/judge';
 import { GATE_DEFAULTS } from '../../src/control-plane/_gates';
+import { contextFromFlags } from '../../src/releases/flags';
 import { KruiseValidation } from '../../src/validation/register';
 import { validateManifest } from '../../src/validation/schemas';
 import { cases } from '../fixtures/admission/ephemeral-job';
@@ -90,4 +91,26 @@ describe('the chart of 1.7 and 1.8 installs no EphemeralJob CRD (openkruise/char
     expect(app.charts.flatMap(c => c.toJson()).filter(o => o.kind === 'CustomResourceDefinition').map(o => o.metadata.name)).not.toContain('ephemeraljobs.apps.kruise.io');
     expect(app.charts.flatMap(c => c.toJson()).filter(o => o.kind === 'CustomResourceDefinition')).toHaveLength(17);
   });
+});
+
+test('with the CRD installed, 1.7 and 1.8 judge an ephemeral container\'s security context with their Kubernetes libraries', () => {
+  const m = JSON.parse(JSON.stringify(cases[0].manifest));
+  m.spec.template.ephemeralContainers[0].securityContext = { procMount: 'Unmasked', appArmorProfile: { type: 'Localhost' } };
+  const judged = (openkruise: string) => {
+    const withCrd = { ...contextFromFlags({ openkruise }), crdInstalled: (name: string) => name === 'ephemeraljobs.apps.kruise.io' };
+    const { errors } = judgeManifest(m, withCrd);
+    return errors.length > 0 ? errors : manifestWarnings(m, withCrd, { objects: () => [] });
+  };
+  // Kubernetes 1.28's ValidateSecurityContext knows no appArmorProfile and lets procMount Unmasked be
+  expect(judged('1.7')).toEqual([
+    'spec.template.ephemeralContainers[0].securityContext.appArmorProfile: {"type":"Localhost"} is ignored by OpenKruise 1.7, whose Kubernetes 1.28 pod types have no such field, '
+    + 'so its pods never get it (OpenKruise 1.8 has it); the target is 1.7 (given with --openkruise); remove it, or keep it for when the cluster runs OpenKruise 1.8 (it takes effect then)',
+  ]);
+  for (const release of ['1.8', '1.9']) {
+    expect(judged(release)).toEqual([
+      'spec.template.ephemeralContainers[0].securityContext.appArmorProfile.localhostProfile: (unset) must be set when the type is Localhost; name the profile loaded on the node',
+      'spec.template.ephemeralContainers[0].securityContext.procMount: "Unmasked" needs a pod with its own user namespace (spec.securityContext.hostUsers: false); '
+      + 'set hostUsers: false in the pod\'s securityContext, or use procMount Default',
+    ]);
+  }
 });
