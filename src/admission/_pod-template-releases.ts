@@ -485,6 +485,31 @@ function imageVolumeFindings(templates: PodTemplateAt[]): Finding[] {
   return out;
 }
 
+/**
+ * A container's resizePolicy that restarts the container in a pod that is
+ * never restarted, from 1.8 (validateResizePolicy, validation.go:3384 of
+ * Kubernetes v1.30.10, :3406 of v1.32.10): a Job's or BroadcastJob's pod with
+ * restartPolicy Never.
+ */
+function resizeNeverFindings(templates: PodTemplateAt[]): Finding[] {
+  const out: Finding[] = [];
+  for (const { spec, at } of specsOf(templates)) {
+    if (spec.restartPolicy !== 'Never') continue;
+    for (const { c, at: cat } of containersOf(spec, at)) {
+      list(c.resizePolicy).forEach((p, j) => {
+        if (!isObject(p) || p.restartPolicy === undefined || p.restartPolicy === 'NotRequired') return;
+        out.push({
+          field: `${cat}.resizePolicy[${j}].restartPolicy`,
+          value: p.restartPolicy,
+          problem: 'must be NotRequired in a pod with restartPolicy Never',
+          fix: 'use NotRequired, or remove the resize policy',
+        });
+      });
+    }
+  }
+  return out;
+}
+
 /** Which part of a pod a kind's templates are: a SidecarSet's sidecars, or an EphemeralJob's ephemeral containers. */
 export interface PodTemplateRuleOptions {
   readonly sidecars?: boolean;
@@ -498,7 +523,7 @@ export interface PodTemplateRuleOptions {
 export function podTemplateReleaseRules(templates: PodTemplates, o: PodTemplateRuleOptions = {}): ReleaseRule[] {
   // the rules of what only a pod template has (host network, pod security context, affinity, claims): none for the sidecars of a SidecarSet;
   // an EphemeralJob's ephemeral containers meet the rules of a container's security context only
-  const podOnly = new Set(['hostPort', 'sysctl', 'policies', 'labelKeys', 'claimEntry', 'claimSource']);
+  const podOnly = new Set(['hostPort', 'sysctl', 'policies', 'labelKeys', 'claimEntry', 'claimSource', 'resizeNever']);
   const ephemeral = new Set(['appArmor', 'procMount']);
   const rules: Array<ReleaseRule & { readonly id: string }> = [
     {
@@ -577,6 +602,13 @@ export function podTemplateReleaseRules(templates: PodTemplates, o: PodTemplateR
       change: 'refuses',
       what: 'matchLabelKeys or mismatchLabelKeys of a pod affinity term that are no label keys, come without a labelSelector, or share a key',
       find: m => labelKeysFindings(templates(m)),
+    },
+    {
+      id: 'resizeNever',
+      release: '1.8',
+      change: 'refuses',
+      what: 'a container resizePolicy that restarts the container, in a pod with restartPolicy Never',
+      find: m => resizeNeverFindings(templates(m)),
     },
     {
       id: 'policies',
