@@ -14,7 +14,8 @@
 #   CLUSTER_DIR            the run's folder (ca.crt, admin.crt, admin.key, logs)
 #   CLUSTER_SERVER         https://127.0.0.1:<port>
 #   CLUSTER_BIN            folder with kubectl, kube-apiserver, kube-scheduler, kwok, etcd
-#   CLUSTER_KRUISE_MANAGER the kruise-manager v1.9.0 binary (started by the tests)
+#   CLUSTER_KRUISE_MANAGER the kruise-manager v1.9.1 binary (started by the tests)
+#   CLUSTER_KRUISE_MANAGER_1_9_0 the kruise-manager v1.9.0 binary (kruise-daemon beside each)
 #   CLUSTER_ROLLOUT_MANAGER the kruise-rollout-manager v0.6.2 binary (lua_configuration/ beside bin/)
 #   CLUSTER_KRUISE_MANAGER_1_8, CLUSTER_KRUISE_MANAGER_1_7, CLUSTER_ROLLOUT_MANAGER_0_5
 #                          with CLUSTER_RELEASES=1 only: the older releases' managers (kruise-manager
@@ -72,7 +73,8 @@ fi
 
 bin="$(bash "$here/build.sh")"
 kubectl="$bin/kubectl"
-manager_bin="$(bash "$here/build-manager.sh")"
+manager_bin="$(bash "$here/build-manager.sh" v1.9.1)"
+manager_1_9_0_bin="$(bash "$here/build-manager.sh" v1.9.0)"
 rollout_manager_bin="$(bash "$here/build-rollout-manager.sh")"
 if [ "${CLUSTER_RELEASES:-}" = 1 ]; then
   export CLUSTER_KRUISE_MANAGER_1_8 CLUSTER_KRUISE_MANAGER_1_7 CLUSTER_ROLLOUT_MANAGER_0_5
@@ -292,7 +294,7 @@ fi
 
 touch "$dir/pids"
 export KUBECONFIG="$dir/kubeconfig" CLUSTER_DIR="$dir" CLUSTER_SERVER="$server" CLUSTER_BIN="$bin" \
-  CLUSTER_KRUISE_MANAGER="$manager_bin" CLUSTER_ROLLOUT_MANAGER="$rollout_manager_bin" CLUSTER_ROUTES="$dir/routes.json" CLUSTER_PIDS="$dir/pids"
+  CLUSTER_KRUISE_MANAGER="$manager_bin" CLUSTER_KRUISE_MANAGER_1_9_0="$manager_1_9_0_bin" CLUSTER_ROLLOUT_MANAGER="$rollout_manager_bin" CLUSTER_ROUTES="$dir/routes.json" CLUSTER_PIDS="$dir/pids"
 # In the background so that a TERM or INT sent to this script alone is acted on
 # at once (bash runs traps only between commands, and `wait` is interruptible).
 setpriv --pdeathsig TERM -- "$@" &
