@@ -235,7 +235,7 @@ function appArmorProblems(p: Json, at: string, windows: boolean, out: Finding[])
 /** appArmorProfile of the pod and of each container, from 1.8 (validation.go:4950 and :7241 of Kubernetes v1.30.10; windows pods: :4283, :4332). */
 function appArmorFindings(templates: PodTemplateAt[]): Finding[] {
   const out: Finding[] = [];
-  for (const { spec, at } of specsOf(templates)) {
+  for (const { spec, at, t } of specsOf(templates)) {
     const windows = isObject(spec.os) && spec.os.name === 'windows';
     if (isObject(spec.securityContext) && isObject(spec.securityContext.appArmorProfile)) {
       appArmorProblems(spec.securityContext.appArmorProfile, `${at}.securityContext.appArmorProfile`, windows, out);
@@ -245,8 +245,37 @@ function appArmorFindings(templates: PodTemplateAt[]): Finding[] {
         appArmorProblems(c.securityContext.appArmorProfile, `${cat}.securityContext.appArmorProfile`, windows, out);
       }
     }
+    if (!windows) appArmorAnnotationFindings(t.template, spec, at, out);
   }
   return out;
+}
+
+/**
+ * The deprecated AppArmor annotation of a container and the profile it gets
+ * from the fields must agree, from 1.8 (validateAppArmorAnnotationsAndFieldsMatchOnCreate
+ * on a template, validation.go:5969 of Kubernetes v1.30.10).
+ */
+function appArmorAnnotationFindings(template: Json, spec: Json, at: string, out: Finding[]): void {
+  const annotations = isObject(template.metadata) && isObject(template.metadata.annotations) ? template.metadata.annotations : {};
+  const profileOf = (holder: Json): Json | undefined => (isObject(holder.securityContext) && isObject(holder.securityContext.appArmorProfile)
+    ? holder.securityContext.appArmorProfile : undefined);
+  const podProfile = profileOf(spec);
+  for (const { c, at: cat } of containersOf(spec, at)) {
+    const own = profileOf(c);
+    const profile = own ?? podProfile;
+    const annotation = annotations[`container.apparmor.security.beta.kubernetes.io/${c.name}`];
+    if (!profile || typeof annotation !== 'string') continue;
+    const field = own ? `${cat}.securityContext.appArmorProfile` : `${at}.securityContext.appArmorProfile`;
+    const expected = profile.type === 'Unconfined' ? 'unconfined' : profile.type === 'RuntimeDefault' ? 'runtime/default'
+      : profile.type === 'Localhost' ? `localhost/${profile.localhostProfile ?? ''}` : undefined;
+    if (expected === undefined || annotation === expected) continue;
+    out.push({
+      field,
+      value: profile,
+      problem: `does not match the annotation container.apparmor.security.beta.kubernetes.io/${c.name}: ${JSON.stringify(annotation)} of the pod template`,
+      fix: 'remove the annotation (the field replaces it), or make the two name the same profile',
+    });
+  }
 }
 
 /** recursiveReadOnly of a volume mount, from 1.8 (validateMountRecursiveReadOnly, validation.go:1325 of Kubernetes v1.30.10). */
@@ -565,7 +594,7 @@ export function podTemplateReleaseRules(templates: PodTemplates, o: PodTemplateR
       id: 'appArmor',
       release: '1.8',
       change: 'refuses',
-      what: 'an appArmorProfile without a type, of an unknown type, with localhostProfile wrong for its type, or in a windows pod',
+      what: 'an appArmorProfile without a type, of an unknown type, with localhostProfile wrong for its type, in a windows pod, or unlike the container\'s AppArmor annotation',
       find: m => appArmorFindings(templates(m)),
     },
     {
