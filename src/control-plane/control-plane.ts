@@ -206,14 +206,29 @@ export interface KruiseControlPlaneProps {
   readonly namespaceDeletionProtection?: DeletionProtection;
 
   /**
-   * Register the EphemeralJob validating webhook, which kruise-manager
-   * serves but the chart leaves out (EphemeralJobs are not validated then).
-   * 1.9 only: the 1.7 and 1.8 control planes, as their charts, install no
-   * EphemeralJob CRD.
+   * Register the EphemeralJob validating webhook (`vephemeraljobs.kb.io`),
+   * which kruise-manager serves and the kruise chart registers from 1.9.0 on
+   * (false: EphemeralJobs are not validated). 1.9 only: the 1.7 and 1.8
+   * control planes, as their charts, install no EphemeralJob CRD.
+   *
+   * @default - true for 1.9, false for 1.7 and 1.8
+   */
+  readonly validateEphemeralJobs?: boolean;
+
+  /**
+   * Write the namespaceSelector terms that AKS's Admissions Enforcer adds to
+   * every webhook (`control-plane NotIn ["true"]`,
+   * `kubernetes.azure.com/managedby NotIn ["aks"]`) into the webhook
+   * configurations, on the webhooks where the kruise chart's
+   * `webhookConfiguration.aksIntegration` puts them. On AKS the enforcer
+   * then finds them there and changes nothing: kruise-manager does not
+   * rewrite the webhooks back and forth, and Argo CD or Flux see no drift.
+   * Set it on AKS only: elsewhere the terms skip namespaces that happen to
+   * carry those labels. See docs/control-planes.md, "Managed clusters".
    *
    * @default false
    */
-  readonly validateEphemeralJobs?: boolean;
+  readonly aksIntegration?: boolean;
 
   /**
    * Options of kruise-manager.
@@ -463,9 +478,10 @@ export class KruiseControlPlane extends Construct {
       conditions: {
         podWebhook: this.gates.isEnabled('PodWebhook'),
         deletionProtection: this.gates.isEnabled('ResourcesDeletionProtection'),
-        ephemeralJobs: props.validateEphemeralJobs ?? false,
+        ephemeralJobs: props.validateEphemeralJobs ?? !(this.releaseModel.line.chartLeavesOut ?? []).includes('EphemeralJob'),
       },
       versionedPaths: facts.versionedWebhookPaths,
+      aksIntegration: props.aksIntegration ?? false,
     });
     certificates._addObjects(this, ns);
 

@@ -150,13 +150,13 @@ describe('KruiseControlPlane per release', () => {
 
   test('RBAC: pods/resize from 1.9; StorageClasses from 1.8; 1.7\'s chart has no aggregated roles', () => {
     const manager = (ms: any[]) => rules(ms, 'ClusterRole', 'kruise-manager-role');
-    expect(manager(v19)).toContain(' | pods/status,pods/resize | get,patch,update');
-    expect(manager(v18)).toContain(' | pods/status | get,patch,update');
-    expect(manager(v17)).toContain(' | pods/status | get,patch,update');
+    expect(manager(v19)).toContain(' | pods/ephemeralcontainers,pods/resize | get,patch,update');
+    expect(manager(v18)).toContain(' | pods/ephemeralcontainers | get,patch,update');
+    expect(manager(v17)).toContain(' | pods/ephemeralcontainers | get,patch,update');
     expect(manager(v18)).toContain('storage.k8s.io | storageclasses | get,list,watch');
     expect(manager(v17).filter((r: string) => r.includes('storageclasses'))).toEqual([]);
     // otherwise the chart's rules, in order
-    const chart18 = CHART_RULES['ClusterRole/kruise-manager-role'].map(r => r.replace('pods/status,pods/resize', 'pods/status'));
+    const chart18 = CHART_RULES['ClusterRole/kruise-manager-role'].map(r => r.replace('pods/ephemeralcontainers,pods/resize', 'pods/ephemeralcontainers'));
     expect(manager(v18)).toEqual([...chart18, 'storage.k8s.io | storageclasses | get,list,watch']);
     expect(manager(v17)).toEqual(chart18);
     const aggregates = (ms: any[]) => ms.filter(m => m.kind === 'ClusterRole' && m.metadata.name.startsWith('aggregate-kruise-')).map(m => m.metadata.name);
