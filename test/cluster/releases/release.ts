@@ -126,7 +126,7 @@ export function kruiseJudgingSynth(line: string): { library: Synth; installed: S
   const release = asRelease(library, 'openkruise', line);
   if (withJobs) return { library, installed: release };
   const jobs = judgingControlPlane('1.9', true);
-  const hook = jobs.objects.find(m => m.kind === 'ValidatingWebhookConfiguration')!.webhooks.find((w: any) => w.name === 'vephemeraljob.kb.io');
+  const hook = jobs.objects.find(m => m.kind === 'ValidatingWebhookConfiguration')!.webhooks.find((w: any) => w.name === 'vephemeraljobs.kb.io');
   const crd = kindsOfLine('openkruise', line).find(k => k.kind === 'EphemeralJob')!;
   const objects = release.objects.flatMap(m => {
     if (m.kind === 'ValidatingWebhookConfiguration') {
