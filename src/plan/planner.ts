@@ -215,7 +215,7 @@ function sideRelease(product: Product, objs: Json[], side: string, newerNamesNon
   return undefined;
 }
 
-/** The newest modelled release of a product (`1.9.0`). */
+/** The newest modelled release of a product (`1.9.1`). */
 function newestRelease(product: Product): string {
   const lines = linesOf(product);
   const releases = lines[lines.length - 1].releases;

@@ -223,7 +223,7 @@ export interface UpdatePlanOptions {
    * KruiseDaemon, which it needs), RecreatePodWhenChangeVCTInCloneSetGate,
    * TemplateNoDefaults, StatefulSetStartOrdinal and StatefulSetAutoResizePVCGate.
    *
-   * @default - the OpenKruise v1.9.0 defaults
+   * @default - the OpenKruise 1.9 defaults
    */
   readonly featureGates?: { [gate: string]: boolean };
 

@@ -157,7 +157,7 @@ export function isDefaultLine(r: Release): boolean {
 /** A version that is not a modelled release: the message lists the supported ones. */
 export class ReleaseError extends Error {}
 
-/** The supported versions of a product, as an error lists them: `1.7 (1.7.0 to 1.7.4), 1.8 (...) or 1.9 (1.9.0)`. */
+/** The supported versions of a product, as an error lists them: `1.7 (1.7.0 to 1.7.4), 1.8 (...) or 1.9 (1.9.0 to 1.9.1)`. */
 export function supportedText(product: Product): string {
   const parts = linesOf(product).map(l => {
     const rs = l.releases;

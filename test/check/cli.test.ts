@@ -62,7 +62,7 @@ const liveManager = (image: string, args: string[] = []) => JSON.stringify({
   }],
 });
 const CONFIGMAP = 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: cfg, namespace: shop}\ndata: {a: b}\n';
-const SUMMARY = (docs: number, files: number, judged: number, others: number, verdict: string, against = 'OpenKruise v1.9.0 and Kruise Rollouts v0.6.2') =>
+const SUMMARY = (docs: number, files: number, judged: number, others: number, verdict: string, against = 'OpenKruise v1.9.1 and Kruise Rollouts v0.6.2') =>
   `checked ${docs} document${docs === 1 ? '' : 's'} in ${files} file${files === 1 ? '' : 's'} against ${against}: ${judged} OpenKruise object${judged === 1 ? '' : 's'} judged, ${others} other document${others === 1 ? '' : 's'} passed by; ${verdict}\n`;
 
 describe('cdk8s-kruise check', () => {
@@ -118,7 +118,7 @@ describe('cdk8s-kruise check', () => {
   test('JSON and JUnit output', () => {
     const file = write(tmp(), 'mixed.yaml', `${CLONESET}---\n${CLONESET.replace('name: web', 'name: old').replace('InPlaceIfPossible', 'OnDelete')}`);
     const json = JSON.parse(run(['--output', 'json', file]).out);
-    expect(json).toMatchObject({ target: { openKruise: 'v1.9.0', rollouts: 'v0.6.2' }, files: 1, documents: 2, judged: 2, refused: 1 });
+    expect(json).toMatchObject({ target: { openKruise: 'v1.9.1', rollouts: 'v0.6.2' }, files: 1, documents: 2, judged: 2, refused: 1 });
     expect(json.results.map((r: any) => [r.name, r.admitted])).toEqual([['web', true], ['old', false]]);
     const junit = run(['--output', 'junit', file]);
     expect(junit.code).toBe(2);
@@ -136,21 +136,21 @@ describe('cdk8s-kruise check', () => {
 
   test('--openkruise and --rollouts take every modelled release, as a line or a release, and list them otherwise', () => {
     const file = write(tmp(), 'ok.yaml', CLONESET);
-    for (const [v, shown] of [['1.7', 'v1.7.4'], ['1.8', 'v1.8.4'], ['1.8.2', 'v1.8.2'], ['v1.8.2', 'v1.8.2'], ['1.9', 'v1.9.0'], ['v1.9.0', 'v1.9.0']]) {
+    for (const [v, shown] of [['1.7', 'v1.7.4'], ['1.8', 'v1.8.4'], ['1.8.2', 'v1.8.2'], ['v1.8.2', 'v1.8.2'], ['1.9', 'v1.9.1'], ['v1.9.0', 'v1.9.0'], ['1.9.1', 'v1.9.1']]) {
       expect(run(['--openkruise', v, '--rollouts', 'v0.5.3', file])).toEqual({ code: 0, out: SUMMARY(1, 1, 1, 0, 'all admitted', `OpenKruise ${shown} and Kruise Rollouts v0.5.3`), err: '' });
     }
     // the same lines as plan and fleet give for a version that is not modelled
     expect(run(['--openkruise', '1.6', file])).toEqual({
       code: 1,
       out: '',
-      err: 'cdk8s-kruise check: --openkruise: OpenKruise 1.6 is not a line this library models; give one of 1.7 (1.7.0 to 1.7.4), 1.8 (1.8.0 to 1.8.4) or 1.9 (1.9.0) (a line stands for its newest release)\n',
+      err: 'cdk8s-kruise check: --openkruise: OpenKruise 1.6 is not a line this library models; give one of 1.7 (1.7.0 to 1.7.4), 1.8 (1.8.0 to 1.8.4) or 1.9 (1.9.0 to 1.9.1) (a line stands for its newest release)\n',
     });
     expect(run(['--rollouts', '0.4', file]).err).toBe(
       'cdk8s-kruise check: --rollouts: Kruise Rollouts 0.4 is not a line this library models; give one of 0.5 (0.5.0 to 0.5.5) or 0.6 (0.6.0 to 0.6.2) (a line stands for its newest release)\n');
-    expect(run(['--openkruise', '1.9.1', file]).err).toBe(
-      'cdk8s-kruise check: --openkruise: OpenKruise 1.9.1 is not a release of the 1.9 line, whose releases are 1.9.0; give one of 1.7 (1.7.0 to 1.7.4), 1.8 (1.8.0 to 1.8.4) or 1.9 (1.9.0) (a line stands for its newest release)\n');
+    expect(run(['--openkruise', '1.9.2', file]).err).toBe(
+      'cdk8s-kruise check: --openkruise: OpenKruise 1.9.2 is not a release of the 1.9 line, whose releases are 1.9.0, 1.9.1; give one of 1.7 (1.7.0 to 1.7.4), 1.8 (1.8.0 to 1.8.4) or 1.9 (1.9.0 to 1.9.1) (a line stands for its newest release)\n');
     expect(run(['--openkruise', '1.7.5', file]).err).toBe('cdk8s-kruise check: --openkruise: OpenKruise 1.7.5 is not 1.7 code: its tag is the commit of 1.8.3 (the 1.7 line ends at 1.7.4), so give 1.8.3 for a manager built from it; '
-      + 'give one of 1.7 (1.7.0 to 1.7.4), 1.8 (1.8.0 to 1.8.4) or 1.9 (1.9.0) (a line stands for its newest release)\n');
+      + 'give one of 1.7 (1.7.0 to 1.7.4), 1.8 (1.8.0 to 1.8.4) or 1.9 (1.9.0 to 1.9.1) (a line stands for its newest release)\n');
     expect(run(['--openkruise', 'latest', file]).code).toBe(1);
   });
 
@@ -169,7 +169,7 @@ spec:
       out: `WorkloadSpread "web" (apps.kruise.io/v1alpha1; ${file}, document 1) kind: "WorkloadSpread" needs the OpenKruise feature gate WorkloadSpread, which is off in the control plane of --feature-gates 'WorkloadSpread=false' (the webhook refuses every WorkloadSpread then); turn WorkloadSpread on in kruise-manager's --feature-gates (and here), or stop using the kind\n${SUMMARY(1, 1, 1, 0, '1 document refused')}`,
       err: '',
     });
-    expect(run(['--feature-gates', 'workloadspread=false', file]).err).toBe("cdk8s-kruise check: --feature-gates workloadspread: false is not an OpenKruise v1.9.0 feature gate (did you mean 'WorkloadSpread'?); use one of "
+    expect(run(['--feature-gates', 'workloadspread=false', file]).err).toBe("cdk8s-kruise check: --feature-gates workloadspread: false is not an OpenKruise v1.9.1 feature gate (did you mean 'WorkloadSpread'?); use one of "
       + `${Object.keys(GATE_DEFAULTS).sort().join(', ')}\n`);
     expect(run(['--feature-gates', 'WorkloadSpread', file]).err).toBe("cdk8s-kruise check: --feature-gates: 'WorkloadSpread' is not Gate=true or Gate=false (as kruise-manager's --feature-gates takes them)\n");
   });
@@ -320,7 +320,7 @@ describe('the release the cluster runs (--openkruise, --rollouts, --live)', () =
       code: 2,
       out: `Rollout "web" (rollouts.kruise.io/v1beta1; ${file}, document 1) spec.strategy.blueGreen: {"steps":[{"replicas":"50%"},{"replicas":"100%"}]} is served from Kruise Rollouts 0.6; `
         + 'the target is 0.5 (given with --rollouts); remove it, or upgrade the cluster to Kruise Rollouts 0.6 and declare that release\n'
-        + SUMMARY(1, 1, 1, 0, '1 document refused', 'OpenKruise v1.9.0 and Kruise Rollouts v0.5.5'),
+        + SUMMARY(1, 1, 1, 0, '1 document refused', 'OpenKruise v1.9.1 and Kruise Rollouts v0.5.5'),
       err: '',
     });
   });
@@ -342,7 +342,7 @@ describe('the release the cluster runs (--openkruise, --rollouts, --live)', () =
   test('--feature-gates are read as the release has them', () => {
     const file = write(tmp(), 'web.yaml', CLONESET);
     expect(run(['--openkruise', '1.8', '--feature-gates', 'InPlacePodVerticalScaling=true', file]).err).toBe(
-      'cdk8s-kruise check: --feature-gates InPlacePodVerticalScaling: true is not an OpenKruise v1.8.4 feature gate (a gate of v1.9.0, which kruise-manager v1.8.4 refuses to start with); '
+      'cdk8s-kruise check: --feature-gates InPlacePodVerticalScaling: true is not an OpenKruise v1.8.4 feature gate (a gate of 1.9, which kruise-manager v1.8.4 refuses to start with); '
       + `use one of ${Object.keys(gateDefaults(parseRelease('openkruise', '1.8', 'test'))).sort().join(', ')}\n`);
     expect(run(['--feature-gates', 'InPlacePodVerticalScaling=true', file]).code).toBe(0);
   });

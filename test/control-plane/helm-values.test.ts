@@ -8,10 +8,10 @@ import { supportedText } from '../../src/releases/registry';
 import { describeWithReference } from '../util/reference';
 
 const find = (ms: any[], kind: string, name?: string) => ms.find(m => m.kind === kind && (name === undefined || m.metadata.name === name));
-/** The takeover of a release whose live kruise-manager runs v1.9.0. */
+/** The takeover of a release whose live kruise-manager runs v1.9.1. */
 const synth = (values: any, props = {}) => {
   const chart = Testing.chart();
-  KruiseControlPlane.fromHelmRelease(chart, 'kruise', KruiseHelmRelease.fromValues(values, 'openkruise/kruise-manager:v1.9.0'), props);
+  KruiseControlPlane.fromHelmRelease(chart, 'kruise', KruiseHelmRelease.fromValues(values, 'openkruise/kruise-manager:v1.9.1'), props);
   return Testing.synth(chart);
 };
 const manager = (ms: any[]) => find(ms, 'Deployment', 'kruise-controller-manager');
@@ -28,7 +28,7 @@ const EVERY_VALUE = {
   manager: {
     log: { level: '2' },
     replicas: 3,
-    image: { repository: 'mirror.example.com/openkruise/kruise-manager', tag: 'v1.9.0' },
+    image: { repository: 'mirror.example.com/openkruise/kruise-manager', tag: 'v1.9.1' },
     webhook: { port: 9443 },
     metrics: { port: 8081 },
     healthProbe: { port: 8001 },
@@ -71,7 +71,7 @@ describe('KruiseControlPlane.fromHelmValues', () => {
     const dc = d.spec.template.spec.containers[0];
     expect(m.metadata.namespace).toBe('openkruise');
     expect(m.spec.replicas).toBe(3);
-    expect(mc.image).toBe('mirror.example.com/openkruise/kruise-manager:v1.9.0');
+    expect(mc.image).toBe('mirror.example.com/openkruise/kruise-manager:v1.9.1');
     expect(mc.args).toEqual(expect.arrayContaining(['--v=2', '--metrics-addr=:8081', '--health-probe-addr=:8001', '--sync-period=5400s', '--logging-format=json', '--pprof-addr=localhost:8091',
       expect.stringMatching(/^--feature-gates=.*ImagePullJobGate=true.*PodProbeMarkerGate=false/)]));
     expect(mc.env).toEqual(expect.arrayContaining([{ name: 'WEBHOOK_PORT', value: '9443' }, { name: 'KUBE_CACHE_MUTATION_DETECTOR', value: 'true' }]));
