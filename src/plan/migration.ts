@@ -547,7 +547,12 @@ function helmTakeover(release: string, releaseNs: string, owned: MigrationObject
     }
   }
   const svc = taken.find(t => t.obj.kind === 'Service' && t.obj.metadata.name === 'kruise-webhook-service');
-  if (svc && !sameJson(svc.obj.spec?.selector, after.get(svc.key)!.obj.spec?.selector)) {
+  const liveSelector = { ...(svc?.obj.spec?.selector ?? {}) };
+  if (svc && liveSelector[HANDOVER_LABEL] !== undefined) {
+    delete liveSelector[HANDOVER_LABEL];
+    notes.push(`Service ${svc.namespace}/${svc.obj.metadata.name} selects pods labelled ${HANDOVER_LABEL}: a handover is under way; the apply puts the Service's own selector back`);
+  }
+  if (svc && !sameJson(liveSelector, after.get(svc.key)!.obj.spec?.selector)) {
     refuse(`Service ${svc.namespace}/kruise-webhook-service: its selector changes from ${J(svc.obj.spec?.selector)} to ${J(after.get(svc.key)!.obj.spec?.selector)}: the webhooks lose their endpoints while the pods roll; keep the selector`);
   }
 
