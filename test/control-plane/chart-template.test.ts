@@ -66,9 +66,11 @@ describeWithReference('chart 1.9.1\'s templates read as data', CHART_1_9_1_TEMPL
       fs.writeFileSync(path.join(dir, 'values.yaml'), stringify(values));
       const r = spawnSync(helm, ['template', 'kruise', dir], { encoding: 'utf-8', env: { PATH: process.env.PATH, HOME: dir } });
       expect(`${r.status} ${r.stderr}`).toBe('0 ');
-      const byHelm = parseAllDocuments(r.stdout).map(d => d.toJS()).filter(o => o && typeof o === 'object');
-      const byReading = CHART_1_9_1_TEMPLATES.flatMap(f => renderObjects(f, values));
-      expect(byHelm.length).toBeGreaterThan(15);
+      // helm prints the objects in its install order (by kind); each object is compared with the reading's of the same kind and name
+      const byName = (objs: any[]) => Object.fromEntries(objs.map(o => [`${o.kind}/${o.metadata.name}`, o]));
+      const byHelm = byName(parseAllDocuments(r.stdout).map(d => d.toJS()).filter(o => o && typeof o === 'object'));
+      const byReading = byName(CHART_1_9_1_TEMPLATES.flatMap(f => renderObjects(f, values)));
+      expect(Object.keys(byHelm).length).toBeGreaterThan(15);
       expect(byHelm).toEqual(byReading);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });

@@ -124,8 +124,9 @@ describeWithChart('a Helm install of OpenKruise taken over by KruiseControlPlane
     expect(chartObjects.filter(m => m.kind === 'CustomResourceDefinition').length).toBe(18);
     // the real helm renders chart 1.9.1's own templates as the unit tier reads them (test/control-plane/_chart-template.ts)
     const byReading = CHART_1_9_1_TEMPLATES.slice(0, 2).flatMap(f => renderObjects(f, chartValues(set)));
-    const key = (m: Manifest) => `${m.kind}/${m.metadata.name}`;
-    expect(chartObjects.filter(m => byReading.some(r => key(r) === key(m)))).toEqual(byReading);
+    const byName = (objs: Manifest[]) => Object.fromEntries(objs.map(m => [`${m.kind}/${m.metadata.name}`, m]));
+    const installed = byName(chartObjects);
+    expect(Object.fromEntries(Object.keys(byName(byReading)).map(k => [k, installed[k]]))).toEqual(byName(byReading));
     await waitDeploymentAvailable(kube, KRUISE_NAMESPACE, 'kruise-controller-manager', 300_000);
     await waitDaemonSetReady(kube, KRUISE_NAMESPACE, 'kruise-daemon', 300_000);
     const chartPaths = paths(chartObjects);
