@@ -312,13 +312,13 @@ export class KruiseControlPlane extends Construct {
    *
    * @param scope the parent construct
    * @param id the construct id
-   * @param release the installed release
+   * @param installed the installed release of the chart
    * @param props props set on top of the mapped ones
    */
-  public static fromHelmRelease(scope: Construct, id: string, release: KruiseHelmRelease, props: KruiseControlPlaneProps = {}): KruiseControlPlane {
+  public static fromHelmRelease(scope: Construct, id: string, installed: KruiseHelmRelease, props: KruiseControlPlaneProps = {}): KruiseControlPlane {
     const where = `KruiseControlPlane.fromHelmRelease() at '${scope.node.path ? `${scope.node.path}/` : ''}${id}'`;
-    const tag = _imageTag(release.runningImage) ?? release.runningImage;
-    return KruiseControlPlane.takeOver(scope, id, where, release.values, { tag, from: release.runningImageSource }, props);
+    const tag = _imageTag(installed.runningImage) ?? installed.runningImage;
+    return KruiseControlPlane.takeOver(scope, id, where, installed.values, { tag, from: installed.runningImageSource }, props);
   }
 
   /**
