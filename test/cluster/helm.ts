@@ -29,7 +29,7 @@ import * as path from 'path';
 import { parseAllDocuments, stringify } from 'yaml';
 import { Kube } from './kube';
 import {
-  ALPHA3_RENDERING, CHART_1_9_0_TEMPLATES, CHART_1_9_1, CHART_1_9_1_TEMPLATES, CHART_1_9_1_VALUES, chartValues, renderObjects,
+  ALPHA3_RENDERING, CHART_1_9_0_TEMPLATES, CHART_1_9_1, CHART_1_9_1_TEMPLATES, CHART_1_9_1_VALUES, chartValues, matchKey, renderObjects,
 } from '../control-plane/_chart-template';
 
 export const CHART_VERSION = '1.9.1';
@@ -53,9 +53,6 @@ export interface ChartSource {
   /** The objects of the chart's own templates and of the stand-ins, by `Kind name`. */
   readonly standIns: string[];
 }
-
-const groupOf = (m: any) => (String(m.apiVersion).includes('/') ? String(m.apiVersion).split('/')[0] : '');
-const matchKey = (m: any) => `${groupOf(m)}/${m.kind}/${m.metadata?.namespace ?? ''}/${m.metadata?.name}`;
 
 /** The kruise chart 1.9.1 to install (see the file's comment). */
 export function kruiseChart(): ChartSource {

@@ -126,8 +126,10 @@ export const ALPHA3_RENDERING = path.join(REFERENCE_DIR, 'kruise-chart-1.9.0-alp
 const ALPHA3_IMAGE = 'openkruise/kruise-manager:v1.9.0-alpha3';
 
 const groupOf = (m: Json) => (String(m.apiVersion).includes('/') ? String(m.apiVersion).split('/')[0] : '');
-const matchKey = (m: Json) => `${groupOf(m)}/${m.kind}/${m.metadata?.namespace ?? ''}/${m.metadata?.name}`;
-const objectId = (m: Json) => `${m.kind} ${m.metadata?.namespace ? `${m.metadata.namespace}/` : ''}${m.metadata?.name}`;
+/** How two renderings' objects are matched: API group, kind, namespace and name. */
+export const matchKey = (m: Json) => `${groupOf(m)}/${m.kind}/${m.metadata?.namespace ?? ''}/${m.metadata?.name}`;
+/** `Kind namespace/name` (`Kind name` when cluster-scoped), as differences and origins name objects. */
+export const objectId = (m: Json) => `${m.kind} ${m.metadata?.namespace ? `${m.metadata.namespace}/` : ''}${m.metadata?.name}`;
 
 /**
  * Chart 1.9.1 rendered with its values (default values, with `overrides`),

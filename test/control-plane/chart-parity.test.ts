@@ -19,7 +19,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { Chart, Testing } from 'cdk8s';
 import { parseAllDocuments } from 'yaml';
-import { CHART_1_9_0_TEMPLATES, CHART_1_9_1_TEMPLATES, CHART_1_9_1_VALUES, chart191Objects } from './_chart-template';
+import { CHART_1_9_0_TEMPLATES, CHART_1_9_1_TEMPLATES, CHART_1_9_1_VALUES, chart191Objects, matchKey, objectId } from './_chart-template';
 import { DifferenceSite, KruiseLine, LINE_CHART, chartDifferences, differencesTable } from './chart-differences';
 import { KruiseControlPlane, KruiseControlPlaneProps } from '../../src';
 import { REFERENCE_DIR, describeWithReference } from '../util/reference';
@@ -115,9 +115,6 @@ function diff(ctx: { object: string; ourObject: any }, at: string, ours: unknown
   if (!same(ours, chart)) push(at, ours, chart);
 }
 
-const groupOf = (m: any) => (String(m.apiVersion).includes('/') ? String(m.apiVersion).split('/')[0] : '');
-const matchKey = (m: any) => `${groupOf(m)}/${m.kind}/${m.metadata?.namespace ?? ''}/${m.metadata?.name}`;
-const objectId = (m: any) => `${m.kind} ${m.metadata?.namespace ? `${m.metadata.namespace}/` : ''}${m.metadata?.name}`;
 
 /** Every difference between two sets of manifests, objects matched by API group, kind, namespace and name. */
 function compare(ours: any[], chart: any[]): Found[] {
