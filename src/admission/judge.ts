@@ -9,6 +9,7 @@ import { admissionModuleFor } from './index';
 import { AdmissionApp, AdmissionContext, AdmissionModule, Manifest } from './types';
 import { PRODUCT_NAME, atLeast, isDefaultLine, productOfGroup, releaseName } from '../releases/registry';
 import { TargetRelease, defaultTarget, targetNote, targetRelease } from '../releases/target';
+import { workloadFailureErrors } from '../releases/workload-failures';
 import { advice } from '../validation/advice';
 import { fieldError } from '../validation/field-error';
 import { cloneJson } from '../validation/json';
@@ -118,9 +119,10 @@ export function moduleErrors(module: AdmissionModule, defaulted: Manifest, ctx: 
  * serves is named with that release and where the target was declared);
  * the mutating webhook defaults it; the required fields are checked on the
  * defaulted object (a webhook default may fill one); then the validating
- * webhook's rules, the kind's release rules the release has, and, when
- * `app` is given and nothing else was found, the rules that read the other
- * objects. `manifest` is only read.
+ * webhook's rules, the kind's release rules the release has, a known
+ * failure of the release on the target's Kubernetes that breaks the object
+ * (src/releases/failures.ts), and, when `app` is given and nothing else was
+ * found, the rules that read the other objects. `manifest` is only read.
  */
 export function judgeManifest(manifest: Manifest, ctx: AdmissionContext, app?: AdmissionApp): Judgement {
   const created = asCreated(manifest);
@@ -136,7 +138,7 @@ export function judgeManifest(manifest: Manifest, ctx: AdmissionContext, app?: A
     if (missing.length > 0) return { errors: missing.map(formatIssue), decoded: false };
   }
   if (!module) return { errors: [], decoded: true };
-  const found = moduleErrors(module, defaulted, ctx, target);
+  const found = [...moduleErrors(module, defaulted, ctx, target), ...workloadFailureErrors(defaulted, ctx)];
   return { errors: found.length === 0 && module.appRules && app ? module.appRules(defaulted, app, ctx) : found, decoded: true };
 }
 

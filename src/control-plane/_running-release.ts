@@ -5,7 +5,7 @@
  * `cdk8s-kruise plan --old-live`, the control plane's `imageTag` refusals).
  */
 import { _compareTags } from '../_image-tags';
-import { PRODUCT_NAME, Product, Release, ReleaseError, lineOf, linesOf, parseRelease, supportedText } from '../releases/registry';
+import { PRODUCT_NAME, Product, Release, ReleaseError, lineOf, linesOf, parseRelease, supportedText, versionsOf } from '../releases/registry';
 
 /** What an image tag says about the release it runs. */
 export interface _RunningRelease {
@@ -57,7 +57,8 @@ export function _keepReleaseFix(running: _RunningRelease, product: Product = 'op
   if (running.version) {
     // a release newer than every one modelled of its line (or of all, for a line not modelled) is one a later cdk8s-kruise models
     const [major, minor] = running.version.split('.');
-    const known = lineOf(product, `${major}.${minor}`)?.releases ?? linesOf(product).flatMap(l => [...l.releases]);
+    const own = lineOf(product, `${major}.${minor}`);
+    const known = own ? versionsOf(own) : linesOf(product).flatMap(l => versionsOf(l));
     const newest = known[known.length - 1];
     if (_compareTags(`v${running.version}`, `v${newest}`) === 1) {
       return `upgrade cdk8s-kruise to a version that models ${name} ${running.version} (this one models ${supportedText(product)}); `

@@ -567,6 +567,13 @@ export interface ReleaseChangePlan {
   /** Webhook rules that start or stop refusing, by kind. */
   readonly rules: string[];
   /**
+   * Known failures of a release on some clusters (a Kubernetes minor, a
+   * vendor's /version) that the move fixes or brings, e.g. `fixes:
+   * kruise-manager panics in every in-place update on a cluster whose
+   * /version minor has a suffix (EKS, GKE)` (docs/existing-clusters.md).
+   */
+  readonly knownFailures: string[];
+  /**
    * Objects in the cluster the new release will refuse on their next update
    * (with the live objects only): `Kind namespace/name: the refusal`.
    */

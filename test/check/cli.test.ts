@@ -371,3 +371,105 @@ describe('the release the cluster runs (--openkruise, --rollouts, --live)', () =
     });
   });
 });
+
+describe('the cluster\'s Kubernetes (--kubernetes, --kubernetes-vendor, a /version in --live)', () => {
+  /** What `kubectl get --raw /version` prints on an EKS cluster of 1.37 (the real node's API server answers so). */
+  const EKS_VERSION = JSON.stringify({ major: '1', minor: '37+', gitVersion: 'v1.37.2-eks-0000000', gitCommit: '0000000', gitTreeState: 'clean', platform: 'linux/amd64' });
+  const PANIC = 'reads /version\'s minor as a number in every in-place update of a CloneSet, Advanced StatefulSet or Advanced DaemonSet and panics there, '
+    + 'after marking the pod not ready (InPlaceUpdateReady false): the update never completes and the pod stays out of its Services, '
+    + 'and an Advanced DaemonSet\'s update, run in a goroutine of its own, stops the whole kruise-manager and its webhooks (upstream issue #2404)';
+  const ON_EKS = 'OpenKruise v1.9.0 and Kruise Rollouts v0.6.2 on Kubernetes v1.37.2-eks-0000000';
+
+  test('OpenKruise 1.9.0 on an EKS gitVersion: the target and each in-place workload refused, exit 2, naming 1.9.1', () => {
+    const dir = tmp();
+    const file = write(dir, 'web.yaml', `${CLONESET}---\n${sidecarSet('logtail')}`);
+    expect(run(['--openkruise', '1.9.0', '--kubernetes', 'v1.37.2-eks-0000000', file])).toEqual({
+      code: 2,
+      out: 'the target: OpenKruise 1.9.0 (given with --openkruise) runs kruise-manager v1.9.0 on Kubernetes v1.37.2-eks-0000000 (/version minor "37+", given with --kubernetes), '
+        + `which ${PANIC}; upgrade the cluster's OpenKruise to 1.9.1 and check with --openkruise 1.9.1 (OpenKruise 1.9.1 fixes it)\n`
+        + `CloneSet "web" (apps.kruise.io/v1alpha1; ${file}, document 1) spec.updateStrategy.type: "InPlaceIfPossible" updates pods in place, which kruise-manager v1.9.0 on `
+        + 'Kubernetes v1.37.2-eks-0000000 (/version minor "37+") cannot do: each pod it updates in place is marked not ready, then kruise-manager panics and the update never completes; '
+        + 'the target is 1.9.0 (given with --openkruise), on Kubernetes v1.37.2-eks-0000000 (given with --kubernetes); '
+        + "upgrade the cluster's OpenKruise to 1.9.1 and check with --openkruise 1.9.1 (OpenKruise 1.9.1 fixes it); until then, set spec.updateStrategy.type to ReCreate\n"
+        + SUMMARY(2, 1, 2, 0, 'the target and 1 document refused', ON_EKS),
+      err: '',
+    });
+    // the same documents on 1.9.1, the default
+    expect(run(['--kubernetes', 'v1.37.2-eks-0000000', file])).toEqual({
+      code: 0, out: SUMMARY(2, 1, 2, 0, 'all admitted', 'OpenKruise v1.9.1 and Kruise Rollouts v0.6.2 on Kubernetes v1.37.2-eks-0000000'), err: '',
+    });
+  });
+
+  test('documents with nothing that updates in place: the target alone is refused', () => {
+    const file = write(tmp(), 'policy.yaml', sidecarSet('logtail'));
+    const r = run(['--openkruise', '1.9.0', '--kubernetes', 'v1.37.2-eks-0000000', file]);
+    expect(r.code).toBe(2);
+    expect(r.out.split('\n').slice(1)).toEqual([SUMMARY(1, 1, 1, 0, 'the target refused', ON_EKS).trimEnd(), '']);
+  });
+
+  test('--live reads a saved /version (kubectl get --raw /version): the same refusal; it and --kubernetes must be one cluster', () => {
+    const dir = tmp();
+    const version = write(dir, 'version.json', EKS_VERSION);
+    const file = write(dir, 'web.yaml', CLONESET);
+    const r = run(['--openkruise', '1.9.0', '--live', version, file]);
+    expect(r.code).toBe(2);
+    expect(r.out.split('\n')[0]).toBe('the target: OpenKruise 1.9.0 (given with --openkruise) runs kruise-manager v1.9.0 on Kubernetes v1.37.2-eks-0000000 '
+      + `(/version minor "37+", given with --live ${version}), which ${PANIC}; upgrade the cluster's OpenKruise to 1.9.1 and check with --openkruise 1.9.1 (OpenKruise 1.9.1 fixes it)`);
+    // the cluster's kruise-manager and /version, both in --live
+    const manager = write(dir, 'live.json', liveManager('openkruise/kruise-manager:v1.9.0'));
+    expect(run(['--live', manager, '--live', version, file]).out.split('\n')[0]).toBe(
+      `the target: OpenKruise 1.9.0 (given with --live: the kruise-manager in ${manager} runs image 'openkruise/kruise-manager:v1.9.0') runs kruise-manager v1.9.0 on `
+      + `Kubernetes v1.37.2-eks-0000000 (/version minor "37+", given with --live ${version}), which ${PANIC}; `
+      + "upgrade the cluster's OpenKruise to 1.9.1, then save its live state again (OpenKruise 1.9.1 fixes it)");
+    expect(run(['--live', version, file])).toEqual({
+      code: 0, out: SUMMARY(1, 1, 1, 0, 'all admitted', 'OpenKruise v1.9.1 and Kruise Rollouts v0.6.2 on Kubernetes v1.37.2-eks-0000000'), err: '',
+    });
+    expect(run(['--kubernetes', '1.36', '--live', version, file])).toEqual({
+      code: 1,
+      out: '',
+      err: `cdk8s-kruise check: --live ${version}: the cluster's /version (Kubernetes v1.37.2-eks-0000000) disagrees with Kubernetes 1.36 (given with --kubernetes): `
+        + 'a different minor; a check judges by one cluster: give the Kubernetes the cluster runs, or leave one out\n',
+    });
+  });
+
+  test('--kubernetes-vendor: GKE says the minor has the suffix; AKS and a minor say nothing of it', () => {
+    const file = write(tmp(), 'web.yaml', CLONESET);
+    expect(run(['--openkruise', '1.9.0', '--kubernetes', '1.31', '--kubernetes-vendor', 'gke', file]).out.split('\n')[0]).toBe(
+      'the target: OpenKruise 1.9.0 (given with --openkruise) runs kruise-manager v1.9.0 on Kubernetes 1.31 (GKE) (/version minor "31+", given with --kubernetes and --kubernetes-vendor), '
+      + `which ${PANIC}; upgrade the cluster's OpenKruise to 1.9.1 and check with --openkruise 1.9.1 (OpenKruise 1.9.1 fixes it)`);
+    expect(run(['--openkruise', '1.9.0', '--kubernetes', '1.31', '--kubernetes-vendor', 'aks', file]).code).toBe(0);
+    expect(run(['--openkruise', '1.9.0', '--kubernetes', '1.31', file]).code).toBe(0);
+  });
+
+  test('a warning of the target: InPlaceWorkloadVerticalScaling on 1.8 from Kubernetes 1.32, in text, JSON and JUnit', () => {
+    const file = write(tmp(), 'web.yaml', CLONESET);
+    const args = ['--openkruise', '1.8', '--kubernetes', '1.33', '--feature-gates', 'InPlaceWorkloadVerticalScaling=true', file];
+    const warning = 'the target: OpenKruise 1.8 (given with --openkruise) runs kruise-manager v1.8.4 on Kubernetes 1.33 (given with --kubernetes), which, '
+      + 'with InPlaceWorkloadVerticalScaling on, changes cpu and memory in place by updating the pod, which Kubernetes refuses from 1.32 on '
+      + '(resources change only through the pods/resize subresource there): every in-place update that changes them fails; '
+      + "upgrade the cluster's OpenKruise to 1.9.1 and check with --openkruise 1.9.1 (fixed from OpenKruise 1.9.0), "
+      + 'or turn InPlaceWorkloadVerticalScaling off (cpu and memory changes then recreate pods)';
+    expect(run(args)).toEqual({
+      code: 0, out: `warning: ${warning}\n${SUMMARY(1, 1, 1, 0, 'all admitted', 'OpenKruise v1.8.4 and Kruise Rollouts v0.6.2 on Kubernetes 1.33')}`, err: '',
+    });
+    expect(JSON.parse(run([...args, '--output', 'json']).out).target).toEqual({
+      openKruise: 'v1.8.4', rollouts: 'v0.6.2', kubernetes: '1.33', admitted: true, errors: [], warnings: [warning],
+    });
+    const junit = run([...args, '--output', 'junit']).out;
+    expect(junit).toContain('<testsuites name="cdk8s-kruise check" tests="2" failures="0">\n  <testsuite name="target" tests="1" failures="0">\n'
+      + '    <testcase classname="target" name="OpenKruise v1.8.4 and Kruise Rollouts v0.6.2 on Kubernetes 1.33"><system-out>warning: the target: ');
+  });
+
+  test('bad values: exit 1 with one line', () => {
+    const file = write(tmp(), 'web.yaml', CLONESET);
+    expect(run(['--kubernetes', 'latest', file]).err).toBe(
+      "cdk8s-kruise check: --kubernetes: 'latest' is not a Kubernetes version; give /version's gitVersion (e.g. v1.31.4-eks-2d5f260, as `kubectl version` prints the server's) or a minor (1.31)\n");
+    expect(run(['--kubernetes-vendor', 'openshift', file]).err).toBe("cdk8s-kruise check: --kubernetes-vendor: 'openshift' is not a vendor; give eks, gke, aks or other\n");
+    expect(run(['--kubernetes', 'v1.31.4-eks-2d5f260', '--kubernetes-vendor', 'aks', file]).err).toBe(
+      "cdk8s-kruise check: --kubernetes: 'v1.31.4-eks-2d5f260' is a gitVersion EKS reports, but the vendor declared is AKS; "
+      + 'declare the vendor the cluster is (or leave it out: EKS and GKE are read from the gitVersion)\n');
+    const bad = write(tmp(), 'version.json', JSON.stringify({ major: '1', minor: '30', gitVersion: 'v1.31.0' }));
+    expect(run(['--live', bad, file]).err).toBe(
+      `cdk8s-kruise check: --live ${bad}: major "1" and minor "30" do not match gitVersion "v1.31.0"; save it again with \`kubectl get --raw /version\`\n`);
+  });
+});

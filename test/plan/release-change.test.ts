@@ -89,8 +89,30 @@ test('1.7 -> 1.8: deletion protection is off by default from 1.8, and a rule of 
     crds: [],
     gates: [],
     rules: ['PodProbeMarker: starts refusing a host in a tcpSocket probe (refused from OpenKruise 1.8.3)'],
+    knownFailures: [],
     refusedLive: [],
   });
+});
+
+test('1.9.0 -> 1.9.1: no CRD, gate or rule changes, one known failure fixed; 1.8 -> 1.9 fixes one and brings one', () => {
+  expect(UpdatePlan.compare([], [], { openKruise: '1.9.0..1.9.1' }).releaseChanges).toEqual([{
+    product: 'OpenKruise',
+    fromRelease: 'OpenKruise 1.9.0',
+    toRelease: 'OpenKruise 1.9.1',
+    crds: [],
+    gates: [],
+    rules: [],
+    knownFailures: ['fixes: kruise-manager panics in every in-place update on a cluster whose /version minor has a suffix (EKS, GKE)'],
+    refusedLive: [],
+  }]);
+  expect(UpdatePlan.compare([], [], { openKruise: '1.8.4..1.9.0' }).releaseChanges![0].knownFailures).toEqual([
+    'brings: kruise-manager panics in every in-place update on a cluster whose /version minor has a suffix (EKS, GKE)',
+    'fixes: with InPlaceWorkloadVerticalScaling on, in-place cpu and memory changes fail from Kubernetes 1.32 (sent in the pod update)',
+    'brings: with InPlaceWorkloadVerticalScaling on, in-place cpu and memory changes on Kubernetes 1.32 need its alpha InPlacePodVerticalScaling gate (pods/resize)',
+  ]);
+  const r = run(['plan', '--old', writeDir([]), '--new', writeDir([]), '--openkruise', '1.9.0..1.9.1']);
+  expect(r.out).toContain('\nRelease change: OpenKruise 1.9.0 -> OpenKruise 1.9.1\n  Known failures on some clusters:\n'
+    + '    - fixes: kruise-manager panics in every in-place update on a cluster whose /version minor has a suffix (EKS, GKE)\n');
 });
 
 test('a downgrade reads the other way', () => {

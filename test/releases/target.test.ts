@@ -16,19 +16,11 @@ import {
 import { gateDefaults, parseRelease } from '../../src/releases/registry';
 import { _targetOf } from '../../src/releases/target';
 import { KruiseValidation } from '../../src/validation/register';
+import { appSynthErrors } from '../util/message-shape';
 
 beforeAll(() => { jest.spyOn(console, 'warn').mockImplementation(() => undefined); });
 
-function errorsOf(app: App): string[] {
-  try {
-    app.synthYaml();
-    return [];
-  } catch (e: any) {
-    const msg = String(e.message);
-    if (!msg.startsWith('Validation failed with the following errors:')) throw e;
-    return msg.split('\n').slice(1).map(l => l.trim()).filter(l => l !== '');
-  }
-}
+const errorsOf = appSynthErrors;
 
 const objects = (app: App) => app.charts.flatMap(c => c.toJson());
 const container = { image: 'nginx:1.27', securityContext: { ensureNonRoot: false } };

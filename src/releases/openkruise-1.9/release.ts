@@ -49,7 +49,10 @@ export const OPENKRUISE_1_9_GATES: Readonly<Record<string, boolean>> = {
 export const OPENKRUISE_1_9: ReleaseLine = {
   product: 'openkruise',
   line: '1.9',
-  releases: ['1.9.0', '1.9.1'],
+  releases: [
+    { version: '1.9.0', imageTag: 'v1.9.0', fixes: ['pod-update-resize-from-1.32'] },
+    { version: '1.9.1', imageTag: 'v1.9.1', fixes: ['suffixed-minor-panic'] },
+  ],
   gates: { all: OPENKRUISE_1_9_GATES },
   // there is no chart 1.9.0 yet: the newest, 1.9.0-alpha.3, installs a pre-release image
   controlPlane: { chart: '1.9.0-alpha.3', chartImageTag: 'v1.9.0-alpha3' },

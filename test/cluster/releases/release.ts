@@ -25,7 +25,7 @@ const clone = <T>(x: T): T => JSON.parse(JSON.stringify(x));
 
 /** The releases the tier runs, the binary of each (from cluster.sh) and the line its control plane is rendered for. */
 export const RELEASES = {
-  'openkruise-1.9.0': { product: 'openkruise', line: '1.9', version: '1.9.0', env: 'CLUSTER_KRUISE_MANAGER' },
+  'openkruise-1.9.0': { product: 'openkruise', line: '1.9', version: '1.9.0', env: 'CLUSTER_KRUISE_MANAGER_1_9_0' },
   'openkruise-1.8.4': { product: 'openkruise', line: '1.8', version: '1.8.4', env: 'CLUSTER_KRUISE_MANAGER_1_8' },
   'openkruise-1.7.4': { product: 'openkruise', line: '1.7', version: '1.7.4', env: 'CLUSTER_KRUISE_MANAGER_1_7' },
   'rollouts-0.6.2': { product: 'rollouts', line: '0.6', version: '0.6.2', env: 'CLUSTER_ROLLOUT_MANAGER' },
