@@ -19,7 +19,7 @@ import { HelmValueMapping, KruiseDaemonOptions, KruiseManagerOptions } from './o
 import { addRbac, addServiceAccounts, DAEMON_CONFIG_NAMESPACE } from './rbac';
 import { addWebhookConfigurations, CONTROL_PLANE_LABEL, DELETE_PROTECTION_LABEL } from './webhooks';
 import { _imageTag } from '../_image-tags';
-import { parseRelease, Release } from '../releases/registry';
+import { parseRelease, Release, ReleaseError } from '../releases/registry';
 import { _declareRelease } from '../releases/target';
 import { _assertOwnKplus } from '../validation/foreign-kplus';
 import { _registerGateSource } from '../validation/gates';
@@ -390,6 +390,15 @@ export class KruiseControlPlane extends Construct {
     void _r; void _t;
     const running = live === undefined ? undefined : _runningRelease(live.tag);
     const runs = running === undefined ? '' : `the cluster runs ${running.version ? `OpenKruise ${running.version}` : `the image tag ${running.tag}`} (${live!.from})`;
+    if (props.release !== undefined && running !== undefined) {
+      // a release this library does not model: the same fix as every other message about the release a takeover installs
+      try {
+        parseRelease('openkruise', props.release, 'release');
+      } catch (e) {
+        if (!(e instanceof ReleaseError)) throw e;
+        throw new Error(`${where}: release '${props.release}' is not a release this library models; ${runs}: ${_keepReleaseFix(running)}`);
+      }
+    }
     const release = props.release ?? running?.release?.version;
     if (release === undefined) {
       const what = running!.trap ? running!.trap : running!.version ? 'a release this library does not model' : 'which names no release';

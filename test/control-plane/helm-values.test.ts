@@ -167,6 +167,10 @@ describe('KruiseControlPlane.fromHelmValues', () => {
     expect(() => KruiseControlPlane.fromHelmValues(chart, 'kruise', { manager: { image: { tag: 'v1.10.1' } } }, { release: '1.9' }))
       .toThrow('KruiseControlPlane.fromHelmValues() at \'test/kruise\': the cluster runs OpenKruise 1.10.1 (manager.image.tag "v1.10.1" of the values), newer than ');
     expect(chart.node.tryFindChild('kruise')).toBeUndefined();
+    // a release given that this library does not model names the same fix
+    expect(() => KruiseControlPlane.fromHelmValues(chart, 'kruise', { manager: { image: { tag: 'v1.9.1' } } }, { release: '1.9.7' })).toThrow(
+      'KruiseControlPlane.fromHelmValues() at \'test/kruise\': release \'1.9.7\' is not a release this library models; '
+      + 'the cluster runs OpenKruise 1.9.1 (manager.image.tag "v1.9.1" of the values): set release: \'1.9.1\' on the control plane');
     expect(() => KruiseControlPlane.fromHelmRelease(chart, 'kruise', KruiseHelmRelease.fromValues({}, 'registry.example.com/kruise-manager@sha256:0123'))).toThrow(
       'KruiseControlPlane.fromHelmRelease() at \'test/kruise\': the cluster runs the image tag registry.example.com/kruise-manager@sha256:0123 '
       + '(the live kruise-manager runs registry.example.com/kruise-manager@sha256:0123), which names no release: a takeover would change the release the cluster runs; '
