@@ -7,6 +7,7 @@ import type * as CheckCli from './check/cli';
 import type * as FleetCli from './fleet/cli';
 import type * as HealthCli from './health/cli';
 import type * as PlanCli from './plan/cli';
+import type * as SchemasCli from './schema-export/cli';
 
 /** Where a command writes. */
 export interface CliIo {
@@ -41,6 +42,10 @@ const COMMANDS: Record<string, Command> = {
   check: {
     summary: 'OpenKruise manifests from anywhere (Helm, kustomize, YAML, stdin) against the admission of synth',
     run: (args, io) => (require('./check/cli') as typeof CheckCli).checkMain(args, io),
+  },
+  schemas: {
+    summary: 'JSON schemas of a release\'s kinds for kubeconform and editors (the YAML language server)',
+    run: (args, io) => (require('./schema-export/cli') as typeof SchemasCli).schemasMain(args, io),
   },
 };
 /* eslint-enable @typescript-eslint/no-require-imports */
