@@ -129,15 +129,23 @@ function describeWithKubeconform(name: string, fn: () => void): void {
 }
 
 describeWithKubeconform('kubeconform v0.7.0 with our schemas', () => {
-  test('every OpenKruise and Kruise Rollouts object of the docs and the example apps is valid, strict too', () => {
+  test('the docs\' kubeconform command, with the folders the docs write, finds every OpenKruise and Kruise Rollouts object of the docs and the example apps valid, plain and -strict', () => {
+    const page = fencedBlocks('docs/checking-yaml.md');
+    const block = page.find(b => b.lang === 'sh' && b.code.includes('kubeconform '))!.code.split('\n');
+    const writes = block.filter(l => l.startsWith('npx cdk8s-kruise schemas '));
+    expect(writes).toEqual(['npx cdk8s-kruise schemas --out .schemas/kruise', 'npx cdk8s-kruise schemas --out .schemas/kruise-strict --strict']);
+    const command = block.find(l => l.startsWith('kubeconform '))!;
+    const location = /-schema-location default -schema-location '([^']+)'/.exec(command)![1];
     const dir = tmp();
-    run(['schemas', '--out', path.join(dir, 'schemas')]);
-    run(['schemas', '--out', path.join(dir, 'schemas-strict'), '--strict']);
+    for (const w of writes) expect(run(w.split(' ').slice(2), dir).code).toBe(0);
+    // the editor mapping of the docs names the file the command wrote
+    const settings = parseAllDocuments(page.find(b => b.lang === 'yaml' && b.code.includes('yaml.schemas'))!.code)[0].toJSON();
+    const [editorFile] = Object.keys(settings['yaml.schemas']);
+    expect(fs.existsSync(path.join(dir, editorFile))).toBe(true);
     const docs = docsExamples();
     expect(docs.size).toBeGreaterThan(30);
     for (const strict of [false, true]) {
-      const location = kubeconformLocation(path.join(dir, strict ? 'schemas-strict' : 'schemas'));
-      const verdicts = judge(path.join(dir, strict ? 'strict' : 'plain'), docs, location, strict);
+      const verdicts = judge(path.join(dir, strict ? 'strict' : 'plain'), docs, path.join(dir, location), strict);
       const wrong = [...verdicts].filter(([, v]) => v.status !== 'statusValid').map(([n, v]) => `${n}: ${v.status} ${v.msg}`);
       expect({ strict, wrong }).toEqual({ strict, wrong: [] });
       expect(verdicts.size).toBe(docs.size);
