@@ -243,6 +243,12 @@ describeWithArgoCd('the actions run by Argo CD v3.5.8\'s Lua VM (util/lua), as i
       .toBe('Pod shop/web-x7k2p: is not a running pod of a CloneSet, Advanced StatefulSet or Advanced DaemonSet with every container started (phase Running); kruise-daemon restarts containers only in such a pod');
   });
 
+  test('a null of the live object comes back as its removal in Argo CD\'s patch (Lua has no null)', () => {
+    const withNull = cloneSet({});
+    (withNull.spec as any).template = { metadata: { creationTimestamp: null, labels: { app: 'web' } } };
+    expect(one(withNull, 'pause').patch).toEqual({ spec: { updateStrategy: { paused: true }, template: { metadata: { creationTimestamp: null } } } });
+  });
+
   test('scale reads its replicas as a whole number, and names a bad one', () => {
     expect(one(cloneSet({}), 'scale', { replicas: '5' })).toMatchObject({ patch: { spec: { replicas: 5 } } });
     expect(one(statefulSet({}), 'scale', { replicas: '0' })).toMatchObject({ patch: { spec: { replicas: 0 } } });
