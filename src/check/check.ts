@@ -16,7 +16,7 @@ import { AdmissionApp, AdmissionContext } from '../admission/types';
 import { groupOf, identityOf } from '../fleet/manifest';
 import { failureFix } from '../releases/failures';
 import { PRODUCT_NAME, releaseText } from '../releases/registry';
-import { failureLine, knownFailures, moveToFor, targetGate } from '../releases/target';
+import { failureLine, knownFailures, moveToFor, targetGate, targetVerdict } from '../releases/target';
 import { KRUISE_GROUPS } from '../validation/schemas';
 
 /** One document read from a file (or standard input). */
@@ -79,15 +79,27 @@ interface CheckObject extends ModelObject {
   readonly kruise: boolean;
 }
 
-/** The admission context of a check: the target's releases; the gates of `--feature-gates`, else the release's defaults. */
-function contextOf(target: CheckTarget, gates: GateSourceLike | undefined): AdmissionContext {
-  const releases = target.releases;
-  return { target: releases, gate: (name: string) => (gates ? gates.isEnabled(name) : targetGate(releases, name)) };
+/**
+ * The admission context of a check: the target's releases; the gates of
+ * `--feature-gates`, else the release's defaults; the CRDs among the documents
+ * and the live state.
+ */
+function contextOf(input: CheckInput): AdmissionContext {
+  const releases = input.target.releases;
+  const gates = input.gates;
+  let crds: Set<string> | undefined;
+  const crdInstalled = (name: string) => {
+    crds ??= new Set([...input.documents, ...(input.live ?? [])]
+      .filter(d => d.json?.kind === 'CustomResourceDefinition' && groupOf(d.json.apiVersion) === 'apiextensions.k8s.io')
+      .map(d => d.json.metadata?.name));
+    return crds.has(name);
+  };
+  return { target: releases, gate: (name: string) => (gates ? gates.isEnabled(name) : targetGate(releases, name)), crdInstalled };
 }
 
 /** Run the check. */
 export function runCheck(input: CheckInput): CheckReport {
-  const ctx = contextOf(input.target, input.gates);
+  const ctx = contextOf(input);
   const objects: CheckObject[] = [];
   const own = new Set<string>();
   for (const doc of input.documents) {
@@ -175,7 +187,8 @@ function targetProblems(target: CheckTarget, ctx: AdmissionContext): { errors: s
     const given = m.release.product === 'openkruise' ? t.openKruise : t.rollouts;
     const line = `the target: ${PRODUCT_NAME[m.release.product]} ${releaseText(given.release)} (${given.declared}) runs ${failureLine(m, t)}; `
       + failureFix(m, moveToFor(given), n => ctx.gate(n));
-    (m.failure.verdict === 'refuse' ? errors : warnings).push(line);
+    // the documents' workloads it breaks are refused each; a check installs no manager
+    (targetVerdict(m.failure, false) === 'refuse' ? errors : warnings).push(line);
   }
   return { errors, warnings };
 }

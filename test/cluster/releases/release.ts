@@ -113,34 +113,14 @@ function judgingControlPlane(line: string, validateEphemeralJobs: boolean): Synt
 
 /**
  * The OpenKruise control plane that judges: ResourceDistributionGate and
- * ImagePullJobGate on, and the EphemeralJob webhook registered. The charts of
- * 1.7 and 1.8 install no EphemeralJob CRD (so the library refuses
- * `validateEphemeralJobs` there), while the release's manager serves the
- * kind: for those lines the tier adds the line's EphemeralJob CRD and the
- * webhook (as 1.9's control plane renders it), so that the corpus's
- * EphemeralJobs are judged as on 1.9.
+ * ImagePullJobGate on, and on 1.9 the EphemeralJob webhook registered. The
+ * charts of 1.7 and 1.8 install no EphemeralJob CRD (nor does the library's
+ * control plane of those lines), so there an EphemeralJob is judged as such
+ * a cluster judges it: it has no resource (404), and our admission refuses it.
  */
 export function kruiseJudgingSynth(line: string): { library: Synth; installed: Synth } {
-  const withJobs = line === '1.9';
-  const library = judgingControlPlane(line, withJobs);
-  const release = asRelease(library, 'openkruise', line);
-  if (withJobs) return { library, installed: release };
-  const jobs = judgingControlPlane('1.9', true);
-  const hook = jobs.objects.find(m => m.kind === 'ValidatingWebhookConfiguration')!.webhooks.find((w: any) => w.name === 'vephemeraljob.kb.io');
-  const crd = kindsOfLine('openkruise', line).find(k => k.kind === 'EphemeralJob')!;
-  const objects = release.objects.flatMap(m => {
-    if (m.kind === 'ValidatingWebhookConfiguration') {
-      const v = clone(m);
-      v.webhooks.push(hook);
-      if (v.metadata.annotations?.template !== undefined) v.metadata.annotations.template = JSON.stringify(v.webhooks.map((h: any) => sortKeys(h)));
-      return [v];
-    }
-    if (m.kind === 'CustomResourceDefinition' && m.metadata.name === 'clonesets.apps.kruise.io') {
-      return [m, renderCrd(crd, { labels: m.metadata.labels, annotations: m.metadata.annotations })];
-    }
-    return [m];
-  });
-  return { library, installed: { name: `${release.name}, with the EphemeralJob CRD and webhook`, files: release.files, objects } };
+  const library = judgingControlPlane(line, line === '1.9');
+  return { library, installed: asRelease(library, 'openkruise', line) };
 }
 
 /** The Kruise Rollouts control plane of a line. */
