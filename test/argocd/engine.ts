@@ -6,7 +6,8 @@
  * manifests with gitops-engine. A group of tests that needs it builds it on
  * first use; without the Go toolchain the group is one skipped test saying so.
  */
-import { execFileSync, spawnSync } from 'child_process';
+import { execFileSync, spawn, spawnSync } from 'child_process';
+import * as fs from 'fs';
 import * as path from 'path';
 import { SKIPPED_GROUP } from '../util/reference';
 
@@ -59,12 +60,22 @@ export function argocdEngineBinary(): string | undefined {
   return (binary = r.stdout.trim());
 }
 
+/** ARGOCD_ENGINE_LOG=FILE appends argocd-engine's log (gitops-engine's, verbose for a sync) to FILE as it runs. */
+const LOG = process.env.ARGOCD_ENGINE_LOG;
+
 function engine(command: string, input: unknown, env: NodeJS.ProcessEnv = process.env, timeout = 120_000): any {
   const bin = argocdEngineBinary();
   if (!bin) throw new Error('argocd-engine is not built');
-  const r = spawnSync(bin, [command], { input: JSON.stringify(input), env, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, timeout });
-  if (r.status !== 0) throw new Error(`argocd-engine ${command} failed (${r.status ?? r.signal}): ${r.stderr}`);
-  return JSON.parse(r.stdout);
+  const log = LOG ? fs.openSync(LOG, 'a') : undefined;
+  try {
+    const r = spawnSync(bin, [command], {
+      input: JSON.stringify(input), env, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, timeout, stdio: ['pipe', 'pipe', log ?? 'pipe'],
+    });
+    if (r.status !== 0) throw new Error(`argocd-engine ${command} failed (${r.status ?? r.signal}): ${log !== undefined ? `see ${LOG}` : r.stderr}`);
+    return JSON.parse(r.stdout);
+  } finally {
+    if (log !== undefined) fs.closeSync(log);
+  }
 }
 
 /** Discovery, and each case's action, run by Argo CD's Lua VM with the overrides of `data` (argocd-cm's data). */
@@ -100,8 +111,12 @@ export interface SyncOutcome {
   readonly managed: number;
 }
 
-/** A sync of `manifests` as application `app` by gitops-engine (KUBECONFIG from `env`). */
-export function sync(env: NodeJS.ProcessEnv, request: {
+/**
+ * A sync of `manifests` as application `app` by gitops-engine (KUBECONFIG from `env`). It runs for minutes, so
+ * it does not block the event loop: the caller's keep-alive connections to the API server see the server
+ * close them meanwhile, instead of being written to once they are dead (EPIPE).
+ */
+export async function sync(env: NodeJS.ProcessEnv, request: {
   app: string;
   namespace?: string;
   data: Record<string, string>;
@@ -109,10 +124,31 @@ export function sync(env: NodeJS.ProcessEnv, request: {
   serverSideApply: boolean;
   prune: boolean;
   ignoreDifferences?: unknown[];
+  /** Argo CD's server-side diff (the Application's `argocd.argoproj.io/compare-options: ServerSideDiff=true`). */
+  serverSideDiff?: boolean;
   timeoutSeconds?: number;
   verbose?: boolean;
-}): SyncOutcome {
-  return engine('sync', request, env, ((request.timeoutSeconds ?? 600) + 120) * 1000);
+}): Promise<SyncOutcome> {
+  const bin = argocdEngineBinary();
+  if (!bin) throw new Error('argocd-engine is not built');
+  const log = LOG ? fs.openSync(LOG, 'a') : undefined;
+  try {
+    const child = spawn(bin, ['sync'], { env, stdio: ['pipe', 'pipe', log ?? 'pipe'], timeout: ((request.timeoutSeconds ?? 600) + 120) * 1000 });
+    let out = '';
+    let err = '';
+    child.stdout!.setEncoding('utf8').on('data', (t: string) => { out += t; });
+    child.stderr?.setEncoding('utf8').on('data', (t: string) => { err += t; });
+    const done = new Promise<number | string>((resolve, reject) => {
+      child.on('error', reject);
+      child.on('close', (code, signal) => resolve(code ?? signal ?? 'unknown'));
+    });
+    child.stdin!.end(JSON.stringify({ verbose: LOG !== undefined, ...request }));
+    const code = await done;
+    if (code !== 0) throw new Error(`argocd-engine sync failed (${code}): ${log !== undefined ? `see ${LOG}` : err}`);
+    return JSON.parse(out);
+  } finally {
+    if (log !== undefined) fs.closeSync(log);
+  }
 }
 
 /** `describe(name, fn)` when argocd-engine can run; otherwise one skipped test saying why. */

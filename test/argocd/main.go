@@ -35,7 +35,6 @@ import (
 
 	"github.com/argoproj/argo-cd/gitops-engine/pkg/cache"
 	"github.com/argoproj/argo-cd/gitops-engine/pkg/diff"
-	"github.com/argoproj/argo-cd/gitops-engine/pkg/engine"
 	"github.com/argoproj/argo-cd/gitops-engine/pkg/sync"
 	"github.com/argoproj/argo-cd/gitops-engine/pkg/sync/common"
 	"github.com/argoproj/argo-cd/gitops-engine/pkg/utils/kube"
@@ -107,11 +106,11 @@ func overrides(data map[string]string) (map[string]appv1.ResourceOverride, error
 }
 
 type action struct {
-	Name        string            `json:"name"`
-	DisplayName string            `json:"displayName,omitempty"`
-	Disabled    bool              `json:"disabled,omitempty"`
-	IconClass   string            `json:"iconClass,omitempty"`
-	Params      []string          `json:"params,omitempty"`
+	Name        string   `json:"name"`
+	DisplayName string   `json:"displayName,omitempty"`
+	Disabled    bool     `json:"disabled,omitempty"`
+	IconClass   string   `json:"iconClass,omitempty"`
+	Params      []string `json:"params,omitempty"`
 }
 
 type created struct {
@@ -273,8 +272,17 @@ func cmdActions(in io.Reader) error {
 	return json.NewEncoder(os.Stdout).Encode(results)
 }
 
+// restConfig is KUBECONFIG's cluster with the client rate limits Argo CD sets on every cluster's config
+// (pkg/apis/application/v1alpha1: 50 requests a second, bursts of 100); client-go's own 5 a second leaves a
+// sync of CRDs and their objects waiting minutes on discovery that Argo CD never waits for.
 func restConfig() (*rest.Config, error) {
-	return clientcmd.NewNonInteractiveDeferredLoadingClientConfig(clientcmd.NewDefaultClientConfigLoadingRules(), &clientcmd.ConfigOverrides{}).ClientConfig()
+	config, err := clientcmd.NewNonInteractiveDeferredLoadingClientConfig(clientcmd.NewDefaultClientConfigLoadingRules(), &clientcmd.ConfigOverrides{}).ClientConfig()
+	if err != nil {
+		return nil, err
+	}
+	config.QPS = appv1.K8sClientConfigQPS
+	config.Burst = appv1.K8sClientConfigBurst
+	return config, nil
 }
 
 func cmdRun(in io.Reader) error {
@@ -401,15 +409,16 @@ func track(app string, o *unstructured.Unstructured) {
 
 func cmdSync(in io.Reader) error {
 	var input struct {
-		App               string                           `json:"app"`
-		Namespace         string                           `json:"namespace"`
-		Data              map[string]string                `json:"data"`
-		Manifests         []map[string]interface{}         `json:"manifests"`
-		ServerSideApply   bool                             `json:"serverSideApply"`
-		Prune             bool                             `json:"prune"`
+		App               string                            `json:"app"`
+		Namespace         string                            `json:"namespace"`
+		Data              map[string]string                 `json:"data"`
+		Manifests         []map[string]interface{}          `json:"manifests"`
+		ServerSideApply   bool                              `json:"serverSideApply"`
+		Prune             bool                              `json:"prune"`
 		IgnoreDifferences []appv1.ResourceIgnoreDifferences `json:"ignoreDifferences"`
-		TimeoutSeconds    int                              `json:"timeoutSeconds"`
-		Verbose           bool                             `json:"verbose"`
+		ServerSideDiff    bool                              `json:"serverSideDiff"`
+		TimeoutSeconds    int                               `json:"timeoutSeconds"`
+		Verbose           bool                              `json:"verbose"`
 	}
 	if err := json.NewDecoder(in).Decode(&input); err != nil {
 		return fmt.Errorf("reading the request: %w", err)
@@ -433,12 +442,10 @@ func cmdSync(in io.Reader) error {
 			_, tracked := un.GetAnnotations()[trackingAnnotation]
 			return nil, tracked
 		}))
-	eng := engine.NewEngine(config, clusterCache, engine.WithKubectl(kubectl), engine.WithLogr(log))
-	stop, err := eng.Run()
-	if err != nil {
-		return err
+	if err := clusterCache.EnsureSynced(); err != nil {
+		return fmt.Errorf("reading the cluster: %w", err)
 	}
-	defer stop()
+	defer clusterCache.Invalidate()
 
 	targets := make([]*unstructured.Unstructured, 0, len(input.Manifests))
 	for _, m := range input.Manifests {
@@ -467,9 +474,16 @@ func cmdSync(in io.Reader) error {
 		sync.WithServerSideApply(input.ServerSideApply),
 		sync.WithServerSideApplyManager("argocd-controller"),
 		sync.WithClientSideApplyMigration(true, common.DefaultClientSideApplyMigrationManager),
+		// Argo CD waits 2 s between waves (controller/sync.go's delayBetweenSyncWaves, ARGOCD_SYNC_WAVE_DELAY)
+		sync.WithSyncWaveHook(func(_ common.SyncPhase, _ int, finalWave bool) error {
+			if !finalWave {
+				time.Sleep(2 * time.Second)
+			}
+			return nil
+		}),
 	}
 	started := time.Now()
-	res, syncErr := eng.Sync(ctx, targets, isManaged, "cluster-tier", input.Namespace, opts...)
+	res, syncErr := operate(ctx, clusterCache, config, kubectl, targets, isManaged, input.Namespace, opts)
 	out := struct {
 		Results []syncResult `json:"results"`
 		Error   string       `json:"error,omitempty"`
@@ -524,13 +538,27 @@ func cmdSync(in io.Reader) error {
 	if err != nil {
 		return err
 	}
-	diffs, err := diff.DiffArray(dctx, configs, lives,
+	diffOpts := []diff.Option{
 		diff.WithNormalizer(composed{ignoreNormalizer, knownTypes}),
 		diff.WithStructuredMergeDiff(input.ServerSideApply),
 		diff.WithGVKParser(clusterCache.GetGVKParser()),
 		diff.WithManager("argocd-controller"),
-		diff.WithServerSideDiff(false),
-		diff.WithLogr(log))
+		diff.WithServerSideDiff(input.ServerSideDiff),
+		diff.WithLogr(log),
+	}
+	// an Application annotated argocd.argoproj.io/compare-options: ServerSideDiff=true: the predicted live object is
+	// a server-side dry-run apply as argocd-controller (the controller's getServerSideDiffDryRunApplier), so the API
+	// server's and the webhooks' defaults are in it; the changes of mutating webhooks are left out of the comparison
+	// (gitops-engine's default, IncludeMutationWebhook unset)
+	if input.ServerSideDiff {
+		applier, cleanupApplier, err := kubectl.ManageServerSideDiffDryRuns(config)
+		if err != nil {
+			return fmt.Errorf("the server-side diff's dry runs: %w", err)
+		}
+		defer cleanupApplier()
+		diffOpts = append(diffOpts, diff.WithServerSideDryRunner(diff.NewK8sServerSideDryRunner(applier)))
+	}
+	diffs, err := diff.DiffArray(dctx, configs, lives, diffOpts...)
 	if err != nil {
 		return err
 	}
@@ -541,6 +569,49 @@ func cmdSync(in io.Reader) error {
 		}
 	}
 	return json.NewEncoder(os.Stdout).Encode(out)
+}
+
+// operate runs a sync operation as Argo CD's application controller does (controller/sync.go's SyncAppState, once
+// per reconciliation of the app until the operation completes): each round reads the live state again from the
+// cluster cache, makes a new sync context that starts from the operation's state so far (phase, message, the
+// results of each resource), and runs one step of it. (gitops-engine's own engine.Sync keeps the live objects it
+// read first for the whole operation, so a wave that waits for an object created in the same operation to be
+// healthy never sees it and waits for ever.)
+func operate(ctx context.Context, clusterCache cache.ClusterCache, config *rest.Config, kubectl kube.Kubectl, targets []*unstructured.Unstructured,
+	isManaged func(r *cache.Resource) bool, namespace string, opts []sync.SyncOpt) ([]common.ResourceSyncResult, error) {
+	var phase common.OperationPhase
+	var message string
+	var results []common.ResourceSyncResult
+	startedAt := metav1.Now()
+	for {
+		live, err := clusterCache.GetManagedLiveObjs(targets, isManaged)
+		if err != nil {
+			return results, fmt.Errorf("reading the live objects: %w", err)
+		}
+		reconciled := sync.Reconcile(targets, live, namespace, clusterCache)
+		syncCtx, cleanup, err := sync.NewSyncContext("cluster-tier", reconciled, config, config, kubectl, namespace,
+			append(append([]sync.SyncOpt{}, opts...), sync.WithInitialState(phase, message, results, startedAt))...)
+		if err != nil {
+			return results, fmt.Errorf("making the sync context: %w", err)
+		}
+		if ctx.Err() != nil {
+			// out of time: stop the operation as Argo CD terminates one
+			syncCtx.Terminate(context.Background())
+			_, _, results = syncCtx.GetState()
+			cleanup()
+			return results, fmt.Errorf("sync operation still %s after the timeout: %s", phase, message)
+		}
+		syncCtx.Sync(ctx)
+		phase, message, results = syncCtx.GetState()
+		cleanup()
+		if phase.Completed() {
+			if phase != common.OperationSucceeded {
+				return results, fmt.Errorf("sync operation %s: %s", phase, message)
+			}
+			return results, nil
+		}
+		time.Sleep(time.Second)
+	}
 }
 
 // composed runs normalizers in turn, as util/argo/diff's composableNormalizer does.
