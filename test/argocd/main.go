@@ -13,10 +13,11 @@
 //	  RunResourceActionV2 applies it: created objects after a dry run, the
 //	  status part of the patch to the status subresource, then the rest.
 //	argocd-engine sync      (stdin: manifests and settings; KUBECONFIG)
-//	  gitops-engine's engine syncs the manifests (waves, health by the
+//	  a sync operation run with gitops-engine's sync package round by round, as
+//	  Argo CD's application controller runs one (waves, health by the
 //	  argocd-cm's Lua overrides, pruning of tracked objects no longer in the
-//	  manifests) and reports each object's result and, after it, which objects
-//	  Argo CD's diff still finds different from the manifests.
+//	  manifests), then each object's result and which objects Argo CD's
+//	  comparison still finds different from the manifests.
 //
 // argocd-cm's data is read into resource overrides as Argo CD's settings
 // manager reads its resource.customizations.<type>.<group_kind> keys.
