@@ -428,6 +428,7 @@ func cmdSync(in io.Reader) error {
 	if err != nil {
 		return err
 	}
+	ignoreStatus(ov, input.Data["resource.compareoptions"])
 	config, err := restConfig()
 	if err != nil {
 		return err
@@ -613,6 +614,26 @@ func operate(ctx context.Context, clusterCache cache.ClusterCache, config *rest.
 		}
 		time.Sleep(time.Second)
 	}
+}
+
+// ignoreStatus adds what Argo CD's settings manager adds to the resource overrides for argocd-cm's
+// resource.compareoptions (util/settings GetResourceOverrides): with ignoreResourceStatusField all, the default
+// since Argo CD 3.0, the comparison ignores /status of every kind; crd, only of CustomResourceDefinitions.
+func ignoreStatus(ov map[string]appv1.ResourceOverride, compareOptions string) {
+	var o struct {
+		IgnoreResourceStatusField string `json:"ignoreResourceStatusField"`
+	}
+	_ = yaml.Unmarshal([]byte(compareOptions), &o)
+	gk := "*/*"
+	switch o.IgnoreResourceStatusField {
+	case "none", "off", "false":
+		return
+	case "crd":
+		gk = "apiextensions.k8s.io/CustomResourceDefinition"
+	}
+	v := ov[gk]
+	v.IgnoreDifferences.JSONPointers = append(v.IgnoreDifferences.JSONPointers, "/status")
+	ov[gk] = v
 }
 
 // composed runs normalizers in turn, as util/argo/diff's composableNormalizer does.
