@@ -4,7 +4,9 @@
 # upstream CRD schemas). Builds github.com/yannh/kubeconform at the version
 # pinned here from the Go module proxy into .cache/bench/kubeconform-<version>/,
 # with the linker flags of its release build (the version stamp, symbols
-# stripped). Prints the binary's path; an existing build is reused.
+# stripped). Prints the binary's path; an existing build is reused. The unit
+# tests of `cdk8s-kruise schemas` run it too (test/schema-export), so the
+# cluster tier's prebuild builds it early.
 set -euo pipefail
 
 version=v0.7.0
@@ -17,6 +19,14 @@ if [ -x "$out/kubeconform" ]; then
   exit 0
 fi
 command -v go >/dev/null 2>&1 || fail "the Go toolchain is missing (go not on PATH); it builds kubeconform $version into $out"
+# one build at a time (the prebuild, the schema tests and the bench may all ask): a second caller waits, then finds it built
+mkdir -p "$(dirname "$out")"
+exec 9>"$out.lock"
+flock 9
+if [ -x "$out/kubeconform" ]; then
+  echo "$out/kubeconform"
+  exit 0
+fi
 
 # the module as the proxy serves it, built with its own go.mod and go.sum
 dir="$(go mod download -json "github.com/yannh/kubeconform@$version" | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')"

@@ -8,6 +8,7 @@ import type { CliIo } from './cli-io';
 import type * as FleetCli from './fleet/cli';
 import type * as HealthCli from './health/cli';
 import type * as PlanCli from './plan/cli';
+import type * as SchemasCli from './schema-export/cli';
 
 export type { CliIo } from './cli-io';
 
@@ -34,6 +35,10 @@ const COMMANDS: Record<string, Command> = {
   check: {
     summary: 'OpenKruise manifests from anywhere (Helm, kustomize, YAML, stdin) against the admission of synth',
     run: (args, io) => (require('./check/cli') as typeof CheckCli).checkMain(args, io),
+  },
+  schemas: {
+    summary: 'JSON schemas of a release\'s kinds for kubeconform and editors (the YAML language server)',
+    run: (args, io) => (require('./schema-export/cli') as typeof SchemasCli).schemasMain(args, io),
   },
 };
 /* eslint-enable @typescript-eslint/no-require-imports */

@@ -108,6 +108,10 @@ class CelWriter {
       }
       case 'anyItem':
         return `(${this.present(e.list)} && ${e.list.join('.')}.exists(c, has(c.${e.field}) && c.${e.field} == ${celString(e.value)}))`;
+      case 'match': {
+        const tests = Object.entries(e.where).map(([k, v]) => `(has(c.${k}) ? c.${k} : '') == ${celString(v)}`);
+        return `(${this.present(e.list)} && ${e.list.join('.')}.exists(c, ${tests.length ? tests.join(' && ') : 'true'}))`;
+      }
       case 'conditionField': {
         const l = e.list.join('.');
         const match = `c, has(c.type) && c.type == ${celString(e.type)}`;

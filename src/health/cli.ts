@@ -6,15 +6,18 @@
  */
 import { parseArgs } from 'util';
 import { stringify } from 'yaml';
-import { KruiseHealthChecks } from '.';
+import { KruiseActions, KruiseHealthChecks } from '.';
 import type { CliIo } from '../cli-io';
 
-const USAGE = `usage: cdk8s-kruise health (--argocd [--namespace NS] | --flux)
+const USAGE = `usage: cdk8s-kruise health (--argocd [--namespace NS] [--no-actions] | --flux)
 
   --argocd         the argocd-cm ConfigMap with a Lua health script per kind
-                   (resource.customizations.health.<group>_<Kind>); apply it with
+                   (resource.customizations.health.<group>_<Kind>) and the resource actions
+                   (resource.customizations.actions.<group>_<Kind>: approve, pause, resume,
+                   step-back, scale, suspend, run-now, restart-in-place); apply it with
                    kubectl apply --server-side, which merges the keys into an existing argocd-cm
   --namespace NS   Argo CD's namespace (default: argocd)
+  --no-actions     the health scripts only
   --flux           spec.healthCheckExprs of a Flux Kustomization (CEL per kind); Flux reads
                    them for the objects it waits for, so set wait: true next to them
 
@@ -34,10 +37,11 @@ export function healthMain(rest: string[], io: CliIo): number {
       strict: true,
       allowPositionals: false,
       options: {
-        argocd: { type: 'boolean' },
-        flux: { type: 'boolean' },
-        namespace: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
+        'argocd': { type: 'boolean' },
+        'flux': { type: 'boolean' },
+        'namespace': { type: 'string' },
+        'no-actions': { type: 'boolean' },
+        'help': { type: 'boolean', short: 'h' },
       },
     }).values;
   } catch (e) {
@@ -53,6 +57,9 @@ export function healthMain(rest: string[], io: CliIo): number {
   if (values.flux && values.namespace !== undefined) {
     return fail(`--namespace ${values.namespace} is Argo CD's namespace; Flux's healthCheckExprs go in the Kustomization you write, so leave it out with --flux`);
   }
+  if (values.flux && values['no-actions']) {
+    return fail('--no-actions leaves the Argo CD actions out of argocd-cm; Flux has no actions (docs/control-planes.md gives the Flux way of each), so leave it out with --flux');
+  }
   if (values.argocd) {
     const configMap = {
       apiVersion: 'v1',
@@ -62,7 +69,7 @@ export function healthMain(rest: string[], io: CliIo): number {
         namespace: (values.namespace as string | undefined) ?? 'argocd',
         labels: { 'app.kubernetes.io/name': 'argocd-cm', 'app.kubernetes.io/part-of': 'argocd' },
       },
-      data: KruiseHealthChecks.argoCdConfigData(),
+      data: { ...KruiseHealthChecks.argoCdConfigData(), ...(values['no-actions'] ? {} : KruiseActions.argoCdConfigData()) },
     };
     io.out(stringify(configMap, { lineWidth: 0 }));
     return 0;

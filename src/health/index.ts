@@ -6,9 +6,11 @@
  */
 import { ApiObject } from 'cdk8s';
 import { Construct } from 'constructs';
+import { KIND_ACTIONS } from './actions';
 import { toCel } from './cel';
 import { KIND_RULES } from './kinds';
 import { toLua } from './lua';
+import { actionsConfigKey, actionsConfigValue } from './lua-actions';
 
 /** One entry of a Flux Kustomization's `spec.healthCheckExprs`. */
 export interface FluxHealthCheckExpr {
@@ -70,6 +72,36 @@ export class KruiseHealthChecks {
   private constructor() {}
 }
 
+/**
+ * Operations on the OpenKruise and Kruise Rollouts kinds as Argo CD resource
+ * actions, each shown only while it applies:
+ *
+ * - Rollout: `approve` (the step that waits for approval goes on), `pause`,
+ *   `resume`, `step-back` (back to an earlier step of the release);
+ * - CloneSet, Advanced StatefulSet, Advanced DaemonSet: `pause` and `resume`
+ *   of the update, `scale` (CloneSet, Advanced StatefulSet);
+ * - a Pod of one of them: `restart-in-place` (a ContainerRecreateRequest:
+ *   kruise-daemon restarts its containers, the pod keeps its UID and IP);
+ * - BroadcastJob and AdvancedCronJob: `suspend` and `resume`; AdvancedCronJob:
+ *   `run-now` (the job its template describes, made as its controller makes a
+ *   scheduled one).
+ */
+export class KruiseActions {
+  /**
+   * The `argocd-cm` data that gives Argo CD these actions: one
+   * `resource.customizations.actions.<group>_<Kind>` key per kind
+   * (`resource.customizations.actions.Pod` for pods), holding its discovery
+   * script and the script of each action.
+   */
+  public static argoCdConfigData(): { [key: string]: string } {
+    const data: { [key: string]: string } = {};
+    for (const kind of KIND_ACTIONS) data[actionsConfigKey(kind)] = actionsConfigValue(kind);
+    return data;
+  }
+
+  private constructor() {}
+}
+
 /** Props of `ArgoCdHealthChecks`. */
 export interface ArgoCdHealthChecksProps {
   /**
@@ -78,14 +110,23 @@ export interface ArgoCdHealthChecksProps {
    * @default 'argocd'
    */
   readonly namespace?: string;
+
+  /**
+   * Also write the resource actions of the OpenKruise and Kruise Rollouts
+   * kinds (`KruiseActions.argoCdConfigData()`).
+   *
+   * @default true
+   */
+  readonly actions?: boolean;
 }
 
 /**
  * The `argocd-cm` ConfigMap with the health checks of every OpenKruise and
- * Kruise Rollouts kind (`KruiseHealthChecks.argoCdConfigData()`), labelled as
- * Argo CD reads it (`app.kubernetes.io/part-of: argocd`).
+ * Kruise Rollouts kind (`KruiseHealthChecks.argoCdConfigData()`) and, unless
+ * `actions` is false, their resource actions (`KruiseActions.argoCdConfigData()`),
+ * labelled as Argo CD reads it (`app.kubernetes.io/part-of: argocd`).
  *
- * It holds only the health keys: apply it with server-side apply (`kubectl
+ * It holds only these keys: apply it with server-side apply (`kubectl
  * apply --server-side`), which merges them into the `argocd-cm` of an Argo CD
  * install and leaves its other settings alone. When Argo CD manages its own
  * `argocd-cm` from a repository, put the keys there instead
@@ -105,7 +146,12 @@ export class ArgoCdHealthChecks extends Construct {
         namespace: props.namespace ?? 'argocd',
         labels: { 'app.kubernetes.io/name': 'argocd-cm', 'app.kubernetes.io/part-of': 'argocd' },
       },
-      data: KruiseHealthChecks.argoCdConfigData(),
+      data: argoCdConfigMapData(props.actions ?? true),
     });
   }
+}
+
+/** The data of the `argocd-cm` the library writes: the health keys, and the action keys unless left out. */
+function argoCdConfigMapData(actions: boolean): { [key: string]: string } {
+  return { ...KruiseHealthChecks.argoCdConfigData(), ...(actions ? KruiseActions.argoCdConfigData() : {}) };
 }

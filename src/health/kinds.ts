@@ -366,9 +366,11 @@ const POD_PROBE_MARKER = policy('PodProbeMarker', 'apps.kruise.io/v1alpha1', KRU
 
 const ROLLOUTS = 'rollouts.kruise.io';
 // v1beta1 writes the step at the top of the status and in canaryStatus or blueGreenStatus; v1alpha1 in canaryStatus
-const stepField = (f: string): Expr => iff(has(`status.canaryStatus.${f}`), str(`status.canaryStatus.${f}`),
+/** A field of the Rollout's step status: v1beta1 writes it in canaryStatus or blueGreenStatus and at the top, v1alpha1 in canaryStatus. */
+export const stepField = (f: string): Expr => iff(has(`status.canaryStatus.${f}`), str(`status.canaryStatus.${f}`),
   iff(has(`status.blueGreenStatus.${f}`), str(`status.blueGreenStatus.${f}`), str(`status.${f}`)));
-const stepIndex = iff(has('status.canaryStatus.currentStepIndex'), num('status.canaryStatus.currentStepIndex'),
+/** The Rollout's current step (0 before a release). */
+export const stepIndex = iff(has('status.canaryStatus.currentStepIndex'), num('status.canaryStatus.currentStepIndex'),
   iff(has('status.blueGreenStatus.currentStepIndex'), num('status.blueGreenStatus.currentStepIndex'), num('status.currentStepIndex')));
 const rolloutPhase = (v: string): Expr => eq(str('status.phase'), lit(v));
 const ROLLOUT: KindRule = {
@@ -384,7 +386,7 @@ const ROLLOUT: KindRule = {
     clause(and(rolloutPhase('Progressing'), condition('Progressing', { status: 'True', reason: 'Paused' })),
       'Suspended', 'Rollout paused (spec.strategy.paused) at step ', ref('step')),
     clause(and(rolloutPhase('Progressing'), eq(ref('state'), lit('StepPaused'))),
-      'Suspended', 'Rollout: step ', ref('step'), ' paused; approve it (kubectl-kruise rollout approve) or wait for its pause to end'),
+      'Suspended', 'Rollout: step ', ref('step'), ' paused; approve it (the Argo CD action approve, or kubectl-kruise rollout approve) or wait for its pause to end'),
   ],
   otherwise: {
     outcome: 'Progressing',

@@ -33,7 +33,7 @@ const HELPERS: Record<string, string> = {
     'local function anyc(list, key, value, where)',
     '  if type(list) ~= "table" then return false end',
     '  for _, c in ipairs(list) do',
-    '    if type(c) == "table" and c[key] == value then',
+    '    if type(c) == "table" and (key == nil or c[key] == value) then',
     '      local ok = true',
     '      for k, v in pairs(where) do if val(c[k], "") ~= v then ok = false end end',
     '      if ok then return true end',
@@ -89,7 +89,8 @@ export function luaString(s: string): string {
   return `${out}"`;
 }
 
-class LuaWriter {
+/** Writes rule expressions as Lua; records the helpers they use (`helperSource` prints them). */
+export class LuaWriter {
   readonly used = new Set<string>();
   private readonly lets = new Set<string>();
   /** Names bound by the `with`s around the expression being written. */
@@ -155,6 +156,11 @@ class LuaWriter {
         return `anyc(${this.path(e.list)}, "type", ${luaString(e.type)}, { ${where} })`;
       }
       case 'anyItem': this.use('anyc'); return `anyc(${this.path(e.list)}, ${luaString(e.field)}, ${luaString(e.value)}, {})`;
+      case 'match': {
+        this.use('anyc');
+        const where = Object.entries(e.where).map(([k, v]) => `[${luaString(k)}] = ${luaString(v)}`).join(', ');
+        return `anyc(${this.path(e.list)}, nil, nil, { ${where} })`;
+      }
       case 'conditionField': this.use('firstc'); return `firstc(${this.path(e.list)}, ${luaString(e.type)}, ${luaString(e.field)})`;
       case 'size': this.use('count'); return `count(${this.path(e.path)})`;
       case 'sumItems': this.use('sum'); return `sum(${this.path(e.list)}, ${luaString(e.field)}, ${e.max})`;
@@ -165,6 +171,11 @@ class LuaWriter {
     const parts = m.map(p => typeof p === 'string' ? luaString(p) : `tostring(${this.expr(p)})`);
     return parts.length === 0 ? '""' : parts.join(' .. ');
   }
+}
+
+/** The Lua source of the helpers `w` used, in a fixed order. */
+export function helperSource(w: LuaWriter): string[] {
+  return Object.keys(HELPERS).filter(h => w.used.has(h)).map(h => HELPERS[h]);
 }
 
 /** The Lua health script of one kind. */
@@ -183,10 +194,9 @@ export function toLua(rule: KindRule): string {
     body.push(`if ${w.expr(c.when)} then ${ret(c.outcome, c.message)} end`);
   }
   body.push(ret(rule.otherwise.outcome, rule.otherwise.message));
-  const order = Object.keys(HELPERS).filter(h => w.used.has(h));
   return [
     `-- ${rule.group}/${rule.kind} health, from cdk8s-kruise (the same rule as its Flux healthCheckExprs)`,
-    ...order.map(h => HELPERS[h]),
+    ...helperSource(w),
     ...body,
     '',
   ].join('\n');

@@ -49,6 +49,8 @@ export type Expr =
   | { readonly op: 'conditionField'; readonly list: readonly string[]; readonly type: string; readonly field: string }
   /** Whether the list at `list` holds an item whose `field` equals `value`. */
   | { readonly op: 'anyItem'; readonly list: readonly string[]; readonly field: string; readonly value: string }
+  /** Whether the list at `list` holds an item whose fields equal all of `where` (an absent field is ""). */
+  | { readonly op: 'match'; readonly list: readonly string[]; readonly where: Readonly<Record<string, string>> }
   /** The number of items of the list or keys of the map at `path` (0 when absent). */
   | { readonly op: 'size'; readonly path: readonly string[] }
   /**
@@ -135,6 +137,7 @@ export const condition = (type: string, where: Record<string, string>, list = 's
 export const conditionField = (type: string, field: string, list = 'status.conditions'): Expr =>
   ({ op: 'conditionField', list: split(list), type, field });
 export const anyItem = (list: string, field: string, value: string): Expr => ({ op: 'anyItem', list: split(list), field, value });
+export const match = (list: string, where: Record<string, string>): Expr => ({ op: 'match', list: split(list), where });
 export const size = (path: string): Expr => ({ op: 'size', path: split(path) });
 export const sumItems = (list: string, field: string, max: number): Expr => ({ op: 'sumItems', list: split(list), field, max });
 export const clause = (when: Expr, outcome: HealthOutcome, ...message: (string | Expr)[]): Clause => ({ when, outcome, message });

@@ -5,8 +5,9 @@
 # pack those binaries, so they come last), one after another, each skipped when
 # its content-hash stamp is already in .cache/cluster. .ci/run starts it in the
 # background at the beginning of the run; cluster.sh calls the same scripts and
-# finds them built. The health engines (gopher-lua and Flux's CEL evaluator)
-# come first, as the unit tests use them; Flux's source-controller and
+# finds them built. The health engines (gopher-lua and Flux's CEL evaluator),
+# argocd-engine (Argo CD's Lua VM and gitops-engine) and kubeconform come first,
+# as the unit tests use them; Flux's source-controller and
 # kustomize-controller (the real node's GitOps file), then helm (the real node's
 # Helm takeover file). Then the `releases` group: the older releases'
 # managers that test:cluster:releases runs (kruise-manager v1.8.4 and v1.7.4
@@ -18,7 +19,7 @@
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 
-default=(../health/build-engines.sh build.sh build-manager.sh "build-manager.sh v1.9.0" build-rollout-manager.sh build-images.sh build-flux.sh build-helm.sh)
+default=(../health/build-engines.sh ../argocd/build.sh ../../build-tools/bench-kubeconform.sh build.sh build-manager.sh "build-manager.sh v1.9.0" build-rollout-manager.sh build-images.sh build-flux.sh build-helm.sh)
 releases=("build-manager.sh v1.8.4" "build-manager.sh v1.7.4" "build-rollout-manager.sh v0.5.5")
 
 t0=$(date +%s)

@@ -441,7 +441,7 @@ export const HEALTH_FIXTURES: readonly HealthFixture[] = [
       canaryStatus: { observedWorkloadGeneration: 2, canaryRevision: 'c', canaryReplicas: 1, canaryReadyReplicas: 1, podTemplateHash: 'h', currentStepIndex: 1, nextStepIndex: 2, finalisingStep: '', currentStepState: 'StepPaused' },
     }),
     outcome: 'Suspended',
-    message: 'Rollout: step 1 paused; approve it (kubectl-kruise rollout approve) or wait for its pause to end',
+    message: 'Rollout: step 1 paused; approve it (the Argo CD action approve, or kubectl-kruise rollout approve) or wait for its pause to end',
   },
   {
     name: 'Rollout (read as v1alpha1) step 1 paused for approval',

@@ -3,7 +3,7 @@ import * as fc from 'fast-check';
 import { parse, parseAllDocuments } from 'yaml';
 import { describeWithEngines, EngineCase, judge } from './engines';
 import { HEALTH_FIXTURES } from './fixtures';
-import { ArgoCdHealthChecks, KruiseHealthChecks } from '../../src';
+import { ArgoCdHealthChecks, KruiseActions, KruiseHealthChecks } from '../../src';
 import { main } from '../../src/cli';
 import { FLUX_STATUS } from '../../src/health/cel';
 import { KIND_RULES } from '../../src/health/kinds';
@@ -42,7 +42,7 @@ describe('Argo CD health scripts', () => {
     expect(cm.apiVersion).toBe('v1');
     expect(cm.kind).toBe('ConfigMap');
     expect(cm.metadata).toEqual({ name: 'argocd-cm', namespace: 'argocd', labels: { 'app.kubernetes.io/name': 'argocd-cm', 'app.kubernetes.io/part-of': 'argocd' } });
-    expect(cm.data).toEqual(KruiseHealthChecks.argoCdConfigData());
+    expect(cm.data).toEqual({ ...KruiseHealthChecks.argoCdConfigData(), ...KruiseActions.argoCdConfigData() });
   });
 
   test('ArgoCdHealthChecks namespace prop', () => {
@@ -109,7 +109,7 @@ describe('cdk8s-kruise health', () => {
   test('--help', () => {
     const r = run(['health', '--help']);
     expect(r.code).toBe(0);
-    expect(r.out).toMatch(/^usage: cdk8s-kruise health \(--argocd \[--namespace NS\] \| --flux\)/);
+    expect(r.out).toMatch(/^usage: cdk8s-kruise health \(--argocd \[--namespace NS\] \[--no-actions\] \| --flux\)/);
   });
 
   test('usage errors name the fix', () => {
@@ -128,7 +128,7 @@ describe('cdk8s-kruise health', () => {
   });
 
   test('the program lists the command', () => {
-    expect(run(['--help']).out).toContain('health   health checks of the OpenKruise kinds for Argo CD (argocd-cm) and Flux (healthCheckExprs) (cdk8s-kruise health --help)');
+    expect(run(['--help']).out).toContain('health    health checks of the OpenKruise kinds for Argo CD (argocd-cm) and Flux (healthCheckExprs) (cdk8s-kruise health --help)');
   });
 });
 

@@ -139,7 +139,7 @@ test('--old-live during a Kruise Rollouts release: a re-applied partition fights
 describe('usage and input errors: exit 1 with one line', () => {
   test.each([
     [['plan'], 'cdk8s-kruise plan: say what runs now: --old DIR, --git-ref REF or --old-live FILE (cdk8s-kruise plan --help)\n'],
-    [['deploy'], "cdk8s-kruise: unknown command 'deploy'; the commands are 'plan', 'fleet', 'health' and 'check' (cdk8s-kruise --help)\n"],
+    [['deploy'], "cdk8s-kruise: unknown command 'deploy'; the commands are 'plan', 'fleet', 'health', 'check' and 'schemas' (cdk8s-kruise --help)\n"],
     [['plan', '--old', '/nonexistent-a', '--new', '/nonexistent-b'], "cdk8s-kruise plan: --old '/nonexistent-a' does not exist; pass the directory the app synthesizes into (e.g. dist)\n"],
     [['plan', '--old', 'a', '--git-ref', 'HEAD'], 'cdk8s-kruise plan: --old and --git-ref both give the old side; pass only one\n'],
     [['plan', '--old', 'a'], 'cdk8s-kruise plan: --old needs --new DIR, the manifests about to be applied\n'],

@@ -8,8 +8,10 @@
  * (`cdk8s-kruise health --argocd | kubectl apply --server-side -f -`, read
  * back from the live argocd-cm) in gopher-lua as Argo CD runs them, and the
  * CEL of `cdk8s-kruise health --flux` in Flux's CEL status evaluator
- * (test/health/engines). Both must give the outcome the test observed. Every
- * captured object and verdict is written to
+ * (test/health/engines). Both must give the outcome the test observed, and
+ * the Argo CD actions the same ConfigMap's discovery scripts list for the
+ * object (run by Argo CD v3.5.8's own Lua VM, test/argocd) must be those that
+ * apply in that state. Every captured object and verdict is written to
  * .cache/cluster-tier/gitops-health.json.
  */
 import * as fs from 'fs';
@@ -21,6 +23,7 @@ import * as lib from '../../../src';
 import { main as cli } from '../../../src/cli';
 import { FLUX_STATUS } from '../../../src/health/cel';
 import { HealthOutcome } from '../../../src/health/rule';
+import { runActions } from '../../argocd/engine';
 import { judge } from '../../health/engines';
 import { Kube, Manifest } from '../kube';
 import {
@@ -62,8 +65,17 @@ afterAll(() => {
   kube?.close();
 });
 
-/** The live object judged by both engines; both must say `outcome`. Gives what kstatus alone says of it. */
-function expectHealth(state: string, obj: Manifest, outcome: HealthOutcome): string {
+/**
+ * The live object judged by both engines; both must say `outcome`. With `actions`, the Argo CD actions discovery
+ * lists for it (Argo CD v3.5.8's Lua VM running the live argocd-cm's discovery scripts) must be those. Gives what
+ * kstatus alone says of it.
+ */
+function expectHealth(state: string, obj: Manifest, outcome: HealthOutcome, actions?: string[]): string {
+  if (actions) {
+    const [d] = runActions(scripts, [{ id: state, object: obj }]);
+    expect({ state, actions: d.actions?.map(a => a.name) ?? d.discoveryError }).toEqual({ state, actions });
+    record.push({ state, actions: d.actions?.map(a => a.name) });
+  }
   const group = obj.apiVersion.split('/')[0];
   const lua = scripts[`resource.customizations.health.${group}_${obj.kind}`];
   const cel = exprs.find(e => e.kind === obj.kind && e.apiVersion.split('/')[0] === group);
@@ -103,7 +115,7 @@ describe('CloneSet', () => {
     const v1 = cloneSet('mid', 'server:v1', { replicas: 2 });
     await applyAccepted(kube, v1);
     await waitWorkloadSettled(kube, findKind(v1, 'CloneSet'), 'app=mid', 2);
-    expectHealth('CloneSet rolled out', await live(kube, findKind(v1, 'CloneSet')), 'Healthy');
+    expectHealth('CloneSet rolled out', await live(kube, findKind(v1, 'CloneSet')), 'Healthy', ['pause', 'scale']);
 
     const v2 = cloneSet('mid', 'server:v2', { replicas: 2 });
     await applyAccepted(kube, v2);
@@ -115,8 +127,10 @@ describe('CloneSet', () => {
       return restarted.length === 1 && pods.length === 2 ? { cs, pods } : undefined;
     }, undefined, 200);
     expect(mid.pods.filter(p => podFacts(p).containers.server.restarts === 1)).toHaveLength(1);
+    // each pod, the one restarting on v2 too, may be restarted in place from Argo CD
+    for (const d of runActions(scripts, mid.pods.map(p => ({ id: p.metadata.name, object: p })))) expect(d.actions!.map(a => a.name)).toEqual(['restart-in-place']);
     // without healthCheckExprs, kstatus calls it ready: it only checks that the spec is observed
-    expect(expectHealth('CloneSet in place, mid-way', mid.cs, 'Progressing')).toBe('Current');
+    expect(expectHealth('CloneSet in place, mid-way', mid.cs, 'Progressing', ['pause', 'scale'])).toBe('Current');
 
     await waitWorkloadSettled(kube, findKind(v2, 'CloneSet'), 'app=mid', 2);
     expectHealth('CloneSet rolled out in place', await live(kube, findKind(v2, 'CloneSet')), 'Healthy');
@@ -130,7 +144,7 @@ describe('CloneSet', () => {
     await applyAccepted(kube, v2);
     const pods = await waitWorkloadSettled(kube, findKind(v2, 'CloneSet'), 'app=part', 2);
     expect(pods.map(p => containerStatus(p, 'server').image.replace(/.*:/, '')).sort()).toEqual(['v1', 'v2', 'v2']);
-    expectHealth('CloneSet partition reached', await live(kube, findKind(v2, 'CloneSet')), 'Suspended');
+    expectHealth('CloneSet partition reached', await live(kube, findKind(v2, 'CloneSet')), 'Suspended', ['pause', 'scale']);
   }, 400_000);
 
   test('paused: the new image is not rolled to any pod', async () => {
@@ -145,7 +159,7 @@ describe('CloneSet', () => {
     });
     await sleep(5000);
     expect((await podsOf(kube, NS, 'app=paused')).map(podFacts)).toEqual(before);
-    expectHealth('CloneSet paused', await live(kube, cs), 'Suspended');
+    expectHealth('CloneSet paused', await live(kube, cs), 'Suspended', ['resume', 'scale']);
   }, 400_000);
 
   test('scaled to 0: no pod left', async () => {
@@ -159,7 +173,7 @@ describe('CloneSet', () => {
       const pods = await kube.request('GET', `/api/v1/namespaces/${NS}/pods?labelSelector=app%3Dzero`);
       return (c.status?.observedGeneration ?? 0) >= c.metadata.generation && pods.body.items.length === 0 && c.status.replicas === 0 ? c : undefined;
     });
-    expectHealth('CloneSet scaled to 0', cs, 'Healthy');
+    expectHealth('CloneSet scaled to 0', cs, 'Healthy', ['pause', 'scale']);
   }, 300_000);
 });
 
@@ -182,7 +196,7 @@ test('Advanced StatefulSet OnDelete: the new image waits for the pod\'s deletion
   });
   await sleep(3000);
   expect((await podsOf(kube, NS, 'app=ondelete')).map(podFacts)).toEqual(before);
-  expectHealth('Advanced StatefulSet OnDelete, pod waiting', await live(kube, s), 'Suspended');
+  expectHealth('Advanced StatefulSet OnDelete, pod waiting', await live(kube, s), 'Suspended', ['scale']);
 }, 300_000);
 
 describe('BroadcastJob', () => {
@@ -208,14 +222,14 @@ describe('BroadcastJob', () => {
   test('finished: its container exited 0 on the node', async () => {
     const { j, pod } = await finished(job('done', ['run-for', '1s']), 'done');
     expect(containerStatus(pod, 'server').state.terminated.exitCode).toBe(0);
-    expectHealth('BroadcastJob finished', j, 'Healthy');
+    expectHealth('BroadcastJob finished', j, 'Healthy', []);
   }, 300_000);
 
   test('failed: its container exited 1 (failurePolicy FailFast, the default)', async () => {
     const { j, pod } = await finished(job('broken', ['probe', 'http://127.0.0.1:1/']), 'broken');
     expect(j.status.phase).toBe('failed');
     expect(pod === undefined || containerStatus(pod, 'server').state.terminated.exitCode === 1).toBe(true);
-    expectHealth('BroadcastJob failed', j, 'Degraded');
+    expectHealth('BroadcastJob failed', j, 'Degraded', []);
   }, 300_000);
 });
 
@@ -244,7 +258,7 @@ test('SidecarSet upgrading in place, then upgraded', async () => {
     const s = await live(kube, ss);
     return s.status?.matchedPods === 2 && s.status?.updatedReadyPods === 2;
   });
-  expectHealth('SidecarSet injected', await live(kube, ss), 'Healthy');
+  expectHealth('SidecarSet injected', await live(kube, ss), 'Healthy', []);
 
   await applyAccepted(kube, mesh('server:v2'));
   const mid = await until('the sidecar upgrade mid-way', 120_000, async () => {
