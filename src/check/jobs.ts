@@ -118,7 +118,7 @@ export interface WorkerData {
   readonly files: readonly string[];
   /** File indices in the order they are taken (largest first). */
   readonly order: readonly number[];
-  /** [next position in `order`, workers finished]. */
+  /** [next position in `order`, workers finished, the first bad file's index or -1]. */
   readonly control: SharedArrayBuffer;
   readonly port: WorkerThreads.MessagePort;
   readonly target: unknown;
@@ -128,15 +128,26 @@ export interface WorkerData {
 /** A worker's answer for one file, or its end. */
 type Answer = { index: number; documents: CheckDocument[] } | { index: number; error: string } | { fatal: string };
 
-/** Take files from the shared counter until none is left, answering each (a worker, or this thread). */
+/**
+ * Take files from the shared counter until none is left, answering each (a
+ * worker, or this thread). Once a file is bad input, only a bad file before
+ * it can change what is reported: the files after it are skipped, those
+ * before it only parsed.
+ */
 function takeFiles(files: readonly string[], order: readonly number[], control: Int32Array, setup: JudgeSetup, answer: (a: Answer) => void): void {
   for (let at = Atomics.add(control, 0, 1); at < order.length; at = Atomics.add(control, 0, 1)) {
     const index = order[at];
     const file = files[index];
+    const firstBad = Atomics.load(control, 2);
+    if (firstBad >= 0 && index > firstBad) continue;
     try {
-      answer({ index, documents: judgeFile(readText(file, () => ''), file, setup) });
+      const text = readText(file, () => '');
+      answer({ index, documents: firstBad >= 0 ? parseDocuments(text, file) : judgeFile(text, file, setup) });
     } catch (e) {
       if (!(e instanceof CheckInputError)) throw e;
+      for (let seen = Atomics.load(control, 2); seen < 0 || index < seen; seen = Atomics.load(control, 2)) {
+        if (Atomics.compareExchange(control, 2, seen, index) === seen) break;
+      }
       answer({ index, error: e.message });
     }
   }
@@ -155,14 +166,6 @@ export function workerMain(data: WorkerData): void {
     Atomics.add(control, 1, 1);
     Atomics.notify(control, 1);
   }
-}
-
-/** Workers started by this process (a count, for what a small input must not start). */
-let started = 0;
-
-/** How many worker threads checks of this process have started. */
-export function workersStarted(): number {
-  return started;
 }
 
 /** The worker's script: the compiled module beside this one, or, run from the TypeScript sources (tests), through ts-node. */
@@ -201,14 +204,14 @@ export function readAndJudge(files: readonly string[], stdin: () => string, jobs
   const results: Array<CheckDocument[] | string | undefined> = files.map(() => undefined);
   // standard input is this thread's; the files go largest first, so no thread is left with a big one at the end
   const order = files.map((_, i) => i).filter(i => files[i] !== '-').sort((a, b) => sizes[b] - sizes[a] || a - b);
-  const control = new SharedArrayBuffer(8);
+  const control = new SharedArrayBuffer(12);
   const counters = new Int32Array(control);
+  counters[2] = -1;
   const { script, eval: isEval } = workerScript();
   const workers = Array.from({ length: threads - 1 }, () => {
     const { port1, port2 } = new wt.MessageChannel();
     const workerData: WorkerData = { files, order, control, port: port2, target: targetToWire(setup.target), gates: setup.gates };
     const worker = new wt.Worker(script, { eval: isEval, workerData, transferList: [port2] });
-    started++;
     worker.unref();
     return { worker, port: port1 };
   });
