@@ -101,7 +101,11 @@ export function judgeFile(text: string, name: string, setup: JudgeSetup): CheckD
 /** A target as it crosses threads: each release's line by name (a line is looked up, never copied). */
 function targetToWire(t: Target): unknown {
   const release = (r: Release) => ({ ...r, line: r.line.line });
-  return { ...t, openKruise: { ...t.openKruise, release: release(t.openKruise.release) }, rollouts: { ...t.rollouts, release: release(t.rollouts.release) } };
+  return {
+    ...t,
+    openKruise: { ...t.openKruise, release: release(t.openKruise.release) },
+    rollouts: { ...t.rollouts, release: release(t.rollouts.release) },
+  };
 }
 
 function targetFromWire(w: any): Target {
@@ -110,7 +114,11 @@ function targetFromWire(w: any): Target {
     if (!line) throw new Error(`check worker: no line ${r.product} ${r.line}`);
     return { ...r, line };
   };
-  return { ...w, openKruise: { ...w.openKruise, release: release(w.openKruise.release) }, rollouts: { ...w.rollouts, release: release(w.rollouts.release) } };
+  return {
+    ...w,
+    openKruise: { ...w.openKruise, release: release(w.openKruise.release) },
+    rollouts: { ...w.rollouts, release: release(w.rollouts.release) },
+  };
 }
 
 /** What a worker is started with. */

@@ -10,10 +10,10 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { CheckReport, runCheck } from '../../src/check/check';
+import { BYTES_PER_THREAD, threadsFor } from '../../src/check/jobs';
 import { inputFiles, parseDocuments, readText } from '../../src/check/read';
 import { checkTarget } from '../../src/check/releases';
 import { renderCheck } from '../../src/check/render';
-import { BYTES_PER_THREAD, threadsFor } from '../../src/check/jobs';
 
 const ROOT = path.join(__dirname, '..', '..');
 const BIN = path.join(ROOT, 'bin', 'cdk8s-kruise');
