@@ -4,19 +4,12 @@
  * usage or input error with one line on stderr.
  */
 import type * as CheckCli from './check/cli';
+import type { CliIo } from './cli-io';
 import type * as FleetCli from './fleet/cli';
 import type * as HealthCli from './health/cli';
 import type * as PlanCli from './plan/cli';
 
-/** Where a command writes. */
-export interface CliIo {
-  readonly out: (text: string) => void;
-  readonly err: (text: string) => void;
-  /** Working directory (relative paths, --git-ref). */
-  readonly cwd?: string;
-  /** Standard input, read whole (a command given `-`). */
-  readonly stdin?: () => string;
-}
+export type { CliIo } from './cli-io';
 
 /** A command of the program: what `--help` says of it, and how it runs. */
 interface Command {

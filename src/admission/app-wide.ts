@@ -12,8 +12,9 @@
  */
 import type * as SidecarSetRules from './sidecar-set';
 import type * as Injection from '../fleet/injection';
-import { describe, groupOf, mergeInPathOrder, namespaceOf, podTemplateOf, sameTargetRef, targetKey } from '../fleet/manifest';
+import type { PlacedGateSource } from '../gates/source';
 import { fieldError } from '../validation/field-error';
+import { describe, groupOf, mergeInPathOrder, namespaceOf, podTemplateOf, sameTargetRef, targetKey } from '../validation/manifest';
 import { looseOverlapCandidateKeys, looseOverlapKeys, selectorsLooselyOverlap } from '../validation/selectors';
 
 /** One object the app-wide checks read. */
@@ -44,16 +45,6 @@ export interface AppModel<O extends ModelObject = ModelObject> {
   place(o: O): string;
   /** A value computed once for this set of objects. */
   once<T>(key: string, compute: () => T): T;
-}
-
-/** Where the feature gates of the cluster come from: a control plane of the app, a context's, or `--feature-gates`. */
-export interface GateSourceLike {
-  /** How messages place it, e.g. `at 'infra/kruise'`. */
-  readonly place: string;
-  /** Whether the gate is on. */
-  isEnabled(gate: string): boolean;
-  /** How the user turns it on, for messages. */
-  howToEnable(gate: string): string;
 }
 
 /** A SidecarSet of the model that passes admission, defaulted. */
@@ -288,7 +279,7 @@ function gateNeeds(json: any): GateNeed[] {
  * line per gate and control plane (`kind: "SidecarSet" needs the OpenKruise
  * feature gate PodWebhook, which is off in the control plane at 'infra/kruise' ...`).
  */
-export function gateProblems(json: any, sources: readonly GateSourceLike[]): string[] {
+export function gateProblems(json: any, sources: readonly PlacedGateSource[]): string[] {
   if (sources.length === 0) return [];
   const needs = gateNeeds(json);
   if (needs.length === 0) return [];

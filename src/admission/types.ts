@@ -8,6 +8,7 @@
  * included YAML.
  */
 
+import type { PlacedGateSource } from '../gates/source';
 import type { Target } from '../releases/target';
 
 /** An object in wire form (what `ApiObject.toJson()` returns). */
@@ -50,12 +51,7 @@ export interface RolloutAdmissionSettings {
   /** `--partition-percent-limit` (the smallest, when the App has several managers). */
   readonly partitionPercentLimit: number;
   /** The managers, for cross-checks of their feature gates. */
-  readonly managers: ReadonlyArray<{
-    readonly path: string;
-    readonly place: string;
-    isEnabled(gate: string): boolean;
-    howToEnable(gate: string): string;
-  }>;
+  readonly managers: ReadonlyArray<PlacedGateSource & { readonly path: string }>;
 }
 
 /** Another object of the App, as an app-wide rule sees it. */

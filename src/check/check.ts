@@ -10,13 +10,14 @@
  * labels).
  */
 import type { CheckTarget } from './releases';
-import { AppModel, GateSourceLike, ModelObject, appWideProblems, gateProblems } from '../admission/app-wide';
+import { AppModel, ModelObject, appWideProblems, gateProblems } from '../admission/app-wide';
 import { describeObject, judgeManifest, Judgement, manifestWarnings } from '../admission/judge';
 import { AdmissionApp, AdmissionContext } from '../admission/types';
-import { groupOf, identityOf } from '../fleet/manifest';
+import type { PlacedGateSource } from '../gates/source';
 import { failureFix } from '../releases/failures';
 import { PRODUCT_NAME, releaseText } from '../releases/registry';
 import { failureLine, knownFailures, moveToFor, targetGate, targetVerdict } from '../releases/target';
+import { groupOf, identityOf } from '../validation/manifest';
 import { KRUISE_GROUPS } from '../validation/schemas';
 
 /** One document read from a file (or standard input). */
@@ -47,7 +48,7 @@ export interface CheckInput {
   /** The releases judged against (`checkTarget`). */
   readonly target: CheckTarget;
   /** `--feature-gates`: the gates of the cluster's kruise-manager; absent: the release's defaults, and no gate cross-check. */
-  readonly gates?: GateSourceLike;
+  readonly gates?: PlacedGateSource;
 }
 
 /** The verdict on one document. */

@@ -6,14 +6,14 @@
  */
 import * as fs from 'fs';
 import { parseArgs } from 'util';
-import type { CliIo } from '../cli';
+import type { CliIo } from '../cli-io';
 import { runCheck } from './check';
 import { defaultJobs, judgeSetup, readAndJudge } from './jobs';
 import { CheckInputError, inputFiles, parseLive, readText } from './read';
 import { CheckUsageError, LiveVersion, checkTarget } from './releases';
 import { CHECK_FORMATS, CheckFormat, renderCheck } from './render';
-import type { GateSourceLike } from '../admission/app-wide';
 import type * as Gates from '../control-plane/_gates';
+import type { PlacedGateSource } from '../gates/source';
 import { fromVersionInfo, versionInfoInText } from '../releases/kubernetes';
 import { gateDefaults, Release, ReleaseError } from '../releases/registry';
 
@@ -60,7 +60,7 @@ function liveGates(live: ReadonlyArray<{ json: any }>): string | undefined {
 }
 
 /** `--feature-gates G` as the gates of a kruise-manager of `release`, or a usage error. */
-function featureGates(flag: string, release: Release, place = `of --feature-gates '${flag}'`): GateSourceLike {
+function featureGates(flag: string, release: Release, place = `of --feature-gates '${flag}'`): PlacedGateSource {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { _GateSet } = require('../control-plane/_gates') as typeof Gates;
   const settings = new Map<string, Gates._GateSetting>();

@@ -9,7 +9,7 @@
 import { Duration, Size } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { _keepReleaseFix, _runningRelease } from './_running-release';
-import type { KruiseControlPlaneProps } from './control-plane';
+import type { KruiseControlPlaneProps } from './control-plane-props';
 import { HelmValueMapping, KruiseDaemonOptions, KruiseManagerOptions, LogFormat } from './options';
 
 type Json = any;

@@ -1,4 +1,5 @@
 export * from './control-plane';
+export * from './control-plane-props';
 export * from './options';
 export * from './certs';
 export * from './feature-gates';

@@ -9,7 +9,7 @@ import { runFleetCheck } from './fleet-engine';
 import { readFleetPaths } from './fleet-read';
 import { renderFleet } from './fleet-render';
 import { FleetFormat } from './fleet-types';
-import type { CliIo } from '../cli';
+import type { CliIo } from '../cli-io';
 import { PlanInputError } from '../plan/errors';
 import { RELEASE_FLAGS_USAGE } from '../releases/flags';
 

@@ -5,9 +5,9 @@
  * its collisions. Shared by synth, `cdk8s-kruise check` and the fleet check.
  */
 import { FleetProblemKind } from './fleet-types';
-import { describe, namespaceOf, podTemplateOf, templatePathOf } from './manifest';
 import { fieldError } from '../validation/field-error';
 import { cloneJson } from '../validation/json';
+import { describe, namespaceOf, podTemplateOf, templatePathOf } from '../validation/manifest';
 import { LabelSelectorJson, selectorMatches, selectorsOverlap } from '../validation/selectors';
 
 /** A SidecarSet as the injection reads it: its name and defaulted spec. */

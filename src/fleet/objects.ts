@@ -7,11 +7,11 @@
 import { ApiObject } from 'cdk8s';
 import { IConstruct } from 'constructs';
 import { _contextsOf, contextPlace } from './context-registry';
-import { groupOf, identityOf } from './manifest';
+import { groupOf, identityOf } from '../validation/manifest';
 import { _currentRound, _sharedRender } from '../validation/render';
 
-export { describe, groupOf, mergeInPathOrder, namespaceOf, podTemplateOf, sameTargetRef, targetKey, templatePathOf } from './manifest';
-export type { PodTemplateJson } from './manifest';
+export { describe, groupOf, mergeInPathOrder, namespaceOf, podTemplateOf, sameTargetRef, targetKey, templatePathOf } from '../validation/manifest';
+export type { PodTemplateJson } from '../validation/manifest';
 
 /** One synthesized object of the app, with the construct that owns it. */
 export interface AppObject {

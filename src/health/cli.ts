@@ -7,7 +7,7 @@
 import { parseArgs } from 'util';
 import { stringify } from 'yaml';
 import { KruiseHealthChecks } from '.';
-import type { CliIo } from '../cli';
+import type { CliIo } from '../cli-io';
 
 const USAGE = `usage: cdk8s-kruise health (--argocd [--namespace NS] | --flux)
 

@@ -13,7 +13,7 @@ import { comparePlan } from './planner';
 import { renderPlan } from './render';
 import { readDirectory, readGitRef, readLive } from './sources';
 import { PlanFormat } from './types';
-import type { CliIo } from '../cli';
+import type { CliIo } from '../cli-io';
 
 const USAGE = `usage: cdk8s-kruise plan (--old DIR --new DIR | --git-ref REF --dir DIR | --old-live FILE --new DIR)
                           [--format table|markdown|json] [--feature-gates Name=true,...] [--nodes N] [--namespace NS]

@@ -5,6 +5,7 @@
  */
 import { PlanInputError } from './errors';
 import { _GateSet, _GateSetting } from '../control-plane/_gates';
+import type { GateReader } from '../gates/source';
 import { Release, defaultRelease, gateDefaults } from '../releases/registry';
 
 /** The gates that change a plan. */
@@ -14,10 +15,9 @@ export const PLAN_GATES = [
 ];
 
 /** Whether a gate is on, as kruise-manager resolves it. */
-export interface PlanGates {
+export interface PlanGates extends GateReader {
   /** The plan gates and their values, for the report. */
   readonly summary: { [gate: string]: boolean };
-  isEnabled(gate: string): boolean;
 }
 
 /** The gates of `settings` (gate name -> value) on `release` (default 1.9); unknown names are an input error. */

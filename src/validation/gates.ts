@@ -1,12 +1,13 @@
 import { IConstruct } from 'constructs';
 import { _contextsOf, contextPlace } from '../fleet/context-registry';
+import type { GateSource } from '../gates/source';
 
 /**
  * Something in the app that decides which OpenKruise feature gates are on:
  * the control plane construct registers itself as one.
  * @internal
  */
-export interface _GateSource {
+export interface _GateSource extends GateSource {
   /** Construct path, for messages. */
   readonly path: string;
   /**
@@ -14,10 +15,6 @@ export interface _GateSource {
    * @default - `at 'path'`; `(context: path)` for a control plane of a context
    */
   readonly place?: string;
-  /** Whether the gate is on in this installation (its default when not set). */
-  isEnabled(gate: string): boolean;
-  /** How the user turns the gate on, for messages. */
-  howToEnable(gate: string): string;
 }
 
 /** A gate source with its place resolved. */

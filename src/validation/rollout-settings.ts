@@ -1,6 +1,7 @@
 import { IConstruct } from 'constructs';
 import { notOwnedHowToEnable } from './gates';
 import { _contextsOf, contextPlace } from '../fleet/context-registry';
+import type { GateSource } from '../gates/source';
 
 /**
  * Something in the app that runs kruise-rollout-manager (the Kruise Rollouts
@@ -8,7 +9,7 @@ import { _contextsOf, contextPlace } from '../fleet/context-registry';
  * Rollout admission rules and the app-wide checks depend on.
  * @internal
  */
-export interface _RolloutManagerSource {
+export interface _RolloutManagerSource extends GateSource {
   /** Construct path, for messages. */
   readonly path: string;
   /** `--partition-percent-limit`. */
@@ -18,10 +19,6 @@ export interface _RolloutManagerSource {
    * @default - `at 'path'`; `(context: path)` for a control plane of a context
    */
   readonly place?: string;
-  /** Whether a Kruise Rollouts feature gate is on in this installation. */
-  isEnabled(gate: string): boolean;
-  /** How the user turns the gate on, for messages. */
-  howToEnable(gate: string): string;
 }
 
 /** kruise-rollout-manager's default `--partition-percent-limit`. */

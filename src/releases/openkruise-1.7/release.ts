@@ -4,7 +4,7 @@
  * webhook rule, gate or known failure this library models differs between
  * them.
  */
-import type { ReleaseLine } from '../registry';
+import type { ReleaseLine } from '../types';
 
 export const OPENKRUISE_1_7: ReleaseLine = {
   product: 'openkruise',

@@ -3,7 +3,7 @@
  * a081ad61). The CRDs are the same in every release of the line; v1.8.3 adds
  * a webhook rule (PodProbeMarker tcpSocket.host refused, in the kind's rules).
  */
-import type { ReleaseLine } from '../registry';
+import type { ReleaseLine } from '../types';
 
 export const OPENKRUISE_1_8: ReleaseLine = {
   product: 'openkruise',

@@ -6,7 +6,7 @@
  * its CRDs, webhooks and feature gates are v1.9.0's (config/crd, pkg/webhook
  * and pkg/features of the two sources are identical).
  */
-import type { ReleaseLine } from '../registry';
+import type { ReleaseLine } from '../types';
 
 /** kruise-manager's feature gates and their defaults in v1.9.0 (pkg/features/kruise_features.go). */
 export const OPENKRUISE_1_9_GATES: Readonly<Record<string, boolean>> = {

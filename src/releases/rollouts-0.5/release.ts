@@ -3,7 +3,7 @@
  * proxy's version, whose origin is the tag v0.5.5, commit 163895a6). The
  * CRDs are the same in every release of the line.
  */
-import type { ReleaseLine } from '../registry';
+import type { ReleaseLine } from '../types';
 
 export const ROLLOUTS_0_5: ReleaseLine = {
   product: 'rollouts',

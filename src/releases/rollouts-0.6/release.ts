@@ -3,7 +3,7 @@
  * model is v0.6.2, commit 6f9f871d, which the Go module proxy serves), whose
  * API the model in src/api describes as it is.
  */
-import type { ReleaseLine } from '../registry';
+import type { ReleaseLine } from '../types';
 
 export const ROLLOUTS_0_6: ReleaseLine = {
   product: 'rollouts',

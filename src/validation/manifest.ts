@@ -3,7 +3,7 @@
  * group, namespace, pod template and targets. Plain functions over JSON (no
  * construct tree), shared by synth, `cdk8s-kruise check` and the fleet check.
  */
-import { isObject } from '../validation/shape';
+import { isObject } from './shape';
 
 /** The identity of an object in a cluster: group, kind, namespace and name. */
 export function identityOf(json: any): string {
