@@ -25,12 +25,12 @@ import * as path from 'path';
 import type * as WorkerThreads from 'worker_threads';
 import type { CheckDocument, PreJudged } from './check';
 import { CheckInputError, parseDocuments, readText } from './read';
-import type { GateSourceLike } from '../admission/app-wide';
 import { judgeManifest, manifestWarnings } from '../admission/judge';
 import { AdmissionApp, AdmissionContext } from '../admission/types';
-import { groupOf } from '../fleet/manifest';
+import type { GateReader } from '../gates/source';
 import { gateDefaults, lineOf, Product, Release } from '../releases/registry';
 import { Target, targetGate } from '../releases/target';
+import { groupOf } from '../validation/manifest';
 import { KRUISE_GROUPS } from '../validation/schemas';
 
 /** Input bytes that pay for one more thread (its start: about what judging 300 to 400 workload documents costs). */
@@ -59,7 +59,7 @@ export interface JudgeSetup {
 }
 
 /** The setup of a check's target and gates. */
-export function judgeSetup(target: Target, gates?: GateSourceLike): JudgeSetup {
+export function judgeSetup(target: Target, gates?: GateReader): JudgeSetup {
   if (!gates) return { target };
   // every gate the release has, as the given gates set it (a name the release lacks is off for its manager)
   const names = new Set([...Object.keys(gateDefaults(target.openKruise.release)), ...Object.keys(target.featureGates)]);
