@@ -25,9 +25,11 @@
  *   old versions) and the table it prints, against reading and parsing the
  *   same files with the fastest reader alone (js-yaml with kubectl's scalar
  *   rules, what any reader of them pays).
- * - The check row: `cdk8s-kruise check` of OpenKruise documents in files
+ * - The check rows: `cdk8s-kruise check` of OpenKruise documents in files
  *   against kubeconform (built by build-tools/bench-kubeconform.sh from the
- *   Go module proxy) with the same upstream CRD schemas, whole process.
+ *   Go module proxy) with the same upstream CRD schemas, whole process, on
+ *   every core and both held to one (`taskset -c 0`); and the limit, a node
+ *   process reading and parsing the same files with the fastest reader.
  *
  * `npx projen bench -- --smoke` (or BENCH_SMOKE=1) runs every row at a tiny
  * size, once, and checks that each side produced what the row says (the test
@@ -480,6 +482,9 @@ function smallAppRow(): Result[] {
 
 const KUBECONFORM_VERSION = 'v0.7.0';
 const CHECK_ROW = 'OpenKruise documents in files, whole process: `cdk8s-kruise check` (schema, webhook defaults and rules, app-wide checks) vs `kubeconform -strict` with the same upstream CRD schemas';
+const CHECK_ONE_CORE_ROW = 'OpenKruise documents in files, both held to one core (`taskset -c 0`): `cdk8s-kruise check` vs `kubeconform -strict`';
+const CHECK_FLOOR_ROW = 'OpenKruise documents in files, the limit: node reading and parsing them with js-yaml (kubectl\'s scalar rules), nothing else, vs `cdk8s-kruise check` (baseline)';
+const CHECK_FLOOR_KUBECONFORM_ROW = 'OpenKruise documents in files, the limit: node reading and parsing them with js-yaml, nothing else, vs `kubeconform -strict` (baseline)';
 
 function kubeconformBinary(): string | undefined {
   const cached = path.join(ROOT, '.cache', 'bench', `kubeconform-${KUBECONFORM_VERSION}`, 'kubeconform');
@@ -559,6 +564,14 @@ function writeCheckDocuments(dir: string, n: number, files: number): void {
   }
 }
 
+/**
+ * The check rows: `cdk8s-kruise check` (every core, `--jobs` at its default)
+ * against kubeconform (which uses every core too); both held to one core
+ * (`taskset -c 0`, where there is taskset); and the limit no checker beats,
+ * a node process that reads and parses the same files with the fastest
+ * reader (js-yaml with kubectl's scalar rules) and nothing else, against
+ * kubeconform and against the check.
+ */
 function checkRow(n: number, files: number): Result[] | string {
   const kubeconform = kubeconformBinary();
   if (!kubeconform) return `skipped: no kubeconform ${KUBECONFORM_VERSION} (build-tools/bench-kubeconform.sh builds it from the Go module proxy; it needs go)`;
@@ -568,15 +581,35 @@ function checkRow(n: number, files: number): Result[] | string {
   const location = kubeconformSchemas(path.join(dir, 'schemas'));
   const base: Command = { file: kubeconform, args: ['-strict', '-summary', '-schema-location', location, docs], stdoutTo: path.join(dir, 'kubeconform.txt') };
   const ours: Command = { file: process.execPath, args: [path.join(ROOT, 'bin', 'cdk8s-kruise'), 'check', docs], stdoutTo: path.join(dir, 'check.txt') };
-  const name = `${n.toLocaleString('en-US')} ${CHECK_ROW.replace('OpenKruise documents in files', `OpenKruise documents in ${files} files`)}`;
+  const parseOut = path.join(dir, 'parse.txt');
+  const parse: Command = nodeScript([
+    `const { loadDocuments } = require(${JSON.stringify(path.join(ROOT, 'lib', 'src', 'check', 'yaml.js'))});`,
+    "const fs = require('fs'); const path = require('path');",
+    'const files = p => (fs.statSync(p).isDirectory() ? fs.readdirSync(p).sort().flatMap(e => files(path.join(p, e))) : [p]);',
+    'let n = 0;',
+    `for (const f of files(${JSON.stringify(docs)})) n += loadDocuments(fs.readFileSync(f, 'utf8')).length;`,
+    `fs.writeFileSync(${JSON.stringify(parseOut)}, String(n));`,
+  ].join('\n'));
+  const oneCore = (c: Command): Command => ({ ...c, file: 'taskset', args: ['-c', '0', c.file, ...c.args] });
+  const hasTaskset = spawnSync('taskset', ['-c', '0', 'true']).status === 0;
+  const name = (what: string) => `${n.toLocaleString('en-US')} ${what.replace('OpenKruise documents in files', `OpenKruise documents in ${files} files`)}`;
+  const count = n.toLocaleString('en-US');
+  const judged = () => {
+    const theirs = fs.readFileSync(path.join(dir, 'kubeconform.txt'), 'utf-8');
+    const mine = fs.readFileSync(path.join(dir, 'check.txt'), 'utf-8');
+    if (!theirs.includes(`Valid: ${n}, Invalid: 0, Errors: 0, Skipped: 0`)) throw new Error(`bench: kubeconform did not find ${n} valid documents: ${theirs.trim().split('\n').pop()}`);
+    if (!mine.includes(`${count} OpenKruise objects judged`) || !mine.includes('all admitted')) throw new Error(`bench: cdk8s-kruise check did not admit ${n} documents: ${mine.trim().split('\n').pop()}`);
+  };
+  const parsed = () => {
+    if (fs.readFileSync(parseOut, 'utf-8') !== String(n)) throw new Error(`bench: the parse read ${fs.readFileSync(parseOut, 'utf-8')} documents, expected ${n}`);
+  };
   try {
-    return runProcesses(name, base, ours, 1.0, () => {
-      const theirs = fs.readFileSync(path.join(dir, 'kubeconform.txt'), 'utf-8');
-      const mine = fs.readFileSync(path.join(dir, 'check.txt'), 'utf-8');
-      const count = n.toLocaleString('en-US');
-      if (!theirs.includes(`Valid: ${n}, Invalid: 0, Errors: 0, Skipped: 0`)) throw new Error(`bench: kubeconform did not find ${n} valid documents: ${theirs.trim().split('\n').pop()}`);
-      if (!mine.includes(`${count} OpenKruise objects judged`) || !mine.includes('all admitted')) throw new Error(`bench: cdk8s-kruise check did not admit ${n} documents: ${mine.trim().split('\n').pop()}`);
-    });
+    const rows = runProcesses(name(CHECK_ROW), base, ours, 0.6, judged);
+    if (hasTaskset) rows.push(...runProcesses(name(CHECK_ONE_CORE_ROW), oneCore(base), oneCore(ours), 1.0, judged));
+    else console.log(`| ${name(CHECK_ONE_CORE_ROW)} | | | | | skipped: no taskset |`);
+    rows.push(...runProcesses(name(CHECK_FLOOR_ROW), ours, parse, undefined, parsed));
+    rows.push(...runProcesses(name(CHECK_FLOOR_KUBECONFORM_ROW), base, parse, undefined, parsed));
+    return rows;
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }

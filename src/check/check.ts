@@ -28,6 +28,15 @@ export interface CheckDocument {
   readonly file: string;
   /** Its position in the file (1 = the first document; the items of a List share their document's). */
   readonly document: number;
+  /** Its verdict on its own, when it was judged as it was read (./jobs.ts); else it is judged with the others. */
+  readonly verdict?: PreJudged;
+}
+
+/** The verdict of an object judged on its own, of a judgement that read nothing else. */
+export interface PreJudged {
+  readonly judgement: Judgement;
+  /** Its warnings, had it no errors (shown only if nothing else refuses it either). */
+  readonly warnings: string[];
 }
 
 /** What a check is given. */
@@ -130,7 +139,7 @@ export function runCheck(input: CheckInput): CheckReport {
 
   // each object on its own: the schema, the webhook's defaults and rules (a live object is the cluster's: never judged)
   const verdicts = new Map<CheckObject, Judgement>();
-  for (const o of objects) if (o.kruise && o.origin === undefined) verdicts.set(o, judgeManifest(o.json, ctx, appOf(o)));
+  for (const o of objects) if (o.kruise && o.origin === undefined) verdicts.set(o, o.doc.verdict?.judgement ?? judgeManifest(o.json, ctx, appOf(o)));
   const memo = new Map<string, unknown>();
   const model: AppModel<CheckObject> = {
     all: objects,
@@ -154,7 +163,7 @@ export function runCheck(input: CheckInput): CheckReport {
     const v = verdicts.get(o);
     const head = () => describeObject(o.json, { source: o.doc.file, document: o.doc.document });
     const errors = [...(v?.errors ?? []), ...(o.kruise ? gateProblems(o.json, gates) : []), ...(wide.get(o) ?? [])];
-    const warnings = v && v.decoded && errors.length === 0 ? manifestWarnings(o.json, ctx, appOf(o)) : [];
+    const warnings = v && v.decoded && errors.length === 0 ? o.doc.verdict?.warnings ?? manifestWarnings(o.json, ctx, appOf(o)) : [];
     if (o.kruise) judged++;
     if (errors.length > 0) refused++;
     const name = o.json.metadata?.name;

@@ -8,7 +8,8 @@ import * as fs from 'fs';
 import { parseArgs } from 'util';
 import type { CliIo } from '../cli-io';
 import { runCheck } from './check';
-import { CheckInputError, inputFiles, parseDocuments, parseLive, readText } from './read';
+import { defaultJobs, judgeSetup, readAndJudge } from './jobs';
+import { CheckInputError, inputFiles, parseLive, readText } from './read';
 import { CheckUsageError, LiveVersion, checkTarget } from './releases';
 import { CHECK_FORMATS, CheckFormat, renderCheck } from './render';
 import type * as Gates from '../control-plane/_gates';
@@ -18,7 +19,7 @@ import { gateDefaults, Release, ReleaseError } from '../releases/registry';
 
 export const CHECK_USAGE = `usage: cdk8s-kruise check [--openkruise V] [--rollouts V] [--feature-gates G] [--live FILE]
                           [--kubernetes V] [--kubernetes-vendor eks|gke|aks|other]
-                          [--output text|json|junit] PATH... | -
+                          [--output text|json|junit] [--jobs N] PATH... | -
 
   PATH                 a manifest file, or a folder (every .yaml, .yml and .json in it, recursively);
                        - reads standard input (e.g. helm template ... | cdk8s-kruise check -)
@@ -37,6 +38,8 @@ export const CHECK_USAGE = `usage: cdk8s-kruise check [--openkruise V] [--rollou
                        (1.31); known failures of the release there are refused or warned
   --kubernetes-vendor V  eks, gke, aks or other (EKS and GKE are read from the gitVersion)
   --output F           text (default), json, or junit (XML for CI test reports)
+  --jobs N             read and judge the files in up to N threads (default: the cores available); the
+                       output is the same for any N; a small input is judged in one
 
 Every OpenKruise and Kruise Rollouts document goes through the admission of cdk8s synth as the release
 does it (its schema, the webhook's defaults and rules) and the checks across all the documents given (SidecarSet conflicts,
@@ -103,6 +106,7 @@ export function checkMain(args: string[], io: CliIo): number {
         'kubernetes': { type: 'string' },
         'kubernetes-vendor': { type: 'string' },
         'output': { type: 'string', short: 'o' },
+        'jobs': { type: 'string', short: 'j' },
         'help': { type: 'boolean', short: 'h' },
       },
     });
@@ -116,6 +120,8 @@ export function checkMain(args: string[], io: CliIo): number {
   }
   const format = (values.output as string | undefined) ?? 'text';
   if (!(CHECK_FORMATS as readonly string[]).includes(format)) return fail(`--output '${format}' is not text, json or junit`);
+  const jobs = values.jobs === undefined ? defaultJobs() : /^[1-9][0-9]*$/.test(values.jobs as string) ? Number(values.jobs) : NaN;
+  if (Number.isNaN(jobs)) return fail(`--jobs '${values.jobs}' is not a whole number of threads, 1 or more`);
   if (positionals.length === 0) return fail('say what to check: PATH... (files or folders), or - for standard input (cdk8s-kruise check --help)');
   try {
     const stdin = io.stdin ?? (() => fs.readFileSync(0, 'utf8'));
@@ -137,11 +143,11 @@ export function checkMain(args: string[], io: CliIo): number {
     const target = checkTarget(values.openkruise as string | undefined, values.rollouts as string | undefined, live,
       { kubernetes: values.kubernetes as string | undefined, kubernetesVendor: values['kubernetes-vendor'] as string | undefined, versions });
     const release = target.releases.openKruise.release;
-    const documents = inputFiles(positionals).flatMap(f => parseDocuments(readText(f, stdin), f === '-' ? '(stdin)' : f));
     // the gates: --feature-gates, else those of the kruise-manager the live state holds
     const fromLive = values['feature-gates'] === undefined ? liveGates(live) : undefined;
     const gates = values['feature-gates'] !== undefined ? featureGates(values['feature-gates'] as string, release)
       : fromLive !== undefined ? featureGates(fromLive, release, `of the kruise-manager in --live (--feature-gates=${fromLive})`) : undefined;
+    const documents = readAndJudge(inputFiles(positionals), stdin, jobs, judgeSetup(target.releases, gates));
     const report = runCheck({ documents, live, target, gates });
     io.out(renderCheck(report, format as CheckFormat));
     return report.refused > 0 || report.targetErrors.length > 0 ? 2 : 0;

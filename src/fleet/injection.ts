@@ -50,35 +50,49 @@ export function conflictKeys(s: SidecarSetLike): string[] {
  * every pod. The exact match is still decided by `sidecarSetSelects`.
  */
 export class SidecarSetIndex<S extends SidecarSetLike = SidecarSetLike> {
-  private readonly byLabel = new Map<string, S[]>();
+  /** label key -> label value -> the SidecarSets requiring that value (each under one key only). */
+  private readonly byLabel = new Map<string, Map<string, S[]>>();
   private readonly byKey = new Map<string, S[]>();
   private readonly always: S[] = [];
 
   constructor(sets: S[]) {
-    const add = (m: Map<string, S[]>, k: string, s: S) => {
+    const add = <K>(m: Map<K, S[]>, k: K, s: S) => {
       const list = m.get(k);
       if (list) list.push(s); else m.set(k, [s]);
+    };
+    const values = (key: string) => {
+      let m = this.byLabel.get(key);
+      if (!m) this.byLabel.set(key, m = new Map());
+      return m;
     };
     for (const s of sets) {
       const sel = s.spec.selector as LabelSelectorJson | undefined;
       const labels = Object.entries(sel?.matchLabels ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
       const exprIn = (sel?.matchExpressions ?? []).find(e => e.operator === 'In' && (e.values ?? []).length > 0);
       const exprExists = (sel?.matchExpressions ?? []).find(e => e.operator === 'Exists');
-      if (labels.length > 0) add(this.byLabel, `${labels[0][0]}=${labels[0][1]}`, s);
-      else if (exprIn) for (const v of new Set(exprIn.values)) add(this.byLabel, `${exprIn.key}=${v}`, s);
+      if (labels.length > 0) add(values(labels[0][0]), String(labels[0][1]), s);
+      else if (exprIn) for (const v of new Set(exprIn.values)) add(values(exprIn.key), String(v), s);
       else if (exprExists) add(this.byKey, exprExists.key, s);
       else this.always.push(s);
     }
   }
 
-  /** The SidecarSets that may select a pod with these labels. */
+  /**
+   * The SidecarSets that may select a pod with these labels, each once: a
+   * SidecarSet is filed under one key, and a pod has one value per key.
+   */
   public candidates(labels: Record<string, string> | undefined): S[] {
-    const out = new Set<S>(this.always);
-    for (const [k, v] of Object.entries(labels ?? {})) {
-      for (const s of this.byLabel.get(`${k}=${v}`) ?? []) out.add(s);
-      for (const s of this.byKey.get(k) ?? []) out.add(s);
+    const out = this.always.length > 0 ? [...this.always] : [];
+    if (!labels) return out;
+    for (const k in labels) {
+      if (!Object.prototype.hasOwnProperty.call(labels, k)) continue;
+      const byValue = this.byLabel.get(k);
+      const sets = byValue?.get(String(labels[k]));
+      if (sets) for (const s of sets) out.push(s);
+      const keyed = this.byKey.get(k);
+      if (keyed) for (const s of keyed) out.push(s);
     }
-    return [...out];
+    return out;
   }
 }
 
@@ -323,18 +337,19 @@ export function injectInto<S extends SidecarSetLike>(nsLabels: NamespaceLabels, 
   const problem = (fromName: string, kind: FleetProblemKind, what: string, fix: string,
     sides: { sidecar: (w: string) => ProblemSide; workload: ProblemSide }, otherName?: string) => {
     const detail = `${what}; ${fix}`;
+    // the lines are written when asked for: the fleet check reads `detail` of most
     problems.push({
       sidecarSet: fromName,
       from: byName.get(fromName)!,
       kind,
-      problem: `${where()}: ${detail}`,
+      get problem() { return `${where()}: ${detail}`; },
       detail,
       other: otherName === undefined ? undefined : byName.get(otherName),
       sidecarSetLine: (w: string) => {
         const side = sides.sidecar(w);
         return fieldError(side.field, side.value, side.problem, fix);
       },
-      workloadLine: fieldError(sides.workload.field, sides.workload.value, sides.workload.problem, fix),
+      get workloadLine() { return fieldError(sides.workload.field, sides.workload.value, sides.workload.problem, fix); },
     });
   };
 
