@@ -17,7 +17,11 @@
  *
  * The call stays synchronous: the threads take files from a shared counter,
  * and this thread waits on another (`Atomics.wait`) and then reads their
- * answers off their ports (`receiveMessageOnPort`).
+ * answers off their ports (`receiveMessageOnPort`). The wait is bounded: a
+ * worker that ends without a word (its script failed to load, it ran out of
+ * memory) is noticed when no thread has answered for `STALL_MS`, and this
+ * thread then judges every file left without an answer itself, so the
+ * output is the same, only later.
  */
 import * as fs from 'fs';
 import * as os from 'os';
@@ -35,6 +39,9 @@ import { KRUISE_GROUPS } from '../validation/schemas';
 
 /** Input bytes that pay for one more thread (its start: about what judging 300 to 400 workload documents costs). */
 export const BYTES_PER_THREAD = 256 * 1024;
+
+/** How long the workers may all be silent (no file answered, none finished) before this thread judges what they left. */
+export const STALL_MS = 60_000;
 
 /** The default of `--jobs`: the cores this process may use. */
 export function defaultJobs(): number {
@@ -194,7 +201,7 @@ function workerScript(): { script: string; eval: boolean } {
  * by up to `jobs` threads. The first file, in input order, that cannot be
  * read or parsed throws its `CheckInputError`.
  */
-export function readAndJudge(files: readonly string[], stdin: () => string, jobs: number, setup: JudgeSetup): CheckDocument[] {
+export function readAndJudge(files: readonly string[], stdin: () => string, jobs: number, setup: JudgeSetup, stallMs: number = STALL_MS): CheckDocument[] {
   const sizes = files.map(f => {
     if (f === '-') return 0;
     try {
@@ -221,12 +228,24 @@ export function readAndJudge(files: readonly string[], stdin: () => string, jobs
     const workerData: WorkerData = { files, order, control, port: port2, target: targetToWire(setup.target), gates: setup.gates };
     const worker = new wt.Worker(script, { eval: isEval, workerData, transferList: [port2] });
     worker.unref();
+    // an error a worker throws outside its files (its script failed to load) comes after this call returned; its
+    // files are judged here by then (the stall above), and unheard it would end the process
+    worker.on('error', () => undefined);
     return { worker, port: port1 };
   });
   const take = (a: Answer) => {
     if ('fatal' in a) throw new Error(`cdk8s-kruise check: a worker failed: ${a.fatal}`);
     results[a.index] = 'error' in a ? a.error : a.documents;
   };
+  const answers: Answer[] = [];
+  const drain = () => {
+    const before = answers.length;
+    for (const { port } of workers) {
+      for (let m = wt.receiveMessageOnPort(port); m !== undefined; m = wt.receiveMessageOnPort(port)) answers.push(m.message as Answer);
+    }
+    return answers.length > before;
+  };
+  let stalled = false;
   try {
     files.forEach((f, i) => {
       if (f !== '-') return;
@@ -239,13 +258,30 @@ export function readAndJudge(files: readonly string[], stdin: () => string, jobs
     });
     takeFiles(files, order, counters, setup, take);
   } finally {
-    // the workers stop taking files once the counter is past the end: wait for each to finish its last
+    // the workers stop taking files once the counter is past the end: wait for each to finish its last, or to fall silent
     Atomics.store(counters, 0, order.length);
-    for (let done = Atomics.load(counters, 1); done < workers.length; done = Atomics.load(counters, 1)) Atomics.wait(counters, 1, done);
+    let heard = Date.now();
+    for (let done = Atomics.load(counters, 1); done < workers.length; done = Atomics.load(counters, 1)) {
+      if (Atomics.wait(counters, 1, done, 1000) !== 'timed-out' || drain()) {
+        heard = Date.now();
+      } else if (Date.now() - heard > stallMs) {
+        stalled = true;
+        break;
+      }
+    }
   }
-  for (const { port } of workers) {
-    for (let m = wt.receiveMessageOnPort(port); m !== undefined; m = wt.receiveMessageOnPort(port)) take(m.message as Answer);
+  drain();
+  for (const { worker, port } of workers) {
     port.close();
+    if (stalled) void worker.terminate();
+  }
+  answers.forEach(take);
+  if (stalled) {
+    // what no worker answered, judged here, with the same rule for a bad file as the threads follow
+    const left = order.filter(i => results[i] === undefined);
+    const again = new Int32Array(new SharedArrayBuffer(12));
+    again[2] = Atomics.load(counters, 2);
+    takeFiles(files, left, again, setup, take);
   }
   const out: CheckDocument[] = [];
   for (const r of results) {

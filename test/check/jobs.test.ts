@@ -10,7 +10,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { CheckReport, runCheck } from '../../src/check/check';
-import { BYTES_PER_THREAD, threadsFor } from '../../src/check/jobs';
+import { BYTES_PER_THREAD, judgeSetup, readAndJudge, threadsFor } from '../../src/check/jobs';
 import { inputFiles, parseDocuments, readText } from '../../src/check/read';
 import { checkTarget } from '../../src/check/releases';
 import { renderCheck } from '../../src/check/render';
@@ -166,6 +166,24 @@ describe('cdk8s-kruise check --jobs', () => {
     expect(threadsFor([BYTES_PER_THREAD, BYTES_PER_THREAD], 8)).toBe(2);
     expect(threadsFor(Array(10).fill(BYTES_PER_THREAD), 4)).toBe(4);
     expect(threadsFor(Array(10).fill(BYTES_PER_THREAD), 1)).toBe(1);
+  });
+
+  test('workers that end without a word (their script does not load): this thread judges what they left, the same report', () => {
+    const target = checkTarget(undefined, undefined);
+    const files = inputFiles([dir]);
+    const report = (jobs: number, stallMs?: number) => renderCheck(runCheck({ documents: readAndJudge(files, () => '', jobs, judgeSetup(target.releases), stallMs), target }), 'text');
+    const saved = process.env.TS_NODE_PROJECT;
+    // run from the sources, a worker registers ts-node with this project first: a missing one ends it at once, before any file
+    process.env.TS_NODE_PROJECT = path.join(dir, 'no-such-tsconfig.json');
+    let broken: string;
+    try {
+      broken = report(4, 1500);
+    } finally {
+      if (saved === undefined) delete process.env.TS_NODE_PROJECT;
+      else process.env.TS_NODE_PROJECT = saved;
+    }
+    expect(broken).toBe(report(1));
+    expect(broken).toBe(renderCheck(together, 'text'));
   });
 
   test('--jobs takes a whole number of threads, 1 or more', () => {
