@@ -201,7 +201,9 @@ function workerScript(): { script: string; eval: boolean } {
  * by up to `jobs` threads. The first file, in input order, that cannot be
  * read or parsed throws its `CheckInputError`.
  */
-export function readAndJudge(files: readonly string[], stdin: () => string, jobs: number, setup: JudgeSetup, stallMs: number = STALL_MS): CheckDocument[] {
+export function readAndJudge(
+  files: readonly string[], stdin: () => string, jobs: number, setup: JudgeSetup, stallMs: number = STALL_MS,
+): CheckDocument[] {
   const sizes = files.map(f => {
     if (f === '-') return 0;
     try {
