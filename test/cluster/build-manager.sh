@@ -6,7 +6,7 @@
 # beside it. The archive is checked against its known sha256 first;
 # a binary built from a verified archive is reused as is.
 #
-#   build-manager.sh [VERSION]     VERSION: v1.9.0 (default), v1.8.4 or v1.7.4
+#   build-manager.sh [VERSION]     VERSION: v1.9.0 (default), v1.9.1, v1.8.4 or v1.7.4
 #
 # The Go module proxy's github.com/openkruise/kruise@v1.9.0 is another commit
 # than the release, and it serves no v1.8.4 or v1.7.4, so it is never used:
@@ -22,9 +22,10 @@ version="${1:-v1.9.0}"
 # The sha256 of each release tag's `git archive` (../shared/vendor/README.md).
 case "$version" in
   v1.9.0) sha=309c9192d0befb4ea9b43c80804416709ad5b8588a4a01356d4e87378086094f ;;
+  v1.9.1) sha=e65e06713317a0322c90060925ec39c483c4138d0684f2c389ede1dc947efc11 ;;
   v1.8.4) sha=5b79ebd9c5e128bdd953d4bb4788ed875cddcefc333337b77d0e3c4196b4021b ;;
   v1.7.4) sha=4483f065c0faaa9d2e4394557c3a59669f4529265a680003b8d41f5d81894ce0 ;;
-  *) fail "kruise-manager $version is not one the tier builds (v1.9.0, v1.8.4, v1.7.4)" ;;
+  *) fail "kruise-manager $version is not one the tier builds (v1.9.0, v1.9.1, v1.8.4, v1.7.4)" ;;
 esac
 top="kruise-${version#v}"
 archive="$root/../shared/vendor/kruise-$version-src.tar.gz"

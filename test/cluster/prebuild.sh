@@ -7,10 +7,10 @@
 # finds them built. The health engines (gopher-lua and Flux's CEL evaluator)
 # come first, as the unit tests use them; Flux's source-controller and
 # kustomize-controller (the real node's GitOps file), then helm (the real node's
-# Helm takeover file). Then the `releases` group: the older releases'
-# managers that test:cluster:releases runs (kruise-manager v1.8.4 and v1.7.4
-# from ../shared/vendor, kruise-rollout-manager v0.5.5), last because only that
-# task, which CI runs late in lane B, needs them.
+# Helm takeover file). Then the `releases` group: the other releases'
+# managers that test:cluster:releases runs (kruise-manager v1.9.1, v1.8.4 and
+# v1.7.4 from ../shared/vendor, kruise-rollout-manager v0.5.5), last because
+# only that task, which CI runs late in lane B, needs them.
 #
 #   prebuild.sh              every group
 #   prebuild.sh GROUP...     only those groups (default, releases)
@@ -18,7 +18,7 @@ set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 
 default=(../health/build-engines.sh build.sh build-manager.sh build-rollout-manager.sh build-images.sh build-flux.sh build-helm.sh)
-releases=("build-manager.sh v1.8.4" "build-manager.sh v1.7.4" "build-rollout-manager.sh v0.5.5")
+releases=("build-manager.sh v1.9.1" "build-manager.sh v1.8.4" "build-manager.sh v1.7.4" "build-rollout-manager.sh v0.5.5")
 
 t0=$(date +%s)
 [ $# -gt 0 ] || set -- default releases

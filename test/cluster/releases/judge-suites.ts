@@ -1,24 +1,39 @@
 /**
- * The judge suites of the releases tier, one per release: install the
- * release's control plane, run its released manager, send the corpus through
- * its real webhooks, compare with our admission targeting that release, take
- * the control plane away again.
+ * The judge suites of the releases tier, one per release, each on a cluster
+ * of its own (cluster.ts; the files run side by side): install the release's
+ * control plane, run its released manager, send the corpus and a seeded
+ * sample of generated cases (test/generate) through its real webhooks, and
+ * compare with our admission targeting that release.
  *
  * OpenKruise: the fixture of every kind and version the library knows, every
  * case of the admission corpus (test/fixtures/admission) and the per-release
  * corpus (its differences between releases). Kruise Rollouts: the Rollout
- * corpus and the per-release corpus.
+ * corpus and the per-release corpus. Then the generated cases, judged against
+ * `cdk8s-kruise check` (judge.ts): KRUISE_GEN_CASES of them per release
+ * (3,000 unless set), from KRUISE_GEN_SEED.
  */
-import { JudgedCase, RELEASES, ReleaseKey, sameObjects, gatesOf, judgeCorpus, kruiseJudgingSynth, rolloutsSynth, runKruiseRelease, removeAll, runRolloutsRelease, uninstall } from './release';
+import * as fs from 'fs';
+import * as path from 'path';
+import { OwnCluster, ownCluster } from './cluster';
+import { CheckSide, ClusterSide, GenRun, GenVerdict, checkFlags, judgeGenerated } from './judge';
+import { JudgedCase, RELEASES, ReleaseKey, sameObjects, gatesOf, judgeCorpus, kruiseJudgingSynth, rolloutsSynth, runKruiseRelease, runRolloutsRelease } from './release';
 import { renderCrd, KINDS } from '../../../src/api';
 import { admissionCases, rolloutAdmissionCases } from '../../fixtures/admission';
 import { ReleaseCase, openKruiseReleaseCases, rolloutsReleaseCases } from '../../fixtures/admission/releases';
+import { generateCases } from '../../generate/cases';
+import { ExampleObjects, seedsOf } from '../../generate/seeds';
 import { Kube, applyAll } from '../kube';
 import { Managers, ManagerProcess, testNamespace } from '../manager';
 import { rejections } from '../prove';
 import { RolloutManagerProcess, RolloutManagers } from '../rollout-manager';
-import { fixtures, versionedObject } from '../sources';
+import { exampleApps, exampleSynth, fixtures, versionedObject } from '../sources';
 import { disagreementLine } from '../verdicts';
+
+/** The generated sample: its size per release and its seed (KRUISE_GEN_CASES, KRUISE_GEN_SEED). */
+export const GEN_CASES = Number(process.env.KRUISE_GEN_CASES ?? 3000);
+export const GEN_SEED = Number(process.env.KRUISE_GEN_SEED ?? 42_0001);
+/** Requests in flight per cluster (creates and dry runs store nothing, so they do not see each other). */
+const CONCURRENCY = Number(process.env.KRUISE_GEN_CONCURRENCY ?? 8);
 
 /** What the webhooks read while they judge the release corpus (a SidecarSet's named revision, ...). */
 async function createNeeds(kube: Kube, cases: ReleaseCase[]): Promise<void> {
@@ -35,27 +50,83 @@ function openKruiseCorpus(version: string): Array<JudgedCase & { recorded?: true
   ];
 }
 
+/** The OpenKruise and Kruise Rollouts objects every example app synthesizes (seeds of the generator). */
+function exampleObjects(): ExampleObjects {
+  return exampleApps().flatMap(example => exampleSynth(example).objects.map(manifest => ({ example, manifest })));
+}
+
+/** The line a failure prints for a generated case: how to make it again, what changed, both verdicts. */
+export function generatedLine(v: GenVerdict): string {
+  return `${v.id} (KRUISE_GEN_SEED=${GEN_SEED}, case ${v.index}, case seed ${v.seed}; ${v.form}) from ${v.from}: ${v.changes.join('; ')}: `
+    + `ours ${v.ours.allowed ? 'admit' : `refuse "${v.ours.message}"`}, cluster ${v.cluster.allowed ? 'admit' : `refuse (${v.cluster.status}) "${v.cluster.message}"`}`;
+}
+
+/** Write a generated run to .cache/cluster-tier/generated-<release>.json and print its tally; returns the failure lines. */
+function report(key: ReleaseKey, run: GenRun): string[] {
+  const out = path.resolve(__dirname, '..', '..', '..', '.cache', 'cluster-tier', `generated-${key}.json`);
+  fs.mkdirSync(path.dirname(out), { recursive: true });
+  const judged = run.verdicts.filter(v => !v.skipped);
+  const differ = judged.filter(v => v.ours.allowed !== v.cluster.allowed);
+  const stricter = differ.filter(v => v.stricter);
+  const refusedByBoth = judged.filter(v => !v.ours.allowed && !v.cluster.allowed).length;
+  const forms = ['create', 'update', 'yaml'].map(f => `${judged.filter(v => v.form === f).length} ${f}`).join(', ');
+  const rate = run.requests / run.seconds;
+  fs.writeFileSync(out, JSON.stringify({
+    release: key,
+    seed: GEN_SEED,
+    cases: run.verdicts.length,
+    judged: judged.length,
+    seconds: run.seconds,
+    requests: run.requests,
+    kubectlRuns: run.kubectlRuns,
+    requestsPerSecond: rate,
+    disagree: run.disagree,
+    stricter,
+    skipped: run.verdicts.filter(v => v.skipped),
+    verdicts: run.verdicts,
+  }, null, 1));
+  for (const v of differ) console.log(`generated ${key}: ${generatedLine(v)}${v.stricter ? ' (stricter on purpose)' : ''}`);
+  console.log(`generated ${key}: ${run.verdicts.length} cases from seed ${GEN_SEED} (${forms}; ${run.verdicts.length - judged.length} updates whose old object the cluster refused), `
+    + `${judged.length - differ.length} agree (${refusedByBoth} refused by both), ${stricter.length} stricter-on-purpose, ${run.disagree.length} disagree; `
+    + `${run.seconds.toFixed(1)} s, ${run.requests} requests (${rate.toFixed(1)}/s) and ${run.kubectlRuns} kubectl runs (written to ${out})`);
+  return run.disagree.map(generatedLine);
+}
+
+/** The generated sample's test: the cases judged by the release's cluster and by check, no disagreement. */
+function generatedTest(key: ReleaseKey, kube: () => Kube, namespace: string, gates: () => Record<string, boolean>) {
+  const r = RELEASES[key];
+  test(`${GEN_CASES} generated cases (seed ${GEN_SEED}) get the same verdict from the v${r.version} API server and webhooks as from check --${r.product} ${r.version}`, async () => {
+    const seeds = seedsOf(r.product, r.line, exampleObjects());
+    const cases = generateCases(seeds, GEN_SEED, GEN_CASES, key);
+    const cluster = new ClusterSide(kube(), namespace);
+    const ours = new CheckSide(checkFlags(r.product, r.version, gates()));
+    const run = await judgeGenerated(cluster, ours, cases, CONCURRENCY);
+    expect(report(key, run)).toEqual([]);
+    expect(run.verdicts.filter(v => !v.skipped).length).toBeGreaterThan(GEN_CASES * 0.8);
+  }, 600_000 + GEN_CASES * 200);
+}
+
 /** The suite of one OpenKruise release. */
 export function openKruiseJudgeSuite(key: ReleaseKey): void {
   const r = RELEASES[key];
   const NS = `release-judge-${r.version.replace(/\./g, '-')}`;
   const { library, installed } = kruiseJudgingSynth(r.line);
+  let cluster: OwnCluster | undefined;
   let kube: Kube;
   let managers: Managers | undefined;
   let leader: ManagerProcess;
 
   beforeAll(async () => {
-    kube = new Kube();
+    cluster = await ownCluster(key, { controllerManager: true });
+    kube = new Kube(undefined, 4 * CONCURRENCY);
     ({ managers, leader } = await runKruiseRelease(kube, key, installed));
     await testNamespace(kube, NS);
-  }, 300_000);
+  }, 60 * 60_000);
 
   afterAll(async () => {
     if (managers) await managers.stopAll();
-    if (kube) {
-      await uninstall(kube, installed);
-      kube.close();
-    }
+    kube?.close();
+    await cluster?.stop();
   }, 300_000);
 
   test(`kruise-manager v${r.version} runs against the ${r.line} control plane and keeps every webhook of it`, async () => {
@@ -71,7 +142,6 @@ export function openKruiseJudgeSuite(key: ReleaseKey): void {
   });
 
   test(`every fixture, admission case and release difference gets the same verdict from the v${r.version} webhooks as from our admission targeting ${r.version}`, async () => {
-    // the SidecarSet webhook compares a new SidecarSet with every existing one: judge from none
     const corpus = openKruiseCorpus(r.version);
     await createNeeds(kube, openKruiseReleaseCases);
     const { verdicts, disagree } = await judgeCorpus(kube, key, corpus, gatesOf(installed), NS);
@@ -83,7 +153,9 @@ export function openKruiseJudgeSuite(key: ReleaseKey): void {
     expect(recorded).toEqual(corpus.filter(c => c.recorded !== undefined).map(c => `${c.id}: ${c.recorded}`));
     expect(disagree.map(disagreementLine)).toEqual([]);
     expect(verdicts.length).toBeGreaterThan(500);
-  });
+  }, 600_000);
+
+  generatedTest(key, () => kube, NS, () => gatesOf(installed));
 }
 
 /** The suite of one Kruise Rollouts release. */
@@ -93,25 +165,24 @@ export function rolloutsJudgeSuite(key: ReleaseKey): void {
   const { installed } = rolloutsSynth(r.line);
   // the workloads a Rollout names are OpenKruise's too: their CRDs (1.9's), no manager
   const kruiseCrds = KINDS.map(k => renderCrd(k));
+  let cluster: OwnCluster | undefined;
   let kube: Kube;
   let managers: RolloutManagers | undefined;
   let leader: RolloutManagerProcess;
 
   beforeAll(async () => {
-    kube = new Kube();
+    cluster = await ownCluster(key, { controllerManager: true });
+    kube = new Kube(undefined, 4 * CONCURRENCY);
     const applied = await applyAll(kube, kruiseCrds);
     if (rejections(applied).length > 0) throw new Error(`cluster tier: OpenKruise CRDs not applied:\n${rejections(applied).join('\n')}`);
     ({ managers, leader } = await runRolloutsRelease(kube, key, installed));
     await testNamespace(kube, NS);
-  }, 300_000);
+  }, 60 * 60_000);
 
   afterAll(async () => {
     if (managers) await managers.stopAll();
-    if (kube) {
-      await uninstall(kube, installed);
-      await removeAll(kube, kruiseCrds);
-      kube.close();
-    }
+    kube?.close();
+    await cluster?.stop();
   }, 300_000);
 
   test(`kruise-rollout-manager v${r.version} runs against the ${r.line} control plane and keeps every webhook of it`, async () => {
@@ -134,5 +205,7 @@ export function rolloutsJudgeSuite(key: ReleaseKey): void {
     expect(recorded).toEqual(corpus.filter(c => c.recorded !== undefined).map(c => `${c.id}: ${c.recorded}`));
     expect(disagree.map(disagreementLine)).toEqual([]);
     expect(verdicts.length).toBeGreaterThan(50);
-  });
+  }, 600_000);
+
+  generatedTest(key, () => kube, NS, () => ({}));
 }

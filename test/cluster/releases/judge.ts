@@ -1,0 +1,289 @@
+/**
+ * The judge of generated cases (test/generate): each case goes to the
+ * release's real kube-apiserver and webhooks and through `cdk8s-kruise check`
+ * targeting the same release, in process (`checkMain`, the CLI's own code,
+ * reading the case as the CLI reads a file or standard input).
+ *
+ * - create: a server-side dry-run create, strict field validation (as kubectl
+ *   sends it);
+ * - update: the case's old object created for real, then the changed object
+ *   sent as a dry-run update (PUT with the stored resourceVersion), then the
+ *   old object deleted (its finalizers taken off if any hold it); `check`
+ *   judges the pair with `--old-live` holding the old object;
+ * - yaml: the text given to the real kubectl (`kubectl apply --dry-run=server
+ *   -f`, strict field validation, its default) and to `check -` as standard
+ *   input.
+ *
+ * Creates and YAML run many at a time (the requests batched over a pool of
+ * connections); updates run one at a time, since a created object is cluster
+ * state other cases would read (a SidecarSet, a budget). A difference is a
+ * disagreement unless our refusal declares itself stricter on purpose: its
+ * message says the cluster admits the object and why we refuse it anyway
+ * (`DECLARED_STRICTER`).
+ */
+import { spawn } from 'child_process';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { ALL_KINDS } from '../../../src/api';
+import { checkMain } from '../../../src/check/cli';
+import { GenCase } from '../../generate/cases';
+import { Kube, Manifest } from '../kube';
+
+/** One side's verdict. */
+export interface Outcome {
+  readonly allowed: boolean;
+  /** HTTP status (webhook side), or the exit code of check / kubectl. */
+  readonly status: number;
+  readonly message?: string;
+}
+
+/** A generated case as both sides judged it. */
+export interface GenVerdict {
+  readonly id: string;
+  readonly index: number;
+  readonly seed: number;
+  readonly form: GenCase['form'];
+  readonly from: string;
+  readonly changes: readonly string[];
+  readonly ours: Outcome;
+  readonly cluster: Outcome;
+  /** An update whose old object the cluster refused: not judged. */
+  readonly skipped?: string;
+  readonly stricter?: boolean;
+}
+
+/**
+ * A refusal that says it is stricter than the cluster on purpose: the
+ * message says the cluster (its webhook, the API server, the release) admits
+ * the object, and then why we refuse it anyway.
+ */
+export const DECLARED_STRICTER = /\b(?:admits|accepts) (?:it|this|them|the object)\b[^;]*\b(?:but|though)\b|\b(?:admits|accepts) (?:it|this|them|the object)(?: \([^)]*\))?; /;
+
+const clone = <T>(x: T): T => JSON.parse(JSON.stringify(x));
+
+/** The REST collection of a manifest's kind in `namespace` (the model's plural and scope; a version the release lacks answers 404). */
+function collection(m: Manifest, namespace: string): { at: string; namespaced: boolean } | undefined {
+  const group = String(m.apiVersion ?? '').split('/')[0];
+  const k = ALL_KINDS.find(x => x.group === group && x.kind === m.kind);
+  if (!k) return undefined;
+  const namespaced = k.scope === 'Namespaced';
+  return { at: `/apis/${m.apiVersion}${namespaced ? `/namespaces/${namespace}` : ''}/${k.plural}`, namespaced };
+}
+
+/** An API answer as a verdict. */
+const refusal = (r: { status: number; body: any }): Outcome =>
+  ({ allowed: r.status < 300, status: r.status, message: r.status < 300 ? undefined : String(r.body?.message ?? r.body) });
+
+/** Run at most `n` of `work` at a time, in order of start; results in input order. */
+export async function pool<T, R>(items: readonly T[], n: number, work: (item: T, i: number) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    for (;;) {
+      const i = next++;
+      if (i >= items.length) return;
+      out[i] = await work(items[i], i);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(n, items.length) }, worker));
+  return out;
+}
+
+/** The cluster's side: requests to the release's API server (counted), and kubectl for text. */
+export class ClusterSide {
+  /** HTTP requests sent (kubectl's not counted: `kubectlRuns`). */
+  public requests = 0;
+  public kubectlRuns = 0;
+
+  constructor(private readonly kube: Kube, private readonly namespace: string) {}
+
+  private async req(method: string, at: string, body?: unknown, contentType?: string) {
+    this.requests++;
+    return this.kube.request(method, at, body, contentType);
+  }
+
+  /** A server-side dry-run create in the judge namespace. */
+  public async create(original: Manifest): Promise<Outcome> {
+    const m = clone(original);
+    const c = collection(m, this.namespace);
+    if (!c) return { allowed: false, status: 404, message: `no kind ${m.kind} in ${m.apiVersion}` };
+    if (c.namespaced && m.metadata && typeof m.metadata === 'object') m.metadata.namespace = this.namespace;
+    return refusal(await this.req('POST', `${c.at}?dryRun=All&fieldValidation=Strict`, m));
+  }
+
+  /**
+   * Create `old` for real, send `changed` as a dry-run update of it, delete
+   * it again. `old` refused: `{ oldRefused }`.
+   */
+  public async update(oldObject: Manifest, changed: Manifest): Promise<{ outcome?: Outcome; oldRefused?: Outcome }> {
+    const old = clone(oldObject);
+    const m = clone(changed);
+    const c = collection(old, this.namespace);
+    if (!c) return { oldRefused: { allowed: false, status: 404, message: `no kind ${old.kind} in ${old.apiVersion}` } };
+    if (c.namespaced) {
+      old.metadata.namespace = this.namespace;
+      if (m.metadata && typeof m.metadata === 'object') m.metadata.namespace = this.namespace;
+    }
+    const created = await this.req('POST', `${c.at}?fieldValidation=Strict`, old);
+    if (created.status >= 300) return { oldRefused: refusal(created) };
+    const at = `${c.at}/${encodeURIComponent(old.metadata.name)}`;
+    try {
+      for (let attempt = 0; ; attempt++) {
+        const live = await this.req('GET', at);
+        if (m.metadata && typeof m.metadata === 'object') m.metadata.resourceVersion = live.body?.metadata?.resourceVersion;
+        const res = await this.req('PUT', `${at}?dryRun=All&fieldValidation=Strict`, m);
+        // a controller wrote the object between the read and the update: read it again
+        if (res.status === 409 && attempt < 5 && /the object has been modified/.test(String(res.body?.message))) continue;
+        return { outcome: refusal(res) };
+      }
+    } finally {
+      await this.remove(at);
+    }
+  }
+
+  /** Delete an object and wait (at most 20 s) until it is gone; finalizers that hold it are taken off. */
+  private async remove(at: string): Promise<void> {
+    await this.req('DELETE', `${at}?propagationPolicy=Background`);
+    const until = Date.now() + 20_000;
+    for (;;) {
+      const live = await this.req('GET', at);
+      if (live.status === 404) return;
+      if ((live.body?.metadata?.finalizers ?? []).length > 0) await this.req('PATCH', at, { metadata: { finalizers: null } }, 'application/merge-patch+json');
+      if (Date.now() > until) throw new Error(`releases tier: ${at} still exists 20 s after delete: ${JSON.stringify(live.body?.metadata)}`);
+      await new Promise(r => setTimeout(r, 100));
+    }
+  }
+
+  /**
+   * Texts as `kubectl apply --dry-run=server -f` reads them (strict field
+   * validation, its default): one kubectl for a batch, each text a file of
+   * its own; a text is admitted when kubectl names no error for its file.
+   */
+  public async kubectl(texts: readonly string[]): Promise<Outcome[]> {
+    if (texts.length === 0) return [];
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'release-judge-yaml-'));
+    try {
+      const files = texts.map((t, i) => {
+        const f = path.join(dir, `case-${String(i).padStart(5, '0')}.yaml`);
+        fs.writeFileSync(f, t);
+        return f;
+      });
+      this.kubectlRuns++;
+      const args = ['--kubeconfig', this.kube.env.kubeconfig, 'apply', '--dry-run=server', '--validate=strict', ...files.flatMap(f => ['-f', f])];
+      const { code, stdout, stderr } = await run(this.kube.env.kubectl, args);
+      const lines = stderr.split('\n').filter(l => l.trim() !== '');
+      return files.map(f => {
+        const mine = lines.filter(l => l.includes(f));
+        if (mine.length > 0) return { allowed: false, status: code, message: mine.join('\n').split(dir + '/').join('') };
+        return { allowed: true, status: 0 };
+      }).map((o, i) => (o.allowed && !stdout.includes('(server dry run)') && texts[i].trim() !== '' ? { ...o, message: 'kubectl printed no object' } : o));
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }
+}
+
+function run(cmd: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const p = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    p.stdout.on('data', d => out.push(d));
+    p.stderr.on('data', d => err.push(d));
+    p.on('error', reject);
+    const timer = setTimeout(() => p.kill('SIGKILL'), 300_000);
+    p.on('close', code => {
+      clearTimeout(timer);
+      resolve({ code: code ?? -1, stdout: Buffer.concat(out).toString('utf-8'), stderr: Buffer.concat(err).toString('utf-8') });
+    });
+  });
+}
+
+/** Our side: `cdk8s-kruise check` with the release's flags, on a text given as standard input (and the old object as `--live`). */
+export class CheckSide {
+  constructor(private readonly flags: string[]) {}
+
+  public judge(text: string, live?: Manifest): Outcome & { warnings: string[] } {
+    let out = '';
+    let err = '';
+    const args = [...this.flags, '--output', 'json'];
+    let liveFile: string | undefined;
+    if (live) {
+      liveFile = path.join(os.tmpdir(), `release-judge-live-${process.pid}.json`);
+      fs.writeFileSync(liveFile, JSON.stringify({ apiVersion: 'v1', kind: 'List', items: [live] }));
+      args.push('--live', liveFile);
+    }
+    let code: number;
+    try {
+      code = checkMain([...args, '-'], { out: t => { out += t; }, err: t => { err += t; }, stdin: () => text });
+    } finally {
+      if (liveFile) fs.rmSync(liveFile, { force: true });
+    }
+    if (code === 1) return { allowed: false, status: 1, message: err.trim(), warnings: [] };
+    const report = JSON.parse(out);
+    const errors: string[] = report.results.flatMap((r: any) => r.errors);
+    const warnings: string[] = report.results.flatMap((r: any) => r.warnings);
+    return { allowed: code === 0, status: code, message: errors[0], warnings };
+  }
+}
+
+/** The flags of `check` for a release: the release, and the feature gates of the judging control plane. */
+export function checkFlags(product: 'openkruise' | 'rollouts', version: string, gates: Record<string, boolean>): string[] {
+  const flags = product === 'openkruise' ? ['--openkruise', version] : ['--rollouts', version];
+  const g = Object.entries(gates).map(([k, v]) => `${k}=${v}`).join(',');
+  if (product === 'openkruise' && g !== '') flags.push('--feature-gates', g);
+  return flags;
+}
+
+/** What a judged run measured. */
+export interface GenRun {
+  readonly verdicts: GenVerdict[];
+  readonly disagree: GenVerdict[];
+  readonly seconds: number;
+  readonly requests: number;
+  readonly kubectlRuns: number;
+}
+
+/**
+ * Judge generated cases: creates and texts `concurrency` at a time (texts in
+ * kubectl batches), then updates one at a time.
+ */
+export async function judgeGenerated(cluster: ClusterSide, ours: CheckSide, cases: readonly GenCase[], concurrency: number): Promise<GenRun> {
+  const started = Date.now();
+  const requests0 = cluster.requests;
+  const kubectl0 = cluster.kubectlRuns;
+  const verdicts: GenVerdict[] = new Array(cases.length);
+  const base = (c: GenCase) => ({ id: c.id, index: c.index, seed: c.seed, form: c.form, from: c.from, changes: c.changes });
+  const finish = (c: GenCase, mine: Outcome, theirs: Outcome): GenVerdict => {
+    const stricter = !mine.allowed && theirs.allowed && DECLARED_STRICTER.test(mine.message ?? '');
+    const ourOutcome = { allowed: mine.allowed, status: mine.status, message: mine.message };
+    return { ...base(c), ours: ourOutcome, cluster: theirs, stricter: stricter || undefined };
+  };
+  const creates = cases.map((c, i) => [c, i] as const).filter(([c]) => c.form === 'create');
+  await pool(creates, concurrency, async ([c, i]) => {
+    verdicts[i] = finish(c, ours.judge(JSON.stringify(c.manifest)), await cluster.create(c.manifest));
+  });
+  const texts = cases.map((c, i) => [c, i] as const).filter(([c]) => c.form === 'yaml');
+  const batches: Array<typeof texts> = [];
+  for (let i = 0; i < texts.length; i += 50) batches.push(texts.slice(i, i + 50));
+  await pool(batches, Math.max(1, Math.min(2, concurrency)), async batch => {
+    const theirs = await cluster.kubectl(batch.map(([c]) => c.yaml!));
+    batch.forEach(([c, i], k) => { verdicts[i] = finish(c, ours.judge(c.yaml!), theirs[k]); });
+  });
+  for (const [c, i] of cases.map((x, k) => [x, k] as const).filter(([x]) => x.form === 'update')) {
+    const old = clone(c.old!);
+    // an update keeps the object's name: a change of the name makes the old object carry it too
+    if (c.manifest.metadata && typeof c.manifest.metadata === 'object' && typeof c.manifest.metadata.name === 'string') old.metadata.name = c.manifest.metadata.name;
+    const r = await cluster.update(old, c.manifest);
+    if (r.oldRefused) {
+      const skipped = `the cluster refused the old object: ${r.oldRefused.message}`;
+      verdicts[i] = { ...base(c), ours: { allowed: false, status: -1 }, cluster: r.oldRefused, skipped };
+      continue;
+    }
+    verdicts[i] = finish(c, ours.judge(JSON.stringify(c.manifest), old), r.outcome!);
+  }
+  const disagree = verdicts.filter(v => !v.skipped && v.ours.allowed !== v.cluster.allowed && !v.stricter);
+  const seconds = (Date.now() - started) / 1000;
+  return { verdicts, disagree, seconds, requests: cluster.requests - requests0, kubectlRuns: cluster.kubectlRuns - kubectl0 };
+}
