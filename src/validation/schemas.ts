@@ -206,6 +206,54 @@ export function validateManifest(manifest: Record<string, any>, target?: TargetR
   return target || v.entry.retired ? issues.map(i => releaseIssue(i, v.entry, target)) : issues;
 }
 
+/** Whether a value holds a null anywhere. */
+function holdsNull(v: unknown): boolean {
+  if (v === null) return true;
+  if (typeof v !== 'object') return false;
+  for (const x of Object.values(v as object)) if (holdsNull(x)) return true;
+  return false;
+}
+
+const jsonSchemas = new Map<string, any>();
+
+/** The nulls the API server takes out of a body, per its schema: see `withoutNulls`. */
+function pruneNulls(v: any, s: any): any {
+  if (Array.isArray(v)) return v.map(x => (x === null ? x : pruneNulls(x, s?.items)));
+  if (v === null || typeof v !== 'object') return v;
+  const out: Record<string, any> = {};
+  for (const [k, x] of Object.entries(v)) {
+    const ks = s?.properties?.[k] ?? (typeof s?.additionalProperties === 'object' ? s.additionalProperties : undefined);
+    if (x === null && ks !== undefined && ks.nullable !== true) {
+      // a default fills the field, as for a field not given
+      if (ks.default !== undefined) out[k] = JSON.parse(JSON.stringify(ks.default));
+      continue;
+    }
+    out[k] = pruneNulls(x, ks);
+  }
+  return out;
+}
+
+/**
+ * The object as the API server decodes it: a null in a field the schema
+ * declares (a property, or a value of a map with a schema) and does not make
+ * nullable is taken out, or replaced by the field's default, before any
+ * webhook or validation sees the object (apiextensions-apiserver's
+ * PruneNonNullableNullsWithoutDefaults and structural defaulting). Nulls in
+ * lists, and in fields the schema keeps unknown (pod templates), stay. The
+ * same object when it holds no null.
+ */
+export function withoutNulls(manifest: Record<string, any>, target?: TargetRelease): Record<string, any> {
+  if (!holdsNull(manifest)) return manifest;
+  const entry = schemaEntry(String(manifest.apiVersion ?? ''), String(manifest.kind ?? ''), target);
+  if (!entry) return manifest;
+  let schema = jsonSchemas.get(entry.file);
+  if (!schema) {
+    schema = JSON.parse(fs.readFileSync(path.join(findSchemaDir(), entry.file), 'utf-8'));
+    jsonSchemas.set(entry.file, schema);
+  }
+  return pruneNulls(manifest, schema);
+}
+
 /** A generic path (`a[].b`, `m{*}.c`) as a pattern of the dotted paths of one object (`a[0].b`, `m.key.c`). */
 function pathPattern(generic: string): RegExp {
   const escaped = generic.replace(/[.*+?^$()|\\]/g, m => (m === '.' ? '\\.' : `\\${m}`))
