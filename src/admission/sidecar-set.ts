@@ -7,7 +7,7 @@
 import { goZeroValues } from './_workload';
 import { AdmissionModule, ReleaseRule } from './types';
 import { advice } from '../validation/advice';
-import { fieldError } from '../validation/field-error';
+import { fieldError, stricterProblem } from '../validation/field-error';
 import { cloneJson } from '../validation/json';
 import { dns1123LabelProblems, envVarNameProblems, labelsProblems, portNameProblems, qualifiedNameProblems } from '../validation/names';
 import { parseStrictPercent } from '../validation/percent';
@@ -180,7 +180,7 @@ export function sidecarSetErrors(json: any): string[] {
         advice('set startupProbe.successThreshold: 1', 'leave successThreshold unset (the construct writes 1) or set 1')));
     }
     if (c.upgradeStrategy.upgradeType === 'HotUpgrade' && !c.upgradeStrategy.hotUpgradeEmptyImage) {
-      errors.push(fieldError(`${field}.upgradeStrategy.hotUpgradeEmptyImage`, undefined, 'is missing for a HotUpgrade sidecar (OpenKruise accepts it, but every injected pod then has a container without an image and is refused)', advice('set upgradeStrategy.hotUpgradeEmptyImage to an image that only sleeps (the pod runs it while the other container upgrades)', 'use SidecarUpgradeStrategy.hot(emptyImage)')));
+      errors.push(fieldError(`${field}.upgradeStrategy.hotUpgradeEmptyImage`, undefined, stricterProblem('is missing for a HotUpgrade sidecar', 'OpenKruise', 'every injected pod then has a container without an image and is refused'), advice('set upgradeStrategy.hotUpgradeEmptyImage to an image that only sleeps (the pod runs it while the other container upgrades)', 'use SidecarUpgradeStrategy.hot(emptyImage)')));
     }
     (c.transferEnv ?? []).forEach((t: any, j: number) => {
       const at = `${field}.transferEnv[${j}]`;

@@ -4,7 +4,7 @@
  * state. Left out: whether the target exists, and one WorkloadSpread per
  * workload across the cluster (the app-wide check covers the App).
  */
-import { AdmissionApp, AdmissionModule } from './types';
+import { AdmissionApp, AdmissionModule, Finding } from './types';
 import { advice } from '../validation/advice';
 import { fieldError } from '../validation/field-error';
 import { dns1123SubdomainProblems, labelValueProblems, qualifiedNameProblems } from '../validation/names';
@@ -29,9 +29,30 @@ function termErrors(field: string, term: any): string[] {
     const vals: string[] = e.values ?? [];
     if (['In', 'NotIn'].includes(e.operator) && vals.length === 0) out.push(fieldError(`${at}.values`, e.values, `must list at least one value for operator ${e.operator}`, 'add values'));
     else if (['Exists', 'DoesNotExist'].includes(e.operator) && vals.length > 0) out.push(fieldError(`${at}.values`, e.values, `must be empty for operator ${e.operator}`, 'drop the values'));
-    else if (['Gt', 'Lt'].includes(e.operator) && (vals.length !== 1 || !/^-?\d+$/.test(vals[0]))) out.push(fieldError(`${at}.values`, e.values, `must be exactly one integer for operator ${e.operator}`, 'give one integer value'));
+    // core validation counts a Gt/Lt value, and parses it only when a pod is scheduled
+    else if (['Gt', 'Lt'].includes(e.operator) && vals.length !== 1) out.push(fieldError(`${at}.values`, e.values, `must be exactly one value for operator ${e.operator}`, 'give one integer value'));
     else if (!['In', 'NotIn', 'Exists', 'DoesNotExist', 'Gt', 'Lt'].includes(e.operator)) out.push(fieldError(`${at}.operator`, e.operator, 'is not a node selector operator', 'use In, NotIn, Exists, DoesNotExist, Gt or Lt'));
-    vals.forEach((v, j) => { for (const p of labelValueProblems(v)) out.push(fieldError(`${at}.values[${j}]`, v, p, 'use a valid label value')); });
+  });
+  return out;
+}
+
+/**
+ * The values of a required node selector term that are no label values:
+ * refused from OpenKruise 1.9, whose core validation (Kubernetes 1.32)
+ * checks them in a required term; 1.7 and 1.8 (Kubernetes 1.28, 1.30) and
+ * preferred terms never do.
+ */
+function termValueFindings(json: any): Finding[] {
+  const out: Finding[] = [];
+  (Array.isArray(json?.spec?.subsets) ? json.spec.subsets : []).forEach((s: any, i: number) => {
+    const exprs = s?.requiredNodeSelectorTerm?.matchExpressions;
+    (Array.isArray(exprs) ? exprs : []).forEach((e: any, k: number) => {
+      (Array.isArray(e?.values) ? e.values : []).forEach((v: unknown, j: number) => {
+        for (const p of labelValueProblems(String(v))) {
+          out.push({ field: `spec.subsets[${i}].requiredNodeSelectorTerm.matchExpressions[${k}].values[${j}]`, value: v, problem: p, fix: 'use a valid label value' });
+        }
+      });
+    });
   });
   return out;
 }
@@ -47,6 +68,12 @@ export function workloadSpreadErrors(json: any): string[] {
     const g = groupOf(ref.apiVersion);
     const need: Record<string, string[]> = { CloneSet: ['apps.kruise.io'], Deployment: ['apps'], ReplicaSet: ['apps'], Job: ['batch'], StatefulSet: ['apps', 'apps.kruise.io'] };
     if (need[ref.kind] && !need[ref.kind].includes(g)) errors.push(fieldError('spec.targetRef.apiVersion', ref.apiVersion, `is not a group OpenKruise accepts for kind ${ref.kind}`, `use group ${need[ref.kind].join(' or ')}`));
+    // any other kind only when the kruise-configuration ConfigMap's custom workload whitelist names it, which no install has by default
+    // (workloadspread/validating/workloadspread_validation.go:160-174 in v1.7.4 to v1.9.0)
+    if (ref.kind && !need[ref.kind]) {
+      errors.push(fieldError('spec.targetRef.kind', ref.kind, `is not a workload a WorkloadSpread spreads (${Object.keys(need).join(', ')}); OpenKruise refuses any other kind unless the WorkloadSpread_Watch_Custom_Workload_WhiteList of its kruise-configuration ConfigMap lists it`,
+        'target a CloneSet, Deployment, ReplicaSet, Job or StatefulSet'));
+    }
   }
   const subsets: any[] = spec.subsets ?? [];
   if (subsets.length === 0) errors.push(fieldError('spec.subsets', subsets, 'is empty, so the WorkloadSpread has no subsets', advice('add at least one subset', 'add at least one with addSubset()')));
@@ -151,4 +178,10 @@ export const workloadSpreadAdmission: AdmissionModule = {
   versions: ['v1alpha1'],
   validate: m => workloadSpreadErrors(m),
   warnings: (m, _ctx, app) => (app ? workloadSpreadWarnings(m, app) : []),
+  releaseRules: [{
+    release: '1.9',
+    change: 'refuses',
+    what: 'a value of a required node selector term that is no label value (workloadspread_validation.go:264 of v1.9.0 validates the term with invalid label values disallowed)',
+    find: m => termValueFindings(m),
+  }],
 };

@@ -7,6 +7,7 @@
  * reuses it. Defaults are never written to the output: they only make the
  * validation see what the API server will see.
  */
+import { stricterProblem } from './field-error';
 import { cloneJson } from './json';
 import {
   dns1123LabelProblems, dns1123SubdomainProblems, envVarNameProblems, labelValueProblems, labelsProblems,
@@ -42,7 +43,7 @@ const arr = (v: unknown): any[] => (Array.isArray(v) ? v : []);
 /** A list of objects as the checks read it (other items are reported by the shape check). */
 const objs = (v: unknown): any[] => arr(v).filter(isObject);
 
-const POD_LISTS = ['containers', 'initContainers', 'volumes', 'tolerations', 'topologySpreadConstraints', 'readinessGates', 'hostAliases', 'imagePullSecrets', 'ephemeralContainers'];
+const POD_LISTS = ['containers', 'initContainers', 'volumes', 'tolerations', 'topologySpreadConstraints', 'readinessGates', 'schedulingGates', 'hostAliases', 'imagePullSecrets', 'ephemeralContainers'];
 const CONTAINER_LISTS = ['ports', 'env', 'envFrom', 'volumeMounts', 'volumeDevices'];
 const POD_OBJECTS = ['securityContext', 'affinity', 'dnsConfig', 'os', 'nodeSelector', 'overhead'];
 const CONTAINER_OBJECTS = ['livenessProbe', 'readinessProbe', 'startupProbe', 'lifecycle', 'resources', 'securityContext'];
@@ -70,14 +71,18 @@ function containerShape(c: Collector, here: string, k: Json, why: string, scalar
   for (const g of CONTAINER_OBJECTS) object(`${here}.${g}`, k[g]);
   if (isObject(k.lifecycle)) for (const h of ['postStart', 'preStop']) object(`${here}.lifecycle.${h}`, k.lifecycle[h]);
   eachObject(k.env, (e: Json, j: number) => object(`${here}.env[${j}].valueFrom`, e.valueFrom));
-  if (!scalars) return; // a pod's container checks report them
   for (const f of ['command', 'args']) {
     const v = k[f];
     if (v === undefined || v === null) continue;
     if (!Array.isArray(v)) c.add(`${here}.${f}`, v, `is not a list of strings, so ${why}`, 'give a list of strings, e.g. ["sh", "-c", "..."]');
     else v.forEach((x, i) => { if (typeof x !== 'string') c.add(`${here}.${f}[${i}]`, x, `is not a string, so ${why}`, 'quote it'); });
   }
-  for (const f of ['name', 'image', 'imagePullPolicy', 'workingDir', 'terminationMessagePath', 'terminationMessagePolicy']) {
+  for (const f of ['stdin', 'stdinOnce', 'tty']) {
+    const v = k[f];
+    if (v !== undefined && v !== null && typeof v !== 'boolean') c.add(`${here}.${f}`, v, `is not a boolean, so ${why}`, 'give true or false (unquoted)');
+  }
+  // a pod's container checks report the name, the image and the enums
+  for (const f of scalars ? ['name', 'image', 'imagePullPolicy', 'workingDir', 'terminationMessagePath', 'terminationMessagePolicy'] : ['workingDir', 'terminationMessagePath']) {
     const v = k[f];
     if (v !== undefined && v !== null && typeof v !== 'string') c.add(`${here}.${f}`, v, `is not a string, so ${why}`, 'give it as a string');
   }
@@ -235,6 +240,7 @@ export function parseQuantity(q: unknown): number | undefined {
 
 // --- POD-TEMPLATE-VALID -------------------------------------------------------
 
+const MOUNT_PROPAGATIONS = ['Bidirectional', 'HostToContainer', 'None'];
 const PULL_POLICIES = ['Always', 'IfNotPresent', 'Never'];
 const TERMINATION_MESSAGE_POLICIES = ['File', 'FallbackToLogsOnError'];
 const PROTOCOLS = ['TCP', 'UDP', 'SCTP'];
@@ -422,7 +428,7 @@ function checkContainer(
     c.add(`${at}.image`, k.image, 'is required', 'set the container image');
   } else if (String(k.image) !== String(k.image).trim()) {
     // a template check admits it, but the API server refuses every pod created from the template
-    c.add(`${at}.image`, k.image, 'has leading or trailing whitespace, which the API server refuses in a pod', 'remove the spaces around the image name');
+    c.add(`${at}.image`, k.image, stricterProblem('has leading or trailing whitespace', 'OpenKruise', 'the API server refuses it in every pod created from the template'), 'remove the spaces around the image name');
   }
   if (k.imagePullPolicy !== undefined && !PULL_POLICIES.includes(k.imagePullPolicy)) {
     c.add(`${at}.imagePullPolicy`, k.imagePullPolicy, 'is not supported', `use one of ${PULL_POLICIES.join(', ')}`);
@@ -479,6 +485,14 @@ function checkContainer(
     else if (mountPaths.has(m.mountPath)) c.add(`${here}.mountPath`, m.mountPath, 'is used by another mount of this container', 'mount each volume at its own path');
     mountPaths.add(m.mountPath);
     if (m.subPath !== undefined && m.subPathExpr !== undefined) c.add(`${here}.subPathExpr`, m.subPathExpr, 'may not be combined with subPath', 'keep one of them');
+    // core validation's validateMountPropagation (Kubernetes 1.28 to 1.32): the three modes, Bidirectional for privileged containers only
+    if (m.mountPropagation !== undefined && m.mountPropagation !== null) {
+      if (!MOUNT_PROPAGATIONS.includes(m.mountPropagation)) {
+        c.add(`${here}.mountPropagation`, m.mountPropagation, 'is not supported', `use one of ${MOUNT_PROPAGATIONS.join(', ')}`);
+      } else if (m.mountPropagation === 'Bidirectional' && !(isObject(k.securityContext) && k.securityContext.privileged === true)) {
+        c.add(`${here}.mountPropagation`, m.mountPropagation, 'is only allowed in a privileged container', 'use HostToContainer, or make the container privileged');
+      }
+    }
     for (const f of ['subPath', 'subPathExpr']) {
       const sp = m[f];
       if (typeof sp !== 'string' || sp === '') continue;
@@ -496,6 +510,15 @@ function checkContainer(
     if (!d.devicePath) c.add(`${here}.devicePath`, d.devicePath, 'is required', 'give the device path');
   });
   if (isObject(k.resources)) checkResources(c, at, k.resources);
+  // core validation's validateResizePolicy: cpu or memory, NotRequired or RestartContainer, each resource once
+  const resized = new Set<unknown>();
+  eachObject(k.resizePolicy, (p: Json, i: number) => {
+    const here = `${at}.resizePolicy[${i}]`;
+    if (resized.has(p.resourceName)) c.add(`${here}.resourceName`, p.resourceName, 'is listed twice', 'give one policy per resource');
+    resized.add(p.resourceName);
+    if (!['cpu', 'memory'].includes(p.resourceName)) c.add(`${here}.resourceName`, p.resourceName, 'is not supported', 'use cpu or memory');
+    if (!['NotRequired', 'RestartContainer'].includes(p.restartPolicy)) c.add(`${here}.restartPolicy`, p.restartPolicy, 'is not supported', 'use NotRequired or RestartContainer');
+  });
   // probes and lifecycle
   const probes: Array<['livenessProbe' | 'readinessProbe' | 'startupProbe', 'liveness' | 'readiness' | 'startup']> = [
     ['livenessProbe', 'liveness'], ['readinessProbe', 'readiness'], ['startupProbe', 'startup'],
@@ -534,6 +557,15 @@ function checkVolumes(c: Collector, at: string, volumes: unknown): Map<string, J
       c.add(`${here}.persistentVolumeClaim.claimName`, v.persistentVolumeClaim.claimName, 'is required', 'name the claim');
     }
     if (isObject(v.hostPath) && !v.hostPath.path) c.add(`${here}.hostPath.path`, v.hostPath.path, 'is required', 'give the host path');
+    // core validation's ValidateCSIDriverName: required, at most 63 characters, a DNS subdomain
+    if (isObject(v.csi)) {
+      const driver = v.csi.driver;
+      if (typeof driver !== 'string' || driver === '') c.add(`${here}.csi.driver`, driver, 'is required', 'name the CSI driver, e.g. secrets-store.csi.k8s.io');
+      else {
+        if (driver.length > 63) c.add(`${here}.csi.driver`, driver, `is ${driver.length} characters long, more than 63`, 'use the name the CSI driver registers');
+        for (const p of dns1123SubdomainProblems(driver.toLowerCase())) c.add(`${here}.csi.driver`, driver, p, 'use the name the CSI driver registers');
+      }
+    }
     if (v.emptyDir?.sizeLimit !== undefined) {
       const q = parseQuantity(v.emptyDir.sizeLimit);
       if (q === undefined || q < 0) c.add(`${here}.emptyDir.sizeLimit`, v.emptyDir.sizeLimit, 'is not a valid non-negative quantity', 'use a size such as 1Gi');
@@ -684,12 +716,18 @@ export function podTemplateProblems(template: Json | undefined, options: PodTemp
   ] as Array<[string, (v: string) => string[]]>) {
     if (s[f]) for (const p of check(s[f])) c.add(`${sp}.${f}`, s[f], p, `use a valid ${f}`);
   }
-  eachObject(s.imagePullSecrets, (r: Json, i: number) => {
-    if (!r.name) c.add(`${sp}.imagePullSecrets[${i}].name`, r.name, 'is required', 'name the Secret');
-  });
+  // imagePullSecrets: core validation checks nothing but that only a name is set, which JSON cannot break (Kubernetes 1.28 to 1.32)
   if (isObject(s.nodeSelector)) for (const p of labelsProblems(s.nodeSelector)) c.add(`${sp}.nodeSelector[${JSON.stringify(p.key)}]`, p.key, p.problem, 'use a qualified key and a valid label value');
   checkTolerations(c, sp, s.tolerations);
   checkSpreadConstraints(c, sp, s.topologySpreadConstraints);
+  // scheduling gates: qualified names, each once (core validation's validateSchedulingGates, Kubernetes 1.28 to 1.32)
+  const gates = new Set<string>();
+  eachObject(s.schedulingGates, (g: Json, i: number) => {
+    const here = `${sp}.schedulingGates[${i}].name`;
+    for (const p of qualifiedNameProblems(typeof g.name === 'string' ? g.name : '')) c.add(here, g.name, p, 'use a qualified gate name such as example.com/quota');
+    if (gates.has(g.name)) c.add(here, g.name, 'is listed twice', 'list each scheduling gate once');
+    gates.add(g.name);
+  });
   eachObject(s.readinessGates, (g: Json, i: number) => {
     for (const p of qualifiedNameProblems(g.conditionType ?? '')) c.add(`${sp}.readinessGates[${i}].conditionType`, g.conditionType, p, 'use a qualified condition type');
   });
