@@ -11,8 +11,9 @@ import { PRODUCT_NAME, atLeast, isDefaultLine, productOfGroup, releaseName } fro
 import { TargetRelease, defaultTarget, targetNote, targetRelease } from '../releases/target';
 import { advice } from '../validation/advice';
 import { fieldError } from '../validation/field-error';
+import { objectMetaProblems } from '../validation/names';
 import { cloneJson } from '../validation/json';
-import { formatIssue, hasStatusSubresource, ignoredFields, validateManifest } from '../validation/schemas';
+import { formatIssue, hasStatusSubresource, ignoredFields, validateManifest, withoutNulls } from '../validation/schemas';
 
 // how every message names its object, written once (validation/object-line.ts) for synth and the commands
 export type { ObjectSource } from '../validation/object-line';
@@ -123,8 +124,12 @@ export function moduleErrors(module: AdmissionModule, defaulted: Manifest, ctx: 
  * objects. `manifest` is only read.
  */
 export function judgeManifest(manifest: Manifest, ctx: AdmissionContext, app?: AdmissionApp): Judgement {
-  const created = asCreated(manifest);
-  const target = releaseFor(created, ctx);
+  const target = releaseFor(manifest, ctx);
+  const created = withoutNulls(asCreated(manifest), target);
+  const strayStatus = created === manifest ? [] : unknownStatusFields(manifest, target);
+  if (strayStatus.length > 0) return { errors: strayStatus, decoded: false };
+  const undecodable = metadataDecodeErrors(created);
+  if (undecodable.length > 0) return { errors: undecodable, decoded: false };
   const issues = validateManifest(created, target);
   const structural = issues.filter(i => !i.missing);
   if (structural.length > 0) return { errors: structural.map(formatIssue), decoded: false };
@@ -135,9 +140,76 @@ export function judgeManifest(manifest: Manifest, ctx: AdmissionContext, app?: A
     const missing = module?.defaults ? validateManifest(defaulted, target).filter(i => i.missing) : issues;
     if (missing.length > 0) return { errors: missing.map(formatIssue), decoded: false };
   }
-  if (!module) return { errors: [], decoded: true };
-  const found = moduleErrors(module, defaulted, ctx, target);
+  const meta = metadataErrors(created);
+  if (!module) return { errors: meta, decoded: true };
+  const found = dedupe([...meta, ...moduleErrors(module, defaulted, ctx, target)]);
   return { errors: found.length === 0 && module.appRules && app ? module.appRules(defaulted, app, ctx) : found, decoded: true };
+}
+
+/** Lines in order, each once (a module that checks the metadata too finds what the API server found). */
+function dedupe(lines: string[]): string[] {
+  return lines.length < 2 ? lines : [...new Set(lines)];
+}
+
+/**
+ * A `status` the API server drops on create is still decoded first: with
+ * strict field validation (kubectl's default) a field the status schema does
+ * not have fails the request, whatever its value.
+ */
+function unknownStatusFields(manifest: Manifest, target: TargetRelease): string[] {
+  if (manifest.status === undefined || manifest.status === null) return [];
+  const withStatus = withoutNulls({ apiVersion: manifest.apiVersion, kind: manifest.kind, metadata: manifest.metadata, status: manifest.status }, target);
+  return validateManifest(withStatus, target)
+    .filter(i => i.keyword === 'additionalProperties' && (i.field === 'status' || i.field.startsWith('status.')))
+    .map(formatIssue);
+}
+
+/**
+ * The API server decodes every object's metadata into its Go type first: a
+ * name, label, annotation or finalizer of another type than a string fails
+ * the request before anything else (null is left unset).
+ */
+function metadataDecodeErrors(created: Manifest): string[] {
+  const meta = created.metadata;
+  if (meta === null || typeof meta !== 'object' || Array.isArray(meta)) return [];
+  const out: string[] = [];
+  const notDecoded = (field: string, value: unknown, type: string) => out.push(fieldError(field, value,
+    `is not ${type}, so the API server cannot decode the object's metadata`, typeof value === 'number' || typeof value === 'boolean' ? 'quote it' : `give ${type}`));
+  for (const f of ['name', 'generateName', 'namespace']) if (meta[f] !== undefined && meta[f] !== null && typeof meta[f] !== 'string') notDecoded(`metadata.${f}`, meta[f], 'a string');
+  for (const f of ['labels', 'annotations']) {
+    const map = meta[f];
+    if (map === undefined || map === null) continue;
+    if (typeof map !== 'object' || Array.isArray(map)) notDecoded(`metadata.${f}`, map, 'a map of strings');
+    else for (const [k, v] of Object.entries(map)) if (v !== null && typeof v !== 'string') notDecoded(`metadata.${f}[${JSON.stringify(k)}]`, v, 'a string');
+  }
+  if (meta.finalizers !== undefined && meta.finalizers !== null) {
+    if (!Array.isArray(meta.finalizers)) notDecoded('metadata.finalizers', meta.finalizers, 'a list of strings');
+    else meta.finalizers.forEach((f: unknown, i: number) => { if (f !== null && typeof f !== 'string') notDecoded(`metadata.finalizers[${i}]`, f, 'a string'); });
+  }
+  return out;
+}
+
+/**
+ * What the API server checks of the metadata of every custom resource on
+ * create, before any validating webhook (apimachinery's
+ * ValidateObjectMetaAccessor, names checked as DNS subdomains): a name (or a
+ * generateName), the namespace, label keys and values, annotation keys and
+ * their total size, finalizers.
+ */
+function metadataErrors(created: Manifest): string[] {
+  const meta = created.metadata;
+  if (meta === null || typeof meta !== 'object' || Array.isArray(meta)) return [];
+  const kind = String(created.kind);
+  // as decoded: a null label, annotation or finalizer is the empty string
+  const decoded = { ...meta };
+  for (const f of ['labels', 'annotations']) if (meta[f]) decoded[f] = Object.fromEntries(Object.entries(meta[f]).map(([k, v]) => [k, v ?? '']));
+  if (Array.isArray(meta.finalizers)) decoded.finalizers = meta.finalizers.map((f: unknown) => f ?? '');
+  const out = objectMetaProblems(decoded, 'subdomain', kind).map(p => fieldError(p.field, p.value, p.problem, p.fix));
+  const unnamed = (v: unknown) => v === undefined || v === null || v === '';
+  if (unnamed(meta.name) && unnamed(meta.generateName)) {
+    out.unshift(fieldError('metadata.name', meta.name, 'is required: the API server refuses an object without a name (or generateName)', `name the ${kind}`));
+  }
+  return out;
 }
 
 /**
