@@ -13,6 +13,7 @@ import type { CheckTarget } from './releases';
 import { AppModel, GateSourceLike, ModelObject, appWideProblems, gateProblems } from '../admission/app-wide';
 import { describeObject, judgeManifest, Judgement, manifestWarnings } from '../admission/judge';
 import { AdmissionApp, AdmissionContext } from '../admission/types';
+import { judgeUpdate } from '../admission/update';
 import { groupOf, identityOf } from '../fleet/manifest';
 import { targetGate } from '../releases/target';
 import { KRUISE_GROUPS } from '../validation/schemas';
@@ -25,6 +26,8 @@ export interface CheckDocument {
   readonly file: string;
   /** Its position in the file (1 = the first document; the items of a List share their document's). */
   readonly document: number;
+  /** Warnings about how the text was written (`field: value problem; fix`), e.g. a key written twice. */
+  readonly notes?: readonly string[];
 }
 
 /** What a check is given. */
@@ -89,9 +92,13 @@ export function runCheck(input: CheckInput): CheckReport {
     objects.push({ json: doc.json, order: objects.length, doc, kruise });
     own.add(identityOf(doc.json));
   }
-  // the cluster's copy of an object under check is what the check replaces
+  // the cluster's copy of an object under check is what the check replaces: the document is an update of it
+  const stored = new Map<string, CheckDocument>();
   for (const doc of input.live ?? []) {
-    if (own.has(identityOf(doc.json))) continue;
+    if (own.has(identityOf(doc.json))) {
+      stored.set(identityOf(doc.json), doc);
+      continue;
+    }
     objects.push({ json: doc.json, order: objects.length, doc, kruise: KRUISE_GROUPS.includes(groupOf(doc.json.apiVersion)), origin: `live: ${doc.file}` });
   }
   const byKind = new Map<string, CheckObject[]>();
@@ -111,7 +118,11 @@ export function runCheck(input: CheckInput): CheckReport {
 
   // each object on its own: the schema, the webhook's defaults and rules (a live object is the cluster's: never judged)
   const verdicts = new Map<CheckObject, Judgement>();
-  for (const o of objects) if (o.kruise && o.origin === undefined) verdicts.set(o, judgeManifest(o.json, ctx, appOf(o)));
+  for (const o of objects) {
+    if (!o.kruise || o.origin !== undefined) continue;
+    const old = stored.get(identityOf(o.json));
+    verdicts.set(o, old ? judgeUpdate(old.json, o.json, ctx, appOf(o)) : judgeManifest(o.json, ctx, appOf(o)));
+  }
   const memo = new Map<string, unknown>();
   const model: AppModel<CheckObject> = {
     all: objects,
@@ -135,7 +146,7 @@ export function runCheck(input: CheckInput): CheckReport {
     const v = verdicts.get(o);
     const head = () => describeObject(o.json, { source: o.doc.file, document: o.doc.document });
     const errors = [...(v?.errors ?? []), ...(o.kruise ? gateProblems(o.json, gates) : []), ...(wide.get(o) ?? [])];
-    const warnings = v && v.decoded && errors.length === 0 ? manifestWarnings(o.json, ctx, appOf(o)) : [];
+    const warnings = [...(o.doc.notes ?? []), ...(v && v.decoded && errors.length === 0 ? manifestWarnings(o.json, ctx, appOf(o)) : [])];
     if (o.kruise) judged++;
     if (errors.length > 0) refused++;
     const name = o.json.metadata?.name;

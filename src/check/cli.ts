@@ -28,7 +28,8 @@ export const CHECK_USAGE = `usage: cdk8s-kruise check [--openkruise V] [--rollou
                        the webhook rules follow them (the release's defaults for the others), and
                        objects needing a gate that is off are refused
   --live FILE          the cluster's objects (kubectl get ... -A -o json): SidecarSets, budgets, Namespaces
-                       and workloads the documents are checked against; never judged themselves
+                       and workloads the documents are checked against; never judged themselves; a document
+                       of an object the file holds is judged as an update of it (what may not change)
   --output F           text (default), json, or junit (XML for CI test reports)
 
 Every OpenKruise and Kruise Rollouts document goes through the admission of cdk8s synth as the release
