@@ -56,7 +56,7 @@ test('every YAML form is text a YAML reader takes', () => {
   const texts = generateCases(seeds, 3, 400, '0.6').filter(c => c.form === 'yaml');
   expect(texts.length).toBeGreaterThan(10);
   for (const c of texts) {
-    const docs = loadAll(c.yaml!, undefined, { json: true }).filter(d => d !== null && d !== undefined);
+    const docs = loadAll(c.yaml!, null, { json: true }).filter(d => d !== null && d !== undefined);
     expect(docs.length).toBeGreaterThanOrEqual(1);
   }
   // two manifests concatenated without `---` are one document whose keys are each written twice

@@ -15,13 +15,17 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { OwnCluster, ownCluster } from './cluster';
-import { CheckSide, ClusterSide, GenRun, GenVerdict, checkFlags, judgeGenerated } from './judge';
+import { CheckSide, ClusterSide, DECLARED_STRICTER, GenRun, GenVerdict, checkFlags, judgeGenerated } from './judge';
 import { JudgedCase, RELEASES, ReleaseKey, sameObjects, gatesOf, judgeCorpus, kruiseJudgingSynth, rolloutsSynth, runKruiseRelease, runRolloutsRelease } from './release';
+import { judgeManifest } from '../../../src/admission/judge';
+import { judgeUpdate } from '../../../src/admission/update';
 import { renderCrd, KINDS } from '../../../src/api';
+import { contextFromFlags } from '../../../src/releases/flags';
 import { admissionCases, rolloutAdmissionCases } from '../../fixtures/admission';
+import { foundCases, foundRolloutCases } from '../../fixtures/admission/found';
 import { ReleaseCase, openKruiseReleaseCases, rolloutsReleaseCases } from '../../fixtures/admission/releases';
 import { generateCases } from '../../generate/cases';
-import { ExampleObjects, seedsOf } from '../../generate/seeds';
+import { ExampleObjects, Seed, seedsOf } from '../../generate/seeds';
 import { Kube, applyAll } from '../kube';
 import { Managers, ManagerProcess, testNamespace } from '../manager';
 import { rejections } from '../prove';
@@ -50,6 +54,42 @@ function openKruiseCorpus(version: string): Array<JudgedCase & { recorded?: true
   ];
 }
 
+/**
+ * The Pods the ContainerRecreateRequests of the seeds name, running on a Node
+ * with their containers' IDs, as the CRR webhook requires (it reads the Pod,
+ * its Node and its container statuses): each seed's Pod with its containers
+ * and a few common container names the generator gives.
+ */
+async function recreateRequestPods(kube: Kube, namespace: string, seeds: readonly Seed[]): Promise<void> {
+  const node = 'release-judge-node';
+  const n = await kube.apply({ apiVersion: 'v1', kind: 'Node', metadata: { name: node, labels: { 'kubernetes.io/hostname': node } } }, { fieldManager: 'cluster-tier' });
+  if (n.status >= 300) throw new Error(`cluster tier: Node ${node} not created: ${n.body?.message}`);
+  const pods = new Map<string, Set<string>>();
+  for (const seed of seeds.filter(x => x.manifest.kind === 'ContainerRecreateRequest')) {
+    const names = pods.get(seed.manifest.spec.podName) ?? new Set(['web', 'sidecar', 'main', 'app']);
+    for (const c of seed.manifest.spec.containers ?? []) names.add(c.name);
+    pods.set(seed.manifest.spec.podName, names);
+  }
+  for (const [name, containers] of pods) {
+    const at = `/api/v1/namespaces/${namespace}/pods`;
+    const pod = {
+      apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace },
+      spec: { nodeName: node, containers: [...containers].map(c => ({ name: c, image: 'busybox:1.36' })) },
+    };
+    const created = await kube.request('POST', at, pod);
+    if (created.status >= 300) throw new Error(`cluster tier: Pod ${name} not created: ${created.body?.message}`);
+    const status = {
+      phase: 'Running',
+      containerStatuses: [...containers].map((c, i) => ({
+        name: c, image: 'busybox:1.36', imageID: 'docker.io/library/busybox@sha256:' + '0'.repeat(64), ready: true, restartCount: 0,
+        containerID: `containerd://${String(i + 1).padStart(64, '0')}`, state: { running: { startedAt: '2025-01-01T00:00:00Z' } },
+      })),
+    };
+    const r = await kube.request('PUT', `${at}/${name}/status`, { ...created.body, status });
+    if (r.status >= 300) throw new Error(`cluster tier: Pod ${name} status not written: ${r.body?.message}`);
+  }
+}
+
 /** The OpenKruise and Kruise Rollouts objects every example app synthesizes (seeds of the generator). */
 function exampleObjects(): ExampleObjects {
   return exampleApps().flatMap(example => exampleSynth(example).objects.map(manifest => ({ example, manifest })));
@@ -69,7 +109,8 @@ function report(key: ReleaseKey, run: GenRun): string[] {
   const differ = judged.filter(v => v.ours.allowed !== v.cluster.allowed);
   const stricter = differ.filter(v => v.stricter);
   const refusedByBoth = judged.filter(v => !v.ours.allowed && !v.cluster.allowed).length;
-  const forms = ['create', 'update', 'yaml'].map(f => `${judged.filter(v => v.form === f).length} ${f}`).join(', ');
+  const forms = ['create', 'update', 'yaml'].map(f => `${run.verdicts.filter(v => v.form === f).length} ${f}`).join(', ');
+  const state = run.verdicts.filter(v => v.skipped?.startsWith('cluster state')).length;
   const rate = run.requests / run.seconds;
   fs.writeFileSync(out, JSON.stringify({
     release: key,
@@ -86,10 +127,41 @@ function report(key: ReleaseKey, run: GenRun): string[] {
     verdicts: run.verdicts,
   }, null, 1));
   for (const v of differ) console.log(`generated ${key}: ${generatedLine(v)}${v.stricter ? ' (stricter on purpose)' : ''}`);
-  console.log(`generated ${key}: ${run.verdicts.length} cases from seed ${GEN_SEED} (${forms}; ${run.verdicts.length - judged.length} updates whose old object the cluster refused), `
+  console.log(`generated ${key}: ${run.verdicts.length} cases from seed ${GEN_SEED} (${forms}; ${run.verdicts.length - judged.length - state} updates whose old object the cluster refused, ${state} cluster state), `
     + `${judged.length - differ.length} agree (${refusedByBoth} refused by both), ${stricter.length} stricter-on-purpose, ${run.disagree.length} disagree; `
     + `${run.seconds.toFixed(1)} s, ${run.requests} requests (${rate.toFixed(1)}/s) and ${run.kubectlRuns} kubectl runs (written to ${out})`);
   return run.disagree.map(generatedLine);
+}
+
+/**
+ * The named cases of the classes the generated cases found (found.ts): each
+ * sent to the release's cluster (an update as a real create of its old
+ * object, then a dry-run update), judged by our admission targeting the
+ * release; the verdicts must agree (a refusal of ours that declares itself
+ * stricter aside) and ours must be the recorded one.
+ */
+function foundTest(key: ReleaseKey, kube: () => Kube, namespace: string, gates: () => Record<string, boolean>) {
+  const r = RELEASES[key];
+  const cases = r.product === 'openkruise' ? foundCases : foundRolloutCases;
+  test(`the ${cases.length} named cases of the classes the generated cases found get the same verdict from v${r.version} as from our admission`, async () => {
+    const cluster = new ClusterSide(kube(), namespace);
+    const ctx = contextFromFlags(r.product === 'openkruise' ? { openkruise: r.version, featureGates: gates() } : { rollouts: r.version });
+    const lines: string[] = [];
+    const recorded: string[] = [];
+    for (const c of cases) {
+      const mine = c.old ? judgeUpdate(c.old, c.manifest, ctx) : judgeManifest(c.manifest, ctx);
+      const ours = mine.errors.length === 0 ? true : mine.errors[0];
+      recorded.push(`${c.id}: ${ours === c.verdicts[r.line] ? 'as recorded' : `ours ${JSON.stringify(ours)}, recorded ${JSON.stringify(c.verdicts[r.line])}`}`);
+      const theirs = c.old ? await cluster.update(c.old, c.manifest) : { outcome: await cluster.create(c.manifest) };
+      const outcome = theirs.outcome ?? theirs.oldRefused!;
+      const what = theirs.oldRefused ? `the cluster refused the old object: ${outcome.message}` : outcome.allowed ? 'admit' : `refuse (${outcome.status}) ${outcome.message}`;
+      const agree = theirs.outcome !== undefined && (outcome.allowed === (ours === true) || (ours !== true && outcome.allowed && DECLARED_STRICTER.test(ours)));
+      console.log(`found ${key}: ${c.id} (${c.class}): ours ${ours === true ? 'admit' : 'refuse'}, cluster ${what}`);
+      if (!agree) lines.push(`${c.id}: ours ${JSON.stringify(ours)}, cluster ${what}`);
+    }
+    expect(recorded.filter(l => !l.endsWith('as recorded'))).toEqual([]);
+    expect(lines).toEqual([]);
+  }, 600_000);
 }
 
 /** The generated sample's test: the cases judged by the release's cluster and by check, no disagreement. */
@@ -97,6 +169,7 @@ function generatedTest(key: ReleaseKey, kube: () => Kube, namespace: string, gat
   const r = RELEASES[key];
   test(`${GEN_CASES} generated cases (seed ${GEN_SEED}) get the same verdict from the v${r.version} API server and webhooks as from check --${r.product} ${r.version}`, async () => {
     const seeds = seedsOf(r.product, r.line, exampleObjects());
+    if (r.product === 'openkruise') await recreateRequestPods(kube(), namespace, seeds);
     const cases = generateCases(seeds, GEN_SEED, GEN_CASES, key);
     const cluster = new ClusterSide(kube(), namespace);
     const ours = new CheckSide(checkFlags(r.product, r.version, gates()));
@@ -155,6 +228,7 @@ export function openKruiseJudgeSuite(key: ReleaseKey): void {
     expect(verdicts.length).toBeGreaterThan(500);
   }, 600_000);
 
+  foundTest(key, () => kube, NS, () => gatesOf(installed));
   generatedTest(key, () => kube, NS, () => gatesOf(installed));
 }
 
@@ -207,5 +281,6 @@ export function rolloutsJudgeSuite(key: ReleaseKey): void {
     expect(verdicts.length).toBeGreaterThan(50);
   }, 600_000);
 
+  foundTest(key, () => kube, NS, () => ({}));
   generatedTest(key, () => kube, NS, () => ({}));
 }
