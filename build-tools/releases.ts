@@ -12,7 +12,7 @@ import { l1ClassName } from './l1';
 import { validatorModule } from './validators';
 import { KindModel, crdSchema, renderCrd, rootSchema, validationSchema } from '../src/api';
 import { everyLineModel } from '../src/releases/model';
-import { LINES, Product, linesOf } from '../src/releases/registry';
+import { LINES, Product, linesOf, versionsOf } from '../src/releases/registry';
 import { schemaFileName, validatorFileName } from '../src/validation/schemas';
 
 /** What a path of a schema is: its type, as far as acceptance goes, and whether it keeps unknown fields. */
@@ -188,7 +188,7 @@ export function releaseFiles(defaultKinds: KindModel[]): { entries: Map<string, 
       const group = line.product === 'rollouts' ? 'rollouts' : 'kruise';
       const l = LINES.find(x => x.product === line.product && x.line === line.line)!;
       files.set(`schemas/${folder}/index.json`, JSON.stringify({
-        product: line.product, line: line.line, releases: l.releases, schemas: list,
+        product: line.product, line: line.line, releases: versionsOf(l), schemas: list,
       }, undefined, 2) + '\n');
       files.set(`schemas/${folder}/crds.json`, JSON.stringify({ [group]: line.kinds.map(kind => renderCrd(kind)) }, undefined, 1) + '\n');
     }

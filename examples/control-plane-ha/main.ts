@@ -1,5 +1,5 @@
 /**
- * OpenKruise v1.9.0 for a production cluster: images from the Aliyun mirror
+ * OpenKruise v1.9.1 for a production cluster: images from the Aliyun mirror
  * registry, kruise-manager on the host network (EKS with Calico), webhook
  * certificates from cert-manager, a custom install namespace, three manager
  * replicas on the system node pool, and the daemon behind an HTTP proxy.
@@ -15,7 +15,7 @@ export class ControlPlaneHaChart extends Chart {
     new KruiseControlPlane(this, 'kruise', {
       namespace: 'openkruise',
       imageRepository: 'openkruise-registry.cn-shanghai.cr.aliyuncs.com/openkruise/kruise-manager',
-      imageTag: 'v1.9.0',
+      imageTag: 'v1.9.1',
       imagePullPolicy: kplus.ImagePullPolicy.IF_NOT_PRESENT,
       certificates: WebhookCertificates.certManager(),
       webhookTimeout: Duration.seconds(10),

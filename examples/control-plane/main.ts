@@ -1,5 +1,5 @@
 /**
- * OpenKruise v1.9.0 installed with the defaults: the objects of the
+ * OpenKruise v1.9.1 installed with the defaults: the objects of the
  * openkruise/charts `kruise` chart, GitOps-safe, with delete protection of
  * the CRDs and the install namespace.
  */

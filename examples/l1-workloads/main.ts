@@ -1,6 +1,6 @@
 /**
  * The L1 bindings: a CloneSet and an Advanced StatefulSet written field by
- * field against the OpenKruise v1.9.0 API, with typed pod and PVC templates.
+ * field against the OpenKruise 1.9 API, with typed pod and PVC templates.
  */
 import { App, Chart, ChartProps } from 'cdk8s';
 import { k8s } from 'cdk8s-plus-28';

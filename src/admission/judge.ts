@@ -9,6 +9,7 @@ import { admissionModuleFor } from './index';
 import { AdmissionApp, AdmissionContext, AdmissionModule, Manifest } from './types';
 import { PRODUCT_NAME, atLeast, isDefaultLine, productOfGroup, releaseName } from '../releases/registry';
 import { TargetRelease, defaultTarget, targetNote, targetRelease } from '../releases/target';
+import { workloadFailureErrors } from '../releases/workload-failures';
 import { advice } from '../validation/advice';
 import { fieldError } from '../validation/field-error';
 import { objectMetaProblems } from '../validation/names';
@@ -119,9 +120,10 @@ export function moduleErrors(module: AdmissionModule, defaulted: Manifest, ctx: 
  * serves is named with that release and where the target was declared);
  * the mutating webhook defaults it; the required fields are checked on the
  * defaulted object (a webhook default may fill one); then the validating
- * webhook's rules, the kind's release rules the release has, and, when
- * `app` is given and nothing else was found, the rules that read the other
- * objects. `manifest` is only read.
+ * webhook's rules, the kind's release rules the release has, a known
+ * failure of the release on the target's Kubernetes that breaks the object
+ * (src/releases/failures.ts), and, when `app` is given and nothing else was
+ * found, the rules that read the other objects. `manifest` is only read.
  */
 export function judgeManifest(manifest: Manifest, ctx: AdmissionContext, app?: AdmissionApp): Judgement {
   const target = releaseFor(manifest, ctx);
@@ -142,7 +144,7 @@ export function judgeManifest(manifest: Manifest, ctx: AdmissionContext, app?: A
   }
   const meta = metadataErrors(created);
   if (!module) return { errors: meta, decoded: true };
-  const found = dedupe([...meta, ...moduleErrors(module, defaulted, ctx, target)]);
+  const found = dedupe([...meta, ...moduleErrors(module, defaulted, ctx, target), ...workloadFailureErrors(defaulted, ctx)]);
   return { errors: found.length === 0 && module.appRules && app ? module.appRules(defaulted, app, ctx) : found, decoded: true };
 }
 

@@ -15,7 +15,9 @@ import { describeObject, judgeManifest, Judgement, manifestWarnings } from '../a
 import { AdmissionApp, AdmissionContext } from '../admission/types';
 import { judgeUpdate } from '../admission/update';
 import { groupOf, identityOf } from '../fleet/manifest';
-import { targetGate } from '../releases/target';
+import { failureFix } from '../releases/failures';
+import { PRODUCT_NAME, releaseText } from '../releases/registry';
+import { failureLine, knownFailures, moveToFor, targetGate } from '../releases/target';
 import { KRUISE_GROUPS } from '../validation/schemas';
 
 /** One document read from a file (or standard input). */
@@ -68,6 +70,10 @@ export interface CheckReport {
   readonly judged: number;
   /** Documents refused. */
   readonly refused: number;
+  /** What refuses the target itself (a known failure of the release on the cluster's Kubernetes): full lines. */
+  readonly targetErrors: readonly string[];
+  /** What the target itself is warned of: full lines. */
+  readonly targetWarnings: readonly string[];
 }
 
 /** One object of a check's model. */
@@ -164,5 +170,23 @@ export function runCheck(input: CheckInput): CheckReport {
     });
   }
   const files = [...new Set(input.documents.map(d => d.file))];
-  return { target: input.target, files, documents, judged, refused };
+  const { errors: targetErrors, warnings: targetWarnings } = targetProblems(input.target, ctx);
+  return { target: input.target, files, documents, judged, refused, targetErrors, targetWarnings };
+}
+
+/**
+ * The known failures of the target's release on the cluster's Kubernetes
+ * (src/releases/failures.ts), each a line about the target: refused or warned.
+ */
+function targetProblems(target: CheckTarget, ctx: AdmissionContext): { errors: string[]; warnings: string[] } {
+  const t = target.releases;
+  const errors: string[] = [];
+  const warnings: string[] = [];
+  for (const m of knownFailures(t, name => ctx.gate(name))) {
+    const given = m.release.product === 'openkruise' ? t.openKruise : t.rollouts;
+    const line = `the target: ${PRODUCT_NAME[m.release.product]} ${releaseText(given.release)} (${given.declared}) runs ${failureLine(m, t)}; `
+      + failureFix(m, moveToFor(given), n => ctx.gate(n));
+    (m.failure.verdict === 'refuse' ? errors : warnings).push(line);
+  }
+  return { errors, warnings };
 }

@@ -9,13 +9,15 @@ import { parseArgs } from 'util';
 import type { CliIo } from '../cli';
 import { runCheck } from './check';
 import { CheckInputError, inputFiles, parseDocuments, parseLive, readText } from './read';
-import { CheckUsageError, checkTarget } from './releases';
+import { CheckUsageError, LiveVersion, checkTarget } from './releases';
 import { CHECK_FORMATS, CheckFormat, renderCheck } from './render';
 import type { GateSourceLike } from '../admission/app-wide';
 import type * as Gates from '../control-plane/_gates';
-import { gateDefaults, Release } from '../releases/registry';
+import { fromVersionInfo, versionInfoInText } from '../releases/kubernetes';
+import { gateDefaults, Release, ReleaseError } from '../releases/registry';
 
 export const CHECK_USAGE = `usage: cdk8s-kruise check [--openkruise V] [--rollouts V] [--feature-gates G] [--live FILE]
+                          [--kubernetes V] [--kubernetes-vendor eks|gke|aks|other]
                           [--output text|json|junit] PATH... | -
 
   PATH                 a manifest file, or a folder (every .yaml, .yml and .json in it, recursively);
@@ -29,7 +31,11 @@ export const CHECK_USAGE = `usage: cdk8s-kruise check [--openkruise V] [--rollou
                        objects needing a gate that is off are refused
   --live FILE          the cluster's objects (kubectl get ... -A -o json): SidecarSets, budgets, Namespaces
                        and workloads the documents are checked against; never judged themselves; a document
-                       of an object the file holds is judged as an update of it (what may not change)
+                       of an object the file holds is judged as an update of it (what may not change); or
+                       its API server's version (kubectl get --raw /version > version.json)
+  --kubernetes V       the cluster's Kubernetes: /version's gitVersion (v1.31.4-eks-2d5f260) or a minor
+                       (1.31); known failures of the release there are refused or warned
+  --kubernetes-vendor V  eks, gke, aks or other (EKS and GKE are read from the gitVersion)
   --output F           text (default), json, or junit (XML for CI test reports)
 
 Every OpenKruise and Kruise Rollouts document goes through the admission of cdk8s synth as the release
@@ -94,6 +100,8 @@ export function checkMain(args: string[], io: CliIo): number {
         'rollouts': { type: 'string' },
         'feature-gates': { type: 'string' },
         'live': { type: 'string', multiple: true },
+        'kubernetes': { type: 'string' },
+        'kubernetes-vendor': { type: 'string' },
         'output': { type: 'string', short: 'o' },
         'help': { type: 'boolean', short: 'h' },
       },
@@ -111,9 +119,23 @@ export function checkMain(args: string[], io: CliIo): number {
   if (positionals.length === 0) return fail('say what to check: PATH... (files or folders), or - for standard input (cdk8s-kruise check --help)');
   try {
     const stdin = io.stdin ?? (() => fs.readFileSync(0, 'utf8'));
-    const live = ((values.live as string[] | undefined) ?? []).flatMap(f => parseLive(readText(f, stdin), f));
+    // the live state: the cluster's objects, and its API server's /version
+    const versions: LiveVersion[] = [];
+    const live = ((values.live as string[] | undefined) ?? []).flatMap(f => {
+      const text = readText(f, stdin);
+      const version = versionInfoInText(text);
+      if (version === undefined) return parseLive(text, f);
+      try {
+        versions.push({ cluster: fromVersionInfo(version, `--live ${f}`), file: f });
+      } catch (e) {
+        if (e instanceof ReleaseError) throw new CheckUsageError(e.message);
+        throw e;
+      }
+      return [];
+    });
     // the releases: the flags, else those of the managers the live state holds, else the default lines
-    const target = checkTarget(values.openkruise as string | undefined, values.rollouts as string | undefined, live);
+    const target = checkTarget(values.openkruise as string | undefined, values.rollouts as string | undefined, live,
+      { kubernetes: values.kubernetes as string | undefined, kubernetesVendor: values['kubernetes-vendor'] as string | undefined, versions });
     const release = target.releases.openKruise.release;
     const documents = inputFiles(positionals).flatMap(f => parseDocuments(readText(f, stdin), f === '-' ? '(stdin)' : f));
     // the gates: --feature-gates, else those of the kruise-manager the live state holds
@@ -122,7 +144,7 @@ export function checkMain(args: string[], io: CliIo): number {
       : fromLive !== undefined ? featureGates(fromLive, release, `of the kruise-manager in --live (--feature-gates=${fromLive})`) : undefined;
     const report = runCheck({ documents, live, target, gates });
     io.out(renderCheck(report, format as CheckFormat));
-    return report.refused > 0 ? 2 : 0;
+    return report.refused > 0 || report.targetErrors.length > 0 ? 2 : 0;
   } catch (e) {
     if (e instanceof CheckInputError || e instanceof CheckUsageError) return fail(e.message);
     throw e;

@@ -14,14 +14,17 @@ const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString
 /** The summary line. */
 export function summary(r: CheckReport): string {
   const others = r.documents.length - r.judged;
-  const verdict = r.refused === 0 ? 'all admitted' : `${plural(r.refused, 'document')} refused`;
-  return `checked ${plural(r.documents.length, 'document')} in ${plural(r.files.length, 'file')} against OpenKruise ${r.target.openKruise} and Kruise Rollouts ${r.target.rollouts}: `
+  const documents = r.refused === 0 ? undefined : plural(r.refused, 'document');
+  const verdict = r.targetErrors.length > 0 ? `the target${documents ? ` and ${documents}` : ''} refused` : documents ? `${documents} refused` : 'all admitted';
+  const on = r.target.kubernetes ? ` on Kubernetes ${r.target.kubernetes}` : '';
+  return `checked ${plural(r.documents.length, 'document')} in ${plural(r.files.length, 'file')} against OpenKruise ${r.target.openKruise} and Kruise Rollouts ${r.target.rollouts}${on}: `
     + `${plural(r.judged, 'OpenKruise object')} judged, ${plural(others, 'other document')} passed by; ${verdict}`;
 }
 
 function text(r: CheckReport): string {
-  const lines: string[] = [];
+  const lines: string[] = [...r.targetErrors];
   for (const d of r.documents) for (const e of d.errors) lines.push(e);
+  for (const w of r.targetWarnings) lines.push(`warning: ${w}`);
   for (const d of r.documents) for (const w of d.warnings) lines.push(`warning: ${w}`);
   lines.push(summary(r));
   return `${lines.join('\n')}\n`;
@@ -29,7 +32,13 @@ function text(r: CheckReport): string {
 
 function json(r: CheckReport): string {
   return `${JSON.stringify({
-    target: { openKruise: r.target.openKruise, rollouts: r.target.rollouts },
+    target: {
+      openKruise: r.target.openKruise,
+      rollouts: r.target.rollouts,
+      ...(r.target.kubernetes ? { kubernetes: r.target.kubernetes } : {}),
+      ...(r.targetErrors.length > 0 || r.targetWarnings.length > 0
+        ? { admitted: r.targetErrors.length === 0, errors: r.targetErrors, warnings: r.targetWarnings } : {}),
+    },
     files: r.files.length,
     documents: r.documents.length,
     judged: r.judged,
@@ -67,8 +76,20 @@ function junit(r: CheckReport): string {
     if (list) list.push(d); else byFile.set(d.file, [d]);
   }
   const total = [...byFile.values()].reduce((n, l) => n + l.length, 0);
+  const hasTarget = r.targetErrors.length > 0 || r.targetWarnings.length > 0;
+  const targetFailed = r.targetErrors.length > 0 ? 1 : 0;
   const out = ['<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="cdk8s-kruise check" tests="${total}" failures="${r.refused}">`];
+    `<testsuites name="cdk8s-kruise check" tests="${total + (hasTarget ? 1 : 0)}" failures="${r.refused + targetFailed}">`];
+  if (hasTarget) {
+    // the target itself: the release on the cluster's Kubernetes
+    const warnings = r.targetWarnings.length > 0 ? `<system-out>${xml(r.targetWarnings.map(w => `warning: ${w}`).join('\n'))}</system-out>` : '';
+    const open = `    <testcase classname="target" name="${xml(`OpenKruise ${r.target.openKruise} and Kruise Rollouts ${r.target.rollouts} on Kubernetes ${r.target.kubernetes}`)}"`;
+    out.push(`  <testsuite name="target" tests="1" failures="${targetFailed}">`);
+    out.push(targetFailed
+      ? `${open}><failure message="${xml(r.targetErrors[0])}" type="refused">${xml(r.targetErrors.join('\n'))}</failure>${warnings}</testcase>`
+      : `${open}>${warnings}</testcase>`);
+    out.push('  </testsuite>');
+  }
   for (const [file, docs] of byFile) {
     const failures = docs.filter(d => d.errors.length > 0).length;
     out.push(`  <testsuite name="${xml(file)}" tests="${docs.length}" failures="${failures}">`);

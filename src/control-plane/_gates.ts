@@ -4,10 +4,10 @@
  * checks of the `featureGates` prop.
  */
 import { OPENKRUISE_1_9_GATES } from '../releases/openkruise-1.9/release';
-import { gateDefaults, Release } from '../releases/registry';
+import { defaultRelease, gateDefaults, Release } from '../releases/registry';
 import { fieldError } from '../validation/field-error';
 
-/** Gate name -> default in v1.9.0, the default line (kept with the line's facts in src/releases/openkruise-1.9). */
+/** Gate name -> default in the 1.9 line, the default (kept with the line's facts in src/releases/openkruise-1.9). */
 export const GATE_DEFAULTS: Readonly<Record<string, boolean>> = OPENKRUISE_1_9_GATES;
 
 /** Gates kruise-manager forces off when PodWebhook is off. */
@@ -53,10 +53,11 @@ export class _GateSet {
 
   /**
    * @param settings the gates set, by name
-   * @param defaults the gates of the release and their defaults (default: v1.9.0's)
-   * @param release how messages name the release (default: `v1.9.0`)
+   * @param defaults the gates of the release and their defaults (default: the 1.9 line's)
+   * @param release how messages name the release (default: the default line's release, `v1.9.1`)
    */
-  constructor(settings: Map<string, _GateSetting>, private readonly defaults: Readonly<Record<string, boolean>> = GATE_DEFAULTS, private readonly release = 'v1.9.0') {
+  constructor(settings: Map<string, _GateSetting>, private readonly defaults: Readonly<Record<string, boolean>> = GATE_DEFAULTS,
+    private readonly release = `v${defaultRelease('openkruise').version}`) {
     this.settings = settings;
     this.effective = resolve(settings, defaults);
   }
@@ -81,7 +82,7 @@ export class _GateSet {
     const out: string[] = [];
     for (const [gate, s] of this.settings) {
       if (this.defaults[gate] === undefined) {
-        const elsewhere = GATE_DEFAULTS[gate] !== undefined ? ` (a gate of v1.9.0, which kruise-manager ${this.release} refuses to start with)` : suggest(gate, this.defaults);
+        const elsewhere = GATE_DEFAULTS[gate] !== undefined ? ` (a gate of 1.9, which kruise-manager ${this.release} refuses to start with)` : suggest(gate, this.defaults);
         out.push(fieldError(s.origin, s.value, `is not an OpenKruise ${this.release} feature gate${elsewhere}`,
           `use one of the names in KruiseFeatureGate${this.defaults === GATE_DEFAULTS ? '' : ` that ${this.release} has`} (${Object.keys(this.defaults).sort().join(', ')})`));
       }

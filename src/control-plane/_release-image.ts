@@ -3,13 +3,13 @@
  * props: the image runs the release whose CRDs, webhooks, RBAC and gates the
  * control plane renders, so a tag of another line is refused.
  */
-import { PRODUCT_NAME, Release, ReleaseError, lineOf, parseRelease, releaseText, supportedText } from '../releases/registry';
+import { PRODUCT_NAME, Release, ReleaseError, imageTagOf, lineOf, parseRelease, releaseText, supportedText, versionsOf } from '../releases/registry';
 
 /** What `imageTag` does to the release a control plane installs. */
 export interface _InstalledRelease {
   /** The release installed: the tag's when it names a release of the line, else the `release` prop's. */
   readonly release: Release;
-  /** The image tag: the prop, or `v<release>`. */
+  /** The image tag: the prop, or the release's (its entry's `imageTag`). */
   readonly tag: string;
   /** Why the tag is refused (`[field, value, problem, fix]` for `fieldError`), if it is. */
   readonly refusal?: readonly [string, unknown, string, string];
@@ -24,10 +24,10 @@ export interface _InstalledRelease {
  *
  * @param release the release the `release` prop gives
  * @param releaseProp the `release` prop as written (undefined: the default)
- * @param tag the `imageTag` prop (undefined: `v<release>`)
+ * @param tag the `imageTag` prop (undefined: the release's image tag)
  */
 export function _installedRelease(release: Release, releaseProp: string | undefined, tag: string | undefined): _InstalledRelease {
-  if (tag === undefined) return { release, tag: `v${release.version}` };
+  if (tag === undefined) return { release, tag: imageTagOf(release) };
   const name = PRODUCT_NAME[release.product];
   const m = /^v?(\d+)\.(\d+)(?:\.(\d+))?(.*)$/.exec(tag.trim());
   if (!m) return { release, tag };
@@ -59,12 +59,13 @@ export function _installedRelease(release: Release, releaseProp: string | undefi
     };
   }
   if (version === undefined || !plain) return { release, tag };
-  if (!release.line.releases.includes(version)) {
+  const versions = versionsOf(release.line);
+  if (!versions.includes(version)) {
     return {
       release,
       tag,
-      refusal: ['imageTag', tag, `is not a release of ${name} ${line}, whose releases are ${release.line.releases.join(', ')}`,
-        `use one of them, or remove imageTag and set release: '${line}' for ${release.line.releases[release.line.releases.length - 1]}`],
+      refusal: ['imageTag', tag, `is not a release of ${name} ${line}, whose releases are ${versions.join(', ')}`,
+        `use one of them, or remove imageTag and set release: '${line}' for ${versions[versions.length - 1]}`],
     };
   }
   if (!release.lineOnly && release.version !== version) {

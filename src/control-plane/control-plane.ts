@@ -50,7 +50,7 @@ export interface KruiseControlPlaneProps {
    * declaration of a different release (a `KruiseContext`, another control
    * plane) fails synth naming both.
    *
-   * @default "1.9" (v1.9.0)
+   * @default "1.9" (v1.9.1)
    */
   readonly release?: string;
 
@@ -137,7 +137,7 @@ export interface KruiseControlPlaneProps {
    * 'v1.8.2'` installs 1.8.2); to install another line, set `release`. A tag
    * that is no version (a build of one's own) is taken as the release's.
    *
-   * @default - "v" + the release (`v1.9.0`; `v1.8.4` for release "1.8")
+   * @default - the release's image tag (`v1.9.1`; `v1.8.4` for release "1.8")
    */
   readonly imageTag?: string;
 
@@ -250,7 +250,7 @@ const DEFAULT_NAMESPACE = 'kruise-system';
 const helmValuesModule = (): typeof HelmValues => require('./helm-values') as typeof HelmValues; // eslint-disable-line @typescript-eslint/no-require-imports
 
 /**
- * An OpenKruise release (v1.9.0 by default; `release` chooses a 1.7 or 1.8
+ * An OpenKruise release (v1.9.1 by default; `release` chooses a 1.7 or 1.8
  * one), installed as constructs: the release's CRDs, RBAC, kruise-manager
  * (controllers and webhooks), its webhook configurations and kruise-daemon,
  * each as that release has them. With no other props it produces the
@@ -484,6 +484,8 @@ export class KruiseControlPlane extends Construct {
       prop: { openkruise: 'release' },
       releases: { openkruise: this.releaseModel },
       featureGates: { ...(props.featureGates ?? {}) },
+      // the fix of a known failure of the release on the cluster's Kubernetes (src/releases/failures.ts)
+      moveTo: { openkruise: v => (props.imageTag === undefined ? `set release: '${v}'` : `remove imageTag and set release: '${v}'`) },
     });
     const self = this;
     _registerGateSource(this, {
@@ -591,7 +593,7 @@ export class KruiseControlPlane extends Construct {
       }
     }
     if ((p.imageRepository !== undefined && p.imageRepository.trim() === '') || (p.imageTag !== undefined && p.imageTag.trim() === '')) {
-      add(p.imageTag?.trim() === '' ? 'imageTag' : 'imageRepository', p.imageTag?.trim() === '' ? p.imageTag : p.imageRepository, 'is empty', 'set a repository and a tag, e.g. "openkruise/kruise-manager" and "v1.9.0"');
+      add(p.imageTag?.trim() === '' ? 'imageTag' : 'imageRepository', p.imageTag?.trim() === '' ? p.imageTag : p.imageRepository, 'is empty', 'set a repository and a tag, e.g. "openkruise/kruise-manager" and "v1.9.1"');
     }
     if (p.roleListGroups !== undefined && p.roleListGroups.length === 0) {
       add('roleListGroups', p.roleListGroups, 'is empty, so kruise-manager cannot list the owners of Pods', 'list at least the API groups of your workloads, or leave the default ["*"]');

@@ -8,11 +8,27 @@ import { _admissionEngine } from '../admission/engine';
 import { _GateSet, _GateSetting } from '../control-plane/_gates';
 import { PlanInputError } from '../plan/errors';
 import { manifestFiles, parseManifests } from '../plan/sources';
+import { KubernetesCluster, fromVersionInfo, parseKubernetes, vendorOnly, versionInfoInText } from '../releases/kubernetes';
 import { isManagerOf, managerRelease } from '../releases/live';
 import { gateDefaults, parseRelease, Product, Release } from '../releases/registry';
 import { _declareRelease } from '../releases/target';
 import { _registerGateSource, notOwnedHowToEnable } from '../validation/gates';
 import { _markCheckRounds } from '../validation/render';
+
+/**
+ * The vendor shape of a cluster's Kubernetes: what its API server's
+ * `/version` looks like, and what the vendor adds to a cluster.
+ */
+export enum KubernetesVendor {
+  /** Amazon EKS: gitVersion `v1.31.4-eks-2d5f260`, /version minor `"31+"` (read from the gitVersion). */
+  EKS = 'EKS',
+  /** Google GKE: gitVersion `v1.31.5-gke.1234000`, /version minor `"31+"` (read from the gitVersion). */
+  GKE = 'GKE',
+  /** Azure AKS: an upstream gitVersion (`v1.31.2`), so it is declared, never read. */
+  AKS = 'AKS',
+  /** Any other cluster (kubeadm, k3s, kind, a distribution of one's own). */
+  OTHER = 'OTHER',
+}
 
 /** Props of `KruiseContext`. */
 export interface KruiseContextProps {
@@ -27,7 +43,9 @@ export interface KruiseContextProps {
   /**
    * A cluster's live state to read into the context: files saved with
    * `kubectl get sidecarsets,workloadspreads,podunavailablebudgets,namespaces -A -o json`
-   * (a `List`; any kinds, `-o yaml` too).
+   * (a `List`; any kinds, `-o yaml` too), and the API server's version saved
+   * with `kubectl get --raw /version > version.json` (the cluster's
+   * Kubernetes, as `kubernetes` declares it).
    *
    * @default - none; add them with `addLiveState()`
    */
@@ -52,6 +70,28 @@ export interface KruiseContextProps {
    * @default - the release of a Kruise Rollouts control plane or live kruise-rollout-manager of the app, else "0.6"
    */
   readonly kruiseRollouts?: string;
+
+  /**
+   * The Kubernetes the app's cluster runs: its API server's `/version`
+   * gitVersion (`"v1.31.4-eks-2d5f260"`, `"v1.31.5-gke.1234000"`, as
+   * `kubectl version` prints the server's), or a minor (`"1.31"`). Known
+   * failures of the targeted releases on that Kubernetes fail synth or warn,
+   * with the fix (docs/existing-clusters.md, "Managed clusters"); another
+   * declaration of a different cluster (another context, a saved `/version`
+   * in live state) fails synth naming both. Installs nothing.
+   *
+   * @default - the Kubernetes of a `/version` in the live state, else none: nothing is checked against the cluster's Kubernetes
+   */
+  readonly kubernetes?: string;
+
+  /**
+   * The vendor shape of the cluster's Kubernetes. EKS and GKE are read from
+   * the gitVersion in `kubernetes`; AKS cannot be, so an AKS cluster is
+   * declared here.
+   *
+   * @default - read from `kubernetes` (EKS, GKE), else not declared
+   */
+  readonly kubernetesVendor?: KubernetesVendor;
 
   /**
    * The OpenKruise feature gates the cluster's kruise-manager runs with, as
@@ -111,6 +151,8 @@ export class KruiseContext extends Chart {
 
   private readonly origins = new Map<ApiObject, string>();
   private readonly appRoot: IConstruct;
+  /** The vendor declared (`kubernetesVendor`), for a /version read later. */
+  private vendor?: KubernetesVendor;
   private readonly reportOn: IConstruct;
   private count = 0;
 
@@ -159,14 +201,30 @@ export class KruiseContext extends Chart {
 
   /**
    * Read a cluster's live state into the context: a file saved with
-   * `kubectl get ... -A -o json` (a `List`; `-o yaml` works too). Status and
-   * server-owned metadata are dropped.
+   * `kubectl get ... -A -o json` (a `List`; `-o yaml` works too), whose
+   * status and server-owned metadata are dropped; or the API server's
+   * version, saved with `kubectl get --raw /version > version.json` (or
+   * `kubectl version -o json`), which declares the cluster's Kubernetes as
+   * the `kubernetes` prop does.
    *
    * @param file the file
    */
   public addLiveState(file: string): void {
     const origin = path.relative(process.cwd(), path.resolve(file)) || file;
-    const objects = this.read(() => parseManifests(readText(file), origin));
+    const text = this.read(() => readText(file));
+    const version = versionInfoInText(text);
+    if (version !== undefined) {
+      const cluster = this.read(() => {
+        try {
+          return fromVersionInfo(version, `'${origin}'`, this.vendor);
+        } catch (e: any) {
+          throw new PlanInputError(e.message);
+        }
+      });
+      this.declareKubernetes(cluster, `read from the /version of '${origin}' (context '${this.node.path}')`, `/version (${origin})`);
+      return;
+    }
+    const objects = this.read(() => parseManifests(text, origin));
     this.addObjects(objects.map(o => {
       const { status, ...rest } = o;
       void status;
@@ -176,13 +234,20 @@ export class KruiseContext extends Chart {
     }), origin);
   }
 
-  /** `openKruise`, `kruiseRollouts` and `featureGates`: the app's target, declared here. */
+  /** `openKruise`, `kruiseRollouts`, `featureGates`, `kubernetes` and `kubernetesVendor`: the app's target, declared here. */
   private declareCluster(props: KruiseContextProps): void {
     const releases: Partial<Record<Product, Release>> = {};
     const at = `KruiseContext at '${this.node.path}'`;
     if (props.openKruise !== undefined) releases.openkruise = parseRelease('openkruise', props.openKruise, `${at}: openKruise`);
     if (props.kruiseRollouts !== undefined) releases.rollouts = parseRelease('rollouts', props.kruiseRollouts, `${at}: kruiseRollouts`);
-    if (Object.keys(releases).length === 0 && props.featureGates === undefined) return;
+    if (props.kubernetesVendor !== undefined && !Object.values(KubernetesVendor).includes(props.kubernetesVendor)) {
+      throw new Error(`${at}: kubernetesVendor: ${JSON.stringify(props.kubernetesVendor)} is not a vendor; use one of KubernetesVendor.EKS, GKE, AKS or OTHER`);
+    }
+    this.vendor = props.kubernetesVendor;
+    let kubernetes: KubernetesCluster | undefined;
+    if (props.kubernetes !== undefined) kubernetes = parseKubernetes(props.kubernetes, `${at}: kubernetes`, props.kubernetesVendor);
+    else if (props.kubernetesVendor !== undefined) kubernetes = vendorOnly(props.kubernetesVendor);
+    if (Object.keys(releases).length === 0 && props.featureGates === undefined && kubernetes === undefined) return;
     _declareRelease(this.appRoot, {
       by: 'KruiseContext',
       path: this.node.path,
@@ -191,12 +256,32 @@ export class KruiseContext extends Chart {
       prop: { openkruise: 'openKruise', rollouts: 'kruiseRollouts' },
       releases,
       featureGates: props.featureGates ? { ...props.featureGates } : undefined,
+      kubernetes,
+      kubernetesProp: 'kubernetes',
+      moveTo: {
+        openkruise: v => `upgrade the cluster's OpenKruise to ${v} and declare openKruise: '${v}'`,
+        rollouts: v => `upgrade the cluster's Kruise Rollouts to ${v} and declare kruiseRollouts: '${v}'`,
+      },
     });
     if (props.featureGates !== undefined) {
       const settings = new Map<string, _GateSetting>();
       for (const [gate, value] of Object.entries(props.featureGates)) settings.set(gate, { value, origin: `featureGates.${gate}`, explicit: true });
       this.registerGates(settings, releases.openkruise, `at '${this.node.path}'`, `set featureGates: { <gate>: true } on the KruiseContext at '${this.node.path}' if the cluster runs with it, or ask the cluster's owners to turn it on`);
     }
+  }
+
+  /** The cluster's Kubernetes, read from live state: a declaration of the app's target. */
+  private declareKubernetes(cluster: KubernetesCluster, declared: string, prop: string): void {
+    _declareRelease(this.appRoot, {
+      by: 'KruiseContext',
+      path: this.node.path,
+      declared,
+      reportOn: this.reportOn,
+      prop: {},
+      releases: {},
+      kubernetes: cluster,
+      kubernetesProp: prop,
+    });
   }
 
   /** A gate source of the cluster: its gates, with the release's defaults for the others (1.9's when the release is unknown). */
@@ -271,6 +356,7 @@ export class KruiseContext extends Chart {
       prop: { openkruise: `kruise-manager image (${origin})` },
       releases: release ? { openkruise: release } : {},
       featureGates: declared,
+      moveTo: { openkruise: v => `upgrade the cluster's OpenKruise to ${v}, then save its live state again` },
     });
     // a gate kruise-manager does not know: it would not start, so the live state cannot hold one; the 1.9 names when the tag says nothing
     const gates = release ? new _GateSet(settings, gateDefaults(release), `v${release.version}`) : new _GateSet(settings);

@@ -1,6 +1,6 @@
 /**
  * The feature gates an update plan assumes: the user's settings on top of
- * the defaults of the release the cluster runs (v1.9.0's by default), with kruise-manager's start-up rules (a gate
+ * the defaults of the release the cluster runs (1.9.1's by default), with kruise-manager's start-up rules (a gate
  * that needs KruiseDaemon is off without it).
  */
 import { PlanInputError } from './errors';

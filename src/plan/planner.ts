@@ -23,7 +23,7 @@ import {
 import { _compareTags, _imageTag } from '../_image-tags';
 import { targetFromFlags } from '../releases/flags';
 import { isManagerOf, managerImage, managerRelease } from '../releases/live';
-import { Product, Release, ReleaseError, defaultRelease, linesOf, parseRelease, releaseName, sameRelease } from '../releases/registry';
+import { Product, Release, ReleaseError, defaultRelease, parseRelease, releaseOrder, releaseName, sameRelease } from '../releases/registry';
 
 type Json = any;
 
@@ -216,11 +216,10 @@ function sideRelease(product: Product, objs: Json[], side: string, newerNamesNon
   return undefined;
 }
 
-/** The newest modelled release of a product (`1.9.0`). */
+/** The newest modelled release of a product (`1.9.1`). */
 function newestRelease(product: Product): string {
-  const lines = linesOf(product);
-  const releases = lines[lines.length - 1].releases;
-  return releases[releases.length - 1];
+  const all = releaseOrder(product);
+  return all[all.length - 1];
 }
 
 /**

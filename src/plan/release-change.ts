@@ -4,12 +4,15 @@
  * versions, change the version they store or gain, lose or widen fields (the
  * generated schema indexes of both lines); the gates whose default flips or
  * that appear or go (the releases' gate tables); the webhook rules that start
- * or stop refusing (the kinds' `releaseRules`); and, given the live objects,
- * the ones the new release will refuse on their next update.
+ * or stop refusing (the kinds' `releaseRules`); the known failures on some
+ * clusters that the move fixes or brings (src/releases/failures.ts); and,
+ * given the live objects, the ones the new release will refuse on their next
+ * update.
  */
 import { ReleaseChangePlan } from './types';
 import { admissionModules } from '../admission';
 import { judgeManifest } from '../admission/judge';
+import { CLUSTER_FAILURES, hasFailure } from '../releases/failures';
 import { contextFromFlags } from '../releases/flags';
 import {
   PRODUCT_NAME, Product, Release, atLeast, gateDefaults, linesOf, productOfGroup, releaseName, releaseText,
@@ -105,6 +108,18 @@ function ruleChanges(product: Product, from: Release, to: Release): string[] {
   return out;
 }
 
+/** The known failures on some clusters that the move fixes, or brings (src/releases/failures.ts). */
+function failureChanges(product: Product, from: Release, to: Release): string[] {
+  const out: string[] = [];
+  for (const f of CLUSTER_FAILURES) {
+    if (f.product !== product) continue;
+    const before = hasFailure(from, f);
+    const after = hasFailure(to, f);
+    if (before !== after) out.push(`${before ? 'fixes' : 'brings'}: ${f.title}`);
+  }
+  return out;
+}
+
 /** The live objects of `product` that `from` admits and `to` refuses: `Kind namespace/name: the first refusal`. */
 function refusedLive(product: Product, from: Release, to: Release, live: Json[]): string[] {
   const flags = (r: Release) => (product === 'openkruise' ? { openkruise: r.version } : { rollouts: r.version });
@@ -131,6 +146,7 @@ export function planReleaseChange(product: Product, from: Release, to: Release, 
     crds: crdChanges(product, from, to),
     gates: gateChanges(product, from, to),
     rules: ruleChanges(product, from, to),
+    knownFailures: failureChanges(product, from, to),
     refusedLive: live ? refusedLive(product, from, to, live) : [],
   };
 }

@@ -92,6 +92,7 @@ function releaseSections(c: ReleaseChangePlan): Array<[string, string[]]> {
     ['CRDs', c.crds],
     ['Feature gates', c.gates],
     ['Webhook rules', c.rules],
+    ['Known failures on some clusters', c.knownFailures],
     ['Objects in the cluster it will refuse on their next update', c.refusedLive],
   ];
   return sections.filter(([, lines]) => lines.length > 0);

@@ -178,7 +178,7 @@ export function analyzeTemplate(oldTpl: Json, newTpl: Json, gates: PlanGates, pr
     }
     if (isResource && !gates.isEnabled('InPlaceWorkloadVerticalScaling')) {
       const field = fieldPath(prefix, p);
-      block(op, `${describeOp(op, field, oldTpl, newTpl)}; resources change in place only with the InPlaceWorkloadVerticalScaling gate on (off by default in v1.9.0)`);
+      block(op, `${describeOp(op, field, oldTpl, newTpl)}; resources change in place only with the InPlaceWorkloadVerticalScaling gate on (off by default in 1.9)`);
       continue;
     }
     block(op);

@@ -223,7 +223,7 @@ export interface UpdatePlanOptions {
    * KruiseDaemon, which it needs), RecreatePodWhenChangeVCTInCloneSetGate,
    * TemplateNoDefaults, StatefulSetStartOrdinal and StatefulSetAutoResizePVCGate.
    *
-   * @default - the OpenKruise v1.9.0 defaults
+   * @default - the OpenKruise 1.9 defaults
    */
   readonly featureGates?: { [gate: string]: boolean };
 
@@ -558,6 +558,13 @@ export interface ReleaseChangePlan {
   readonly gates: string[];
   /** Webhook rules that start or stop refusing, by kind. */
   readonly rules: string[];
+  /**
+   * Known failures of a release on some clusters (a Kubernetes minor, a
+   * vendor's /version) that the move fixes or brings, e.g. `fixes:
+   * kruise-manager panics in every in-place update on a cluster whose
+   * /version minor has a suffix (EKS, GKE)` (docs/existing-clusters.md).
+   */
+  readonly knownFailures: string[];
   /**
    * Objects in the cluster the new release will refuse on their next update
    * (with the live objects only): `Kind namespace/name: the refusal`.

@@ -3,8 +3,9 @@
  * `--openkruise V` and `--rollouts V` flags, each a line (`1.8`) or a release
  * (`1.8.2`, `v1.8.2`); a flag not given leaves the default line.
  */
+import { KubernetesVersionError, parseKubernetes, vendorOfName, vendorOnly } from './kubernetes';
 import { Product, parseRelease } from './registry';
-import { Target, TargetRelease, defaultTarget, targetGate } from './target';
+import { Target, TargetKubernetes, TargetRelease, defaultTarget, targetGate } from './target';
 import type { AdmissionContext } from '../admission/types';
 
 /** The flag values of a command, as given (undefined: not given). */
@@ -13,6 +14,10 @@ export interface ReleaseFlags {
   readonly rollouts?: string;
   /** OpenKruise feature gates the command was told the cluster runs (`Gate=true,Gate2=false`), if any. */
   readonly featureGates?: Readonly<Record<string, boolean>>;
+  /** `--kubernetes V`: the cluster's Kubernetes, as /version's gitVersion or a minor. */
+  readonly kubernetes?: string;
+  /** `--kubernetes-vendor V`: eks, gke, aks or other. */
+  readonly kubernetesVendor?: string;
 }
 
 /** The flag of each product. */
@@ -34,7 +39,22 @@ export function targetFromFlags(flags: ReleaseFlags): Target {
     openKruise: one('openkruise', flags.openkruise, base.openKruise),
     rollouts: one('rollouts', flags.rollouts, base.rollouts),
     featureGates: { ...(flags.featureGates ?? {}) },
+    kubernetes: kubernetesFromFlags(flags),
   };
+}
+
+/** The cluster's Kubernetes of `--kubernetes` and `--kubernetes-vendor`, if given. */
+function kubernetesFromFlags(flags: ReleaseFlags): TargetKubernetes | undefined {
+  const given = flags.kubernetesVendor;
+  const vendor = given === undefined ? undefined : vendorOfName(given);
+  if (given !== undefined && vendor === undefined) {
+    throw new KubernetesVersionError(`--kubernetes-vendor: '${given}' is not a vendor; give eks, gke, aks or other`);
+  }
+  if (flags.kubernetes !== undefined) {
+    const declared = `given with --kubernetes${vendor ? ' and --kubernetes-vendor' : ''}`;
+    return { cluster: parseKubernetes(flags.kubernetes, '--kubernetes', vendor), declared };
+  }
+  return vendor === undefined ? undefined : { cluster: vendorOnly(vendor), declared: 'given with --kubernetes-vendor' };
 }
 
 /**

@@ -6,6 +6,11 @@
  * line (`model.ts`, read at build time only). The admission modules keep
  * each line's webhook changes as rules of their kind (`releaseRules`).
  *
+ * A release is one line of data (`ReleaseEntry`): its version, its image
+ * tag, and what differs in it from the release before it (the webhook rules
+ * it changes, the gates it adds, the known failures it fixes); a patch
+ * release that changes nothing else is its version and tag alone.
+ *
  * A version is given as a line (`1.8`) or one release of it (`1.8.2`,
  * `v1.8.2`); a line stands for its newest release. The order of releases
  * is the registry's own list, so comparing two is a lookup, not a parse.
@@ -24,8 +29,8 @@ export interface ReleaseLine {
   readonly product: Product;
   /** `major.minor`, e.g. `1.8`. */
   readonly line: string;
-  /** The releases of the line, oldest first, as `x.y.z`; the last is the one the line stands for. */
-  readonly releases: readonly string[];
+  /** The releases of the line, oldest first; the last is the one the line stands for. */
+  readonly releases: readonly ReleaseEntry[];
   /** Versions that read like this line's but are not (a tag on another line's code): version -> why. */
   readonly traps?: Readonly<Record<string, string>>;
   /**
@@ -72,10 +77,36 @@ export interface ControlPlaneFacts {
 }
 
 /**
+ * One release of a line, and what differs in it from the release before it
+ * (the first release of a line: from the line before, whose differences are
+ * the line's `model.ts`, `gates` and the kinds' line-level `releaseRules`).
+ * The next patch release is one more entry: e.g.
+ * `{ version: '1.9.2', imageTag: 'v1.9.2' }`, with `rules`, `gates` or
+ * `fixes` when it changes any (test/releases/release-data.test.ts holds each
+ * entry to the data it names).
+ */
+export interface ReleaseEntry {
+  /** `x.y.z`. */
+  readonly version: string;
+  /** The tag of the release's images (kruise-manager, which kruise-daemon runs too; kruise-rollout): `v1.9.1`. */
+  readonly imageTag: string;
+  /**
+   * Webhook rules that change from this release on, each as
+   * `<Kind>: <what>` of a `releaseRules` entry of the kind (src/admission)
+   * whose `release` is this version.
+   */
+  readonly rules?: readonly string[];
+  /** Feature gates of the manager that first appear in this release of the line. */
+  readonly gates?: readonly string[];
+  /** Known failures on some clusters (ids of `CLUSTER_FAILURES`, ./failures.ts) that this release fixes. */
+  readonly fixes?: readonly string[];
+}
+
+/**
  * A line's feature gates, as changes against the next newer line (the
  * default line lists them all): gates it lacks, gates it has that the newer
- * one does not, defaults that differ; and gates that only some of its
- * releases have.
+ * one does not, defaults that differ. Gates that only some of its releases
+ * have are in those releases' entries (`ReleaseEntry.gates`).
  */
 export interface GateChanges {
   /** Every gate and its default (the default line only). */
@@ -86,8 +117,6 @@ export interface GateChanges {
   readonly extra?: Readonly<Record<string, boolean>>;
   /** Defaults that differ from the newer line's. */
   readonly defaults?: Readonly<Record<string, boolean>>;
-  /** Gates that appear within the line: gate -> the first release that has it. */
-  readonly since?: Readonly<Record<string, string>>;
 }
 
 /** One release of a product, as an app or a command targets it. */
@@ -125,23 +154,45 @@ export function lineOf(product: Product, line: string): ReleaseLine | undefined 
   return LINES.find(l => l.product === product && l.line === line);
 }
 
+/** The versions of a line's releases, oldest first (`1.9.0`, `1.9.1`). */
+export function versionsOf(line: ReleaseLine): string[] {
+  return line.releases.map(e => e.version);
+}
+
+/** The entry of a release: its image tag and what differs in it. */
+export function entryOf(r: Release): ReleaseEntry {
+  const e = r.line.releases.find(x => x.version === r.version);
+  if (!e) throw new Error(`${PRODUCT_NAME[r.product]} ${r.version} is not a release of the ${r.line.line} line`);
+  return e;
+}
+
+/** The image tag of a release (`v1.9.1`). */
+export function imageTagOf(r: Release): string {
+  return entryOf(r).imageTag;
+}
+
 const orders = new Map<Product, string[]>();
 
 /** Every release of a product, oldest first (computed once: admission asks for every object). */
-function order(product: Product): string[] {
+export function releaseOrder(product: Product): readonly string[] {
   let all = orders.get(product);
   if (!all) {
-    all = linesOf(product).flatMap(l => [...l.releases]);
+    all = linesOf(product).flatMap(versionsOf);
     orders.set(product, all);
   }
   return all;
+}
+
+/** Every release entry of a product with its line, oldest first. */
+export function releaseEntries(product: Product): Array<{ line: ReleaseLine; entry: ReleaseEntry }> {
+  return linesOf(product).flatMap(line => line.releases.map(entry => ({ line, entry })));
 }
 
 /** The release a product's line stands for. */
 export function releaseOfLine(product: Product, line: string): Release {
   const l = lineOf(product, line);
   if (!l) throw new Error(`${PRODUCT_NAME[product]} ${line} is not a modelled line`);
-  return { product, line: l, version: l.releases[l.releases.length - 1], lineOnly: true };
+  return { product, line: l, version: l.releases[l.releases.length - 1].version, lineOnly: true };
 }
 
 /** The release an app targets when nothing declares one. */
@@ -157,10 +208,10 @@ export function isDefaultLine(r: Release): boolean {
 /** A version that is not a modelled release: the message lists the supported ones. */
 export class ReleaseError extends Error {}
 
-/** The supported versions of a product, as an error lists them: `1.7 (1.7.0 to 1.7.4), 1.8 (...) or 1.9 (1.9.0)`. */
+/** The supported versions of a product, as an error lists them: `1.7 (1.7.0 to 1.7.4), 1.8 (...) or 1.9 (1.9.0 to 1.9.1)`. */
 export function supportedText(product: Product): string {
   const parts = linesOf(product).map(l => {
-    const rs = l.releases;
+    const rs = versionsOf(l);
     return `${l.line} (${rs.length === 1 ? rs[0] : `${rs[0]} to ${rs[rs.length - 1]}`})`;
   });
   return parts.length === 1 ? parts[0] : `${parts.slice(0, -1).join(', ')} or ${parts[parts.length - 1]}`;
@@ -187,16 +238,16 @@ export function parseRelease(product: Product, text: string, what: string): Rele
   const trap = l?.traps?.[version];
   if (trap) throw new ReleaseError(`${what}: ${name} ${version} ${trap}; ${supported}`);
   if (!l) throw new ReleaseError(`${what}: ${name} ${version} is not a release of a line this library models; ${supported}`);
-  if (!l.releases.includes(version)) {
-    throw new ReleaseError(`${what}: ${name} ${version} is not a release of the ${line} line, whose releases are ${l.releases.join(', ')}; ${supported}`);
+  if (!versionsOf(l).includes(version)) {
+    throw new ReleaseError(`${what}: ${name} ${version} is not a release of the ${line} line, whose releases are ${versionsOf(l).join(', ')}; ${supported}`);
   }
   return { product, line: l, version, lineOnly: false };
 }
 
 /** Whether release `r` is `version` (`x.y` or `x.y.z` of the same product) or newer. */
 export function atLeast(r: Release, version: string): boolean {
-  const all = order(r.product);
-  const full = version.split('.').length === 2 ? lineOf(r.product, version)?.releases[0] : version;
+  const all = releaseOrder(r.product);
+  const full = version.split('.').length === 2 ? lineOf(r.product, version)?.releases[0]?.version : version;
   const at = full === undefined ? -1 : all.indexOf(full);
   if (at < 0) throw new Error(`${PRODUCT_NAME[r.product]} ${version} is not a modelled release`);
   return all.indexOf(r.version) >= at;
@@ -225,7 +276,7 @@ export function preciser(a: Release, b: Release): Release {
 /**
  * The feature gates of a release and their defaults (before the start-up
  * rules of the manager): the default line's gates with each older line's
- * changes applied, then the gates that appear later within the release's line.
+ * changes applied, less the gates that appear in a later release of its line.
  */
 export function gateDefaults(r: Release): Record<string, boolean> {
   const lines = linesOf(r.product);
@@ -237,8 +288,9 @@ export function gateDefaults(r: Release): Record<string, boolean> {
     for (const name of g.absent ?? []) delete gates[name];
     Object.assign(gates, g.extra ?? {}, g.defaults ?? {});
   }
-  for (const [gate, since] of Object.entries(r.line.gates.since ?? {})) {
-    if (!atLeast(r, since)) delete gates[gate];
+  for (const e of r.line.releases) {
+    if (atLeast(r, e.version)) continue;
+    for (const gate of e.gates ?? []) delete gates[gate];
   }
   return gates;
 }

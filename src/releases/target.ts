@@ -14,11 +14,21 @@
  * names both; a line and a release of that line agree (the release is the
  * target). A command (plan, fleet, check) gives its target from its flags
  * (./flags.ts).
+ *
+ * The cluster's Kubernetes is part of the target too (`KruiseContext`'s
+ * `kubernetes` and `kubernetesVendor`, a saved `/version` in its live state;
+ * ./kubernetes.ts): two declarations that cannot be the same cluster fail
+ * the same way, and a known failure of the target's release on that
+ * Kubernetes (./failures.ts) fails synth (or warns) under the declaration
+ * of the release.
  */
 import { IConstruct } from 'constructs';
+import { MetFailure, failureFix, failureSubject, failuresOf } from './failures';
+import { KubernetesCluster, kubernetesDisagreement, kubernetesText, mergeKubernetes } from './kubernetes';
 import {
   Product, PRODUCT_NAME, Release, defaultRelease, gateDefaults, preciser, releaseName, releaseText, sameRelease,
 } from './registry';
+import type * as Report from '../validation/report';
 
 /** One declaration of the release(s) an app's cluster runs. */
 export interface _ReleaseDeclaration {
@@ -39,6 +49,16 @@ export interface _ReleaseDeclaration {
   readonly releases: Readonly<Partial<Record<Product, Release>>>;
   /** Feature gates the declaration sets explicitly (OpenKruise). */
   readonly featureGates?: Readonly<Record<string, boolean>>;
+  /** The cluster's Kubernetes, when the declaration says it. */
+  readonly kubernetes?: KubernetesCluster;
+  /** The prop that declares the Kubernetes, for messages: e.g. `kubernetes`, `/version (version.json)`. */
+  readonly kubernetesProp?: string;
+  /**
+   * How a message tells this declaration to target another release of a
+   * product (the fix of a known failure), e.g. `set release: '1.9.1'`;
+   * absent: a general sentence.
+   */
+  readonly moveTo?: Readonly<Partial<Record<Product, (version: string) => string>>>;
 }
 
 /** The release of one product an app targets. */
@@ -50,6 +70,13 @@ export interface TargetRelease {
   readonly isDeclared: boolean;
 }
 
+/** The cluster's Kubernetes an app (or a command) targets. */
+export interface TargetKubernetes {
+  readonly cluster: KubernetesCluster;
+  /** Where it was declared, for messages (`declared at 'cluster'`, `given with --kubernetes`). */
+  readonly declared: string;
+}
+
 /** What an app (or a command) targets. */
 export interface Target {
   readonly openKruise: TargetRelease;
@@ -59,6 +86,8 @@ export interface Target {
    * applies the release's defaults to the others).
    */
   readonly featureGates: Readonly<Record<string, boolean>>;
+  /** The cluster's Kubernetes, when something declares it (nothing is known of it otherwise). */
+  readonly kubernetes?: TargetKubernetes;
 }
 
 /** The target of an app that declares nothing. */
@@ -87,7 +116,16 @@ export function _declareRelease(app: IConstruct, d: _ReleaseDeclaration): void {
   if (reported.has(d.reportOn)) return;
   reported.add(d.reportOn);
   const on = d.reportOn;
-  on.node.addValidation({ validate: () => disagreements(root).filter(x => x.reportOn === on).map(x => x.line) });
+  on.node.addValidation({
+    validate: () => [
+      ...disagreements(root).filter(x => x.reportOn === on).map(x => x.line),
+      ...appFailures(root).filter(x => x.reportOn === on && x.verdict === 'refuse').map(x => x.line),
+    ],
+  });
+  // the warnings of known failures, computed at synth (a declaration made later counts); loaded with the first declaration only
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { Warnings } = require('../validation/report') as typeof Report;
+  Warnings._addProducer(on, () => appFailures(root).filter(x => x.reportOn === on && x.verdict === 'warn').map(x => x.line));
 }
 
 /** The declarations of the app of `scope`, in the order they were made. */
@@ -113,6 +151,18 @@ function disagreements(root: IConstruct): Array<{ reportOn: IConstruct; line: st
         line: `${d.by} ${d.prop[product]}: ${fmt(releaseText(mine))} declares ${releaseName(mine)}, but the ${earlier.by} at '${earlier.path}' declares ${releaseName(theirs)}; `
           + `an app targets one ${PRODUCT_NAME[product]} release: declare the one its cluster runs in both places (or remove one declaration)`,
       });
+    }
+    const cluster = d.kubernetes;
+    if (cluster) {
+      const earlier = list.slice(0, i).find(e => e.kubernetes && kubernetesDisagreement(e.kubernetes, cluster) !== undefined);
+      if (earlier) {
+        out.push({
+          reportOn: d.reportOn,
+          line: `${d.by} ${d.kubernetesProp ?? 'kubernetes'}: ${fmt(kubernetesText(cluster))} declares Kubernetes ${kubernetesText(cluster)}, but the ${earlier.by} at '${earlier.path}' `
+            + `declares Kubernetes ${kubernetesText(earlier.kubernetes!)} (${kubernetesDisagreement(earlier.kubernetes!, cluster)}); `
+            + 'an app targets one cluster: declare the Kubernetes it runs in both places (or remove one declaration)',
+        });
+      }
     }
     for (const [gate, value] of Object.entries(d.featureGates ?? {})) {
       const earlier = list.slice(0, i).find(e => e.featureGates?.[gate] !== undefined && e.featureGates[gate] !== value);
@@ -151,7 +201,67 @@ export function _targetOf(scope: IConstruct): Target {
   for (const d of list) {
     for (const [g, v] of Object.entries(d.featureGates ?? {})) if (featureGates[g] === undefined) featureGates[g] = v;
   }
-  return { openKruise: pick('openkruise'), rollouts: pick('rollouts'), featureGates };
+  // the cluster's Kubernetes: the first declaration, with what agreeing later ones add
+  let kubernetes: TargetKubernetes | undefined;
+  for (const d of list) {
+    if (!d.kubernetes) continue;
+    if (!kubernetes) {
+      kubernetes = { cluster: d.kubernetes, declared: d.declared };
+    } else if (kubernetesDisagreement(kubernetes.cluster, d.kubernetes) === undefined) {
+      kubernetes = { ...kubernetes, cluster: mergeKubernetes(kubernetes.cluster, d.kubernetes) };
+    }
+  }
+  return { openKruise: pick('openkruise'), rollouts: pick('rollouts'), featureGates, kubernetes };
+}
+
+/**
+ * The known failures of the target's releases on the target's Kubernetes
+ * (none when no Kubernetes is declared); `gate` answers for the OpenKruise
+ * gates (default: the target's).
+ */
+export function knownFailures(t: Target, gate: (name: string) => boolean = name => targetGate(t, name)): MetFailure[] {
+  if (!t.kubernetes) return [];
+  return [
+    ...failuresOf(t.openKruise.release, t.kubernetes.cluster, gate),
+    ...failuresOf(t.rollouts.release, t.kubernetes.cluster, () => false),
+  ];
+}
+
+/**
+ * What a met failure does on the target: `kruise-manager v1.9.0 on
+ * Kubernetes K (where K was declared), which[, with <gate> on,] <problem>`.
+ */
+export function failureLine(m: MetFailure, t: Target): string {
+  const gate = m.failure.gate ? `, with ${m.failure.gate} on,` : '';
+  return `${failureSubject(m, t.kubernetes?.declared)}, which${gate} ${m.failure.problem}`;
+}
+
+/**
+ * The app's known failures, each under the construct of the declaration it
+ * is about: the first declaration of the release that has it, else of the
+ * gate it needs, else of the Kubernetes.
+ */
+function appFailures(root: IConstruct): Array<{ reportOn: IConstruct; verdict: 'refuse' | 'warn'; line: string }> {
+  const list = declarations.get(root) ?? [];
+  const t = _targetOf(root);
+  const out: Array<{ reportOn: IConstruct; verdict: 'refuse' | 'warn'; line: string }> = [];
+  for (const m of knownFailures(t)) {
+    const product = m.release.product;
+    const byRelease = list.find(d => d.releases[product] && sameRelease(d.releases[product]!, m.release));
+    const byGate = m.failure.gate ? list.find(d => d.featureGates?.[m.failure.gate!] === true) : undefined;
+    const d = byRelease ?? byGate ?? list.find(x => x.kubernetes);
+    if (!d) continue;
+    const [prop, value] = byRelease ? [d.prop[product], releaseText(m.release)]
+      : byGate ? [`featureGates.${m.failure.gate}`, true] : [d.kubernetesProp ?? 'kubernetes', kubernetesText(d.kubernetes!)];
+    const moveTo = byRelease?.moveTo?.[product]
+      ?? ((v: string) => `upgrade the cluster's ${PRODUCT_NAME[product]} to ${v} and declare that release`);
+    out.push({
+      reportOn: d.reportOn,
+      verdict: m.failure.verdict,
+      line: `${d.by} ${prop}: ${fmt(value)} runs ${failureLine(m, t)}; ${failureFix(m, moveTo, name => targetGate(t, name))}`,
+    });
+  }
+  return out;
 }
 
 /** The target release of a product. */
@@ -166,6 +276,20 @@ export function targetRelease(t: Target, product: Product): TargetRelease {
 export function targetNote(t: TargetRelease): string {
   const what = t.declared.startsWith('given with ') ? 'the target is' : 'this app targets';
   return `${what} ${releaseText(t.release)} (${t.declared})`;
+}
+
+/**
+ * How a fix tells the user to move a target release to another release,
+ * in the terms of where it was declared: a command's flag, a saved live
+ * state, a declaration of the app.
+ */
+export function moveToFor(t: TargetRelease): (version: string) => string {
+  const name = PRODUCT_NAME[t.release.product];
+  const flag = t.release.product === 'openkruise' ? '--openkruise' : '--rollouts';
+  if (t.declared.startsWith('given with --live')) return v => `upgrade the cluster's ${name} to ${v}, then save its live state again`;
+  if (t.declared.startsWith('given with ')) return v => `upgrade the cluster's ${name} to ${v} and check with ${flag} ${v}`;
+  if (!t.isDeclared) return v => `upgrade the cluster's ${name} to ${v}`;
+  return v => `upgrade the cluster's ${name} to ${v} and declare that release`;
 }
 
 /**

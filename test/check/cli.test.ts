@@ -65,7 +65,7 @@ const liveManager = (image: string, args: string[] = []) => JSON.stringify({
   }],
 });
 const CONFIGMAP = 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: cfg, namespace: shop}\ndata: {a: b}\n';
-const SUMMARY = (docs: number, files: number, judged: number, others: number, verdict: string, against = 'OpenKruise v1.9.0 and Kruise Rollouts v0.6.2') =>
+const SUMMARY = (docs: number, files: number, judged: number, others: number, verdict: string, against = 'OpenKruise v1.9.1 and Kruise Rollouts v0.6.2') =>
   `checked ${docs} document${docs === 1 ? '' : 's'} in ${files} file${files === 1 ? '' : 's'} against ${against}: ${judged} OpenKruise object${judged === 1 ? '' : 's'} judged, ${others} other document${others === 1 ? '' : 's'} passed by; ${verdict}\n`;
 
 describe('cdk8s-kruise check', () => {
@@ -121,7 +121,7 @@ describe('cdk8s-kruise check', () => {
   test('JSON and JUnit output', () => {
     const file = write(tmp(), 'mixed.yaml', `${CLONESET}---\n${CLONESET.replace('name: web', 'name: old').replace('InPlaceIfPossible', 'OnDelete')}`);
     const json = JSON.parse(run(['--output', 'json', file]).out);
-    expect(json).toMatchObject({ target: { openKruise: 'v1.9.0', rollouts: 'v0.6.2' }, files: 1, documents: 2, judged: 2, refused: 1 });
+    expect(json).toMatchObject({ target: { openKruise: 'v1.9.1', rollouts: 'v0.6.2' }, files: 1, documents: 2, judged: 2, refused: 1 });
     expect(json.results.map((r: any) => [r.name, r.admitted])).toEqual([['web', true], ['old', false]]);
     const junit = run(['--output', 'junit', file]);
     expect(junit.code).toBe(2);
@@ -139,21 +139,21 @@ describe('cdk8s-kruise check', () => {
 
   test('--openkruise and --rollouts take every modelled release, as a line or a release, and list them otherwise', () => {
     const file = write(tmp(), 'ok.yaml', CLONESET);
-    for (const [v, shown] of [['1.7', 'v1.7.4'], ['1.8', 'v1.8.4'], ['1.8.2', 'v1.8.2'], ['v1.8.2', 'v1.8.2'], ['1.9', 'v1.9.0'], ['v1.9.0', 'v1.9.0']]) {
+    for (const [v, shown] of [['1.7', 'v1.7.4'], ['1.8', 'v1.8.4'], ['1.8.2', 'v1.8.2'], ['v1.8.2', 'v1.8.2'], ['1.9', 'v1.9.1'], ['v1.9.0', 'v1.9.0'], ['1.9.1', 'v1.9.1']]) {
       expect(run(['--openkruise', v, '--rollouts', 'v0.5.3', file])).toEqual({ code: 0, out: SUMMARY(1, 1, 1, 0, 'all admitted', `OpenKruise ${shown} and Kruise Rollouts v0.5.3`), err: '' });
     }
     // the same lines as plan and fleet give for a version that is not modelled
     expect(run(['--openkruise', '1.6', file])).toEqual({
       code: 1,
       out: '',
-      err: 'cdk8s-kruise check: --openkruise: OpenKruise 1.6 is not a line this library models; give one of 1.7 (1.7.0 to 1.7.4), 1.8 (1.8.0 to 1.8.4) or 1.9 (1.9.0) (a line stands for its newest release)\n',
+      err: 'cdk8s-kruise check: --openkruise: OpenKruise 1.6 is not a line this library models; give one of 1.7 (1.7.0 to 1.7.4), 1.8 (1.8.0 to 1.8.4) or 1.9 (1.9.0 to 1.9.1) (a line stands for its newest release)\n',
     });
     expect(run(['--rollouts', '0.4', file]).err).toBe(
       'cdk8s-kruise check: --rollouts: Kruise Rollouts 0.4 is not a line this library models; give one of 0.5 (0.5.0 to 0.5.5) or 0.6 (0.6.0 to 0.6.2) (a line stands for its newest release)\n');
-    expect(run(['--openkruise', '1.9.1', file]).err).toBe(
-      'cdk8s-kruise check: --openkruise: OpenKruise 1.9.1 is not a release of the 1.9 line, whose releases are 1.9.0; give one of 1.7 (1.7.0 to 1.7.4), 1.8 (1.8.0 to 1.8.4) or 1.9 (1.9.0) (a line stands for its newest release)\n');
+    expect(run(['--openkruise', '1.9.2', file]).err).toBe(
+      'cdk8s-kruise check: --openkruise: OpenKruise 1.9.2 is not a release of the 1.9 line, whose releases are 1.9.0, 1.9.1; give one of 1.7 (1.7.0 to 1.7.4), 1.8 (1.8.0 to 1.8.4) or 1.9 (1.9.0 to 1.9.1) (a line stands for its newest release)\n');
     expect(run(['--openkruise', '1.7.5', file]).err).toBe('cdk8s-kruise check: --openkruise: OpenKruise 1.7.5 is not 1.7 code: its tag is the commit of 1.8.3 (the 1.7 line ends at 1.7.4), so give 1.8.3 for a manager built from it; '
-      + 'give one of 1.7 (1.7.0 to 1.7.4), 1.8 (1.8.0 to 1.8.4) or 1.9 (1.9.0) (a line stands for its newest release)\n');
+      + 'give one of 1.7 (1.7.0 to 1.7.4), 1.8 (1.8.0 to 1.8.4) or 1.9 (1.9.0 to 1.9.1) (a line stands for its newest release)\n');
     expect(run(['--openkruise', 'latest', file]).code).toBe(1);
   });
 
@@ -172,7 +172,7 @@ spec:
       out: `WorkloadSpread "web" (apps.kruise.io/v1alpha1; ${file}, document 1) kind: "WorkloadSpread" needs the OpenKruise feature gate WorkloadSpread, which is off in the control plane of --feature-gates 'WorkloadSpread=false' (the webhook refuses every WorkloadSpread then); turn WorkloadSpread on in kruise-manager's --feature-gates (and here), or stop using the kind\n${SUMMARY(1, 1, 1, 0, '1 document refused')}`,
       err: '',
     });
-    expect(run(['--feature-gates', 'workloadspread=false', file]).err).toBe("cdk8s-kruise check: --feature-gates workloadspread: false is not an OpenKruise v1.9.0 feature gate (did you mean 'WorkloadSpread'?); use one of "
+    expect(run(['--feature-gates', 'workloadspread=false', file]).err).toBe("cdk8s-kruise check: --feature-gates workloadspread: false is not an OpenKruise v1.9.1 feature gate (did you mean 'WorkloadSpread'?); use one of "
       + `${Object.keys(GATE_DEFAULTS).sort().join(', ')}\n`);
     expect(run(['--feature-gates', 'WorkloadSpread', file]).err).toBe("cdk8s-kruise check: --feature-gates: 'WorkloadSpread' is not Gate=true or Gate=false (as kruise-manager's --feature-gates takes them)\n");
   });
@@ -370,7 +370,7 @@ describe('the release the cluster runs (--openkruise, --rollouts, --live)', () =
       code: 2,
       out: `Rollout "web" (rollouts.kruise.io/v1beta1; ${file}, document 1) spec.strategy.blueGreen: {"steps":[{"replicas":"50%"},{"replicas":"100%"}]} is served from Kruise Rollouts 0.6; `
         + 'the target is 0.5 (given with --rollouts); remove it, or upgrade the cluster to Kruise Rollouts 0.6 and declare that release\n'
-        + SUMMARY(1, 1, 1, 0, '1 document refused', 'OpenKruise v1.9.0 and Kruise Rollouts v0.5.5'),
+        + SUMMARY(1, 1, 1, 0, '1 document refused', 'OpenKruise v1.9.1 and Kruise Rollouts v0.5.5'),
       err: '',
     });
   });
@@ -392,7 +392,7 @@ describe('the release the cluster runs (--openkruise, --rollouts, --live)', () =
   test('--feature-gates are read as the release has them', () => {
     const file = write(tmp(), 'web.yaml', CLONESET);
     expect(run(['--openkruise', '1.8', '--feature-gates', 'InPlacePodVerticalScaling=true', file]).err).toBe(
-      'cdk8s-kruise check: --feature-gates InPlacePodVerticalScaling: true is not an OpenKruise v1.8.4 feature gate (a gate of v1.9.0, which kruise-manager v1.8.4 refuses to start with); '
+      'cdk8s-kruise check: --feature-gates InPlacePodVerticalScaling: true is not an OpenKruise v1.8.4 feature gate (a gate of 1.9, which kruise-manager v1.8.4 refuses to start with); '
       + `use one of ${Object.keys(gateDefaults(parseRelease('openkruise', '1.8', 'test'))).sort().join(', ')}\n`);
     expect(run(['--feature-gates', 'InPlacePodVerticalScaling=true', file]).code).toBe(0);
   });
@@ -419,5 +419,107 @@ describe('the release the cluster runs (--openkruise, --rollouts, --live)', () =
       err: `cdk8s-kruise check: --openkruise 1.9 disagrees with --live: the kruise-manager in ${live} runs image 'openkruise/kruise-manager:v1.8.2' (OpenKruise 1.8.2); `
         + 'a check judges by one OpenKruise release: give the one the cluster runs, or leave --openkruise out\n',
     });
+  });
+});
+
+describe('the cluster\'s Kubernetes (--kubernetes, --kubernetes-vendor, a /version in --live)', () => {
+  /** What `kubectl get --raw /version` prints on an EKS cluster of 1.37 (the real node's API server answers so). */
+  const EKS_VERSION = JSON.stringify({ major: '1', minor: '37+', gitVersion: 'v1.37.2-eks-0000000', gitCommit: '0000000', gitTreeState: 'clean', platform: 'linux/amd64' });
+  const PANIC = 'reads /version\'s minor as a number in every in-place update of a CloneSet, Advanced StatefulSet or Advanced DaemonSet and panics there, '
+    + 'after marking the pod not ready (InPlaceUpdateReady false): the update never completes and the pod stays out of its Services, '
+    + 'and an Advanced DaemonSet\'s update, run in a goroutine of its own, stops the whole kruise-manager and its webhooks (upstream issue #2404)';
+  const ON_EKS = 'OpenKruise v1.9.0 and Kruise Rollouts v0.6.2 on Kubernetes v1.37.2-eks-0000000';
+
+  test('OpenKruise 1.9.0 on an EKS gitVersion: the target and each in-place workload refused, exit 2, naming 1.9.1', () => {
+    const dir = tmp();
+    const file = write(dir, 'web.yaml', `${CLONESET}---\n${sidecarSet('logtail')}`);
+    expect(run(['--openkruise', '1.9.0', '--kubernetes', 'v1.37.2-eks-0000000', file])).toEqual({
+      code: 2,
+      out: 'the target: OpenKruise 1.9.0 (given with --openkruise) runs kruise-manager v1.9.0 on Kubernetes v1.37.2-eks-0000000 (/version minor "37+", given with --kubernetes), '
+        + `which ${PANIC}; upgrade the cluster's OpenKruise to 1.9.1 and check with --openkruise 1.9.1 (OpenKruise 1.9.1 fixes it)\n`
+        + `CloneSet "web" (apps.kruise.io/v1alpha1; ${file}, document 1) spec.updateStrategy.type: "InPlaceIfPossible" updates pods in place, which kruise-manager v1.9.0 on `
+        + 'Kubernetes v1.37.2-eks-0000000 (/version minor "37+") cannot do: each pod it updates in place is marked not ready, then kruise-manager panics and the update never completes; '
+        + 'the target is 1.9.0 (given with --openkruise), on Kubernetes v1.37.2-eks-0000000 (given with --kubernetes); '
+        + "upgrade the cluster's OpenKruise to 1.9.1 and check with --openkruise 1.9.1 (OpenKruise 1.9.1 fixes it); until then, set spec.updateStrategy.type to ReCreate\n"
+        + SUMMARY(2, 1, 2, 0, 'the target and 1 document refused', ON_EKS),
+      err: '',
+    });
+    // the same documents on 1.9.1, the default
+    expect(run(['--kubernetes', 'v1.37.2-eks-0000000', file])).toEqual({
+      code: 0, out: SUMMARY(2, 1, 2, 0, 'all admitted', 'OpenKruise v1.9.1 and Kruise Rollouts v0.6.2 on Kubernetes v1.37.2-eks-0000000'), err: '',
+    });
+  });
+
+  test('documents with nothing that updates in place: the target alone is refused', () => {
+    const file = write(tmp(), 'policy.yaml', sidecarSet('logtail'));
+    const r = run(['--openkruise', '1.9.0', '--kubernetes', 'v1.37.2-eks-0000000', file]);
+    expect(r.code).toBe(2);
+    expect(r.out.split('\n').slice(1)).toEqual([SUMMARY(1, 1, 1, 0, 'the target refused', ON_EKS).trimEnd(), '']);
+  });
+
+  test('--live reads a saved /version (kubectl get --raw /version): the same refusal; it and --kubernetes must be one cluster', () => {
+    const dir = tmp();
+    const version = write(dir, 'version.json', EKS_VERSION);
+    const file = write(dir, 'web.yaml', CLONESET);
+    const r = run(['--openkruise', '1.9.0', '--live', version, file]);
+    expect(r.code).toBe(2);
+    expect(r.out.split('\n')[0]).toBe('the target: OpenKruise 1.9.0 (given with --openkruise) runs kruise-manager v1.9.0 on Kubernetes v1.37.2-eks-0000000 '
+      + `(/version minor "37+", given with --live ${version}), which ${PANIC}; upgrade the cluster's OpenKruise to 1.9.1 and check with --openkruise 1.9.1 (OpenKruise 1.9.1 fixes it)`);
+    // the cluster's kruise-manager and /version, both in --live
+    const manager = write(dir, 'live.json', liveManager('openkruise/kruise-manager:v1.9.0'));
+    expect(run(['--live', manager, '--live', version, file]).out.split('\n')[0]).toBe(
+      `the target: OpenKruise 1.9.0 (given with --live: the kruise-manager in ${manager} runs image 'openkruise/kruise-manager:v1.9.0') runs kruise-manager v1.9.0 on `
+      + `Kubernetes v1.37.2-eks-0000000 (/version minor "37+", given with --live ${version}), which ${PANIC}; `
+      + "upgrade the cluster's OpenKruise to 1.9.1, then save its live state again (OpenKruise 1.9.1 fixes it)");
+    expect(run(['--live', version, file])).toEqual({
+      code: 0, out: SUMMARY(1, 1, 1, 0, 'all admitted', 'OpenKruise v1.9.1 and Kruise Rollouts v0.6.2 on Kubernetes v1.37.2-eks-0000000'), err: '',
+    });
+    expect(run(['--kubernetes', '1.36', '--live', version, file])).toEqual({
+      code: 1,
+      out: '',
+      err: `cdk8s-kruise check: --live ${version}: the cluster's /version (Kubernetes v1.37.2-eks-0000000) disagrees with Kubernetes 1.36 (given with --kubernetes): `
+        + 'a different minor; a check judges by one cluster: give the Kubernetes the cluster runs, or leave one out\n',
+    });
+  });
+
+  test('--kubernetes-vendor: GKE says the minor has the suffix; AKS and a minor say nothing of it', () => {
+    const file = write(tmp(), 'web.yaml', CLONESET);
+    expect(run(['--openkruise', '1.9.0', '--kubernetes', '1.31', '--kubernetes-vendor', 'gke', file]).out.split('\n')[0]).toBe(
+      'the target: OpenKruise 1.9.0 (given with --openkruise) runs kruise-manager v1.9.0 on Kubernetes 1.31 (GKE) (/version minor "31+", given with --kubernetes and --kubernetes-vendor), '
+      + `which ${PANIC}; upgrade the cluster's OpenKruise to 1.9.1 and check with --openkruise 1.9.1 (OpenKruise 1.9.1 fixes it)`);
+    expect(run(['--openkruise', '1.9.0', '--kubernetes', '1.31', '--kubernetes-vendor', 'aks', file]).code).toBe(0);
+    expect(run(['--openkruise', '1.9.0', '--kubernetes', '1.31', file]).code).toBe(0);
+  });
+
+  test('a warning of the target: InPlaceWorkloadVerticalScaling on 1.8 from Kubernetes 1.32, in text, JSON and JUnit', () => {
+    const file = write(tmp(), 'web.yaml', CLONESET);
+    const args = ['--openkruise', '1.8', '--kubernetes', '1.33', '--feature-gates', 'InPlaceWorkloadVerticalScaling=true', file];
+    const warning = 'the target: OpenKruise 1.8 (given with --openkruise) runs kruise-manager v1.8.4 on Kubernetes 1.33 (given with --kubernetes), which, '
+      + 'with InPlaceWorkloadVerticalScaling on, changes cpu and memory in place by updating the pod, which Kubernetes refuses from 1.32 on '
+      + '(resources change only through the pods/resize subresource there): every in-place update that changes them fails; '
+      + "upgrade the cluster's OpenKruise to 1.9.1 and check with --openkruise 1.9.1 (fixed from OpenKruise 1.9.0), "
+      + 'or turn InPlaceWorkloadVerticalScaling off (cpu and memory changes then recreate pods)';
+    expect(run(args)).toEqual({
+      code: 0, out: `warning: ${warning}\n${SUMMARY(1, 1, 1, 0, 'all admitted', 'OpenKruise v1.8.4 and Kruise Rollouts v0.6.2 on Kubernetes 1.33')}`, err: '',
+    });
+    expect(JSON.parse(run([...args, '--output', 'json']).out).target).toEqual({
+      openKruise: 'v1.8.4', rollouts: 'v0.6.2', kubernetes: '1.33', admitted: true, errors: [], warnings: [warning],
+    });
+    const junit = run([...args, '--output', 'junit']).out;
+    expect(junit).toContain('<testsuites name="cdk8s-kruise check" tests="2" failures="0">\n  <testsuite name="target" tests="1" failures="0">\n'
+      + '    <testcase classname="target" name="OpenKruise v1.8.4 and Kruise Rollouts v0.6.2 on Kubernetes 1.33"><system-out>warning: the target: ');
+  });
+
+  test('bad values: exit 1 with one line', () => {
+    const file = write(tmp(), 'web.yaml', CLONESET);
+    expect(run(['--kubernetes', 'latest', file]).err).toBe(
+      "cdk8s-kruise check: --kubernetes: 'latest' is not a Kubernetes version; give /version's gitVersion (e.g. v1.31.4-eks-2d5f260, as `kubectl version` prints the server's) or a minor (1.31)\n");
+    expect(run(['--kubernetes-vendor', 'openshift', file]).err).toBe("cdk8s-kruise check: --kubernetes-vendor: 'openshift' is not a vendor; give eks, gke, aks or other\n");
+    expect(run(['--kubernetes', 'v1.31.4-eks-2d5f260', '--kubernetes-vendor', 'aks', file]).err).toBe(
+      "cdk8s-kruise check: --kubernetes: 'v1.31.4-eks-2d5f260' is a gitVersion EKS reports, but the vendor declared is AKS; "
+      + 'declare the vendor the cluster is (or leave it out: EKS and GKE are read from the gitVersion)\n');
+    const bad = write(tmp(), 'version.json', JSON.stringify({ major: '1', minor: '30', gitVersion: 'v1.31.0' }));
+    expect(run(['--live', bad, file]).err).toBe(
+      `cdk8s-kruise check: --live ${bad}: major "1" and minor "30" do not match gitVersion "v1.31.0"; save it again with \`kubectl get --raw /version\`\n`);
   });
 });

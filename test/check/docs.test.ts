@@ -5,7 +5,8 @@
  * without it) and prints the text block that follows it; the pre-commit
  * hook the page names is the one the repository ships. So do the check
  * steps of docs/existing-clusters.md, on the rendering of the page's shop
- * chart (test/fixtures/check/existing-clusters) and its saved live state.
+ * chart (test/fixtures/check/existing-clusters) and its saved live state
+ * and /version.
  */
 import * as fs from 'fs';
 import * as path from 'path';
@@ -79,6 +80,8 @@ describe('docs/existing-clusters.md: the check of the Helm-rendered parts', () =
   test.each([
     'helm template shop ./charts/shop | npx cdk8s-kruise check --openkruise 1.8 -',
     'helm template shop ./charts/shop | npx cdk8s-kruise check --live cluster/kruise.json -',
+    // the cluster's Kubernetes: OpenKruise 1.9.0 on the EKS cluster whose /version the page saves
+    'helm template shop ./charts/shop | npx cdk8s-kruise check --openkruise 1.9.0 --live cluster/version.json -',
   ])('%s prints what the page shows, exit code 2', command => {
     const r = run(command, cwd, rendered);
     expect(r.out).toBe(shownAfter(command, page));

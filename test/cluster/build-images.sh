@@ -6,8 +6,9 @@
 # The Go programs of test/cluster/images (imagetool, the test workload
 # `server`, the pod sandbox `pause`) are built in one go build from the Go
 # module proxy (go-containerregistry pinned in images/go.mod); the layout packs
-# them with the kruise-manager, kruise-daemon and kruise-rollout-manager
-# binaries the tier builds (build-manager.sh, build-rollout-manager.sh). The
+# them with the kruise-manager and kruise-daemon binaries of v1.9.1 and v1.9.0
+# and the kruise-rollout-manager the tier builds (build-manager.sh,
+# build-rollout-manager.sh). The
 # stamp (hash of the sources, the spec, this script and the stamps of those
 # binaries) names the folder; a complete folder is reused as is.
 set -euo pipefail
@@ -18,15 +19,22 @@ src="$here/images"
 
 fail() { echo "cluster tier: $*" >&2; exit 1; }
 
-manager="$(bash "$here/build-manager.sh")"
+# The kruise releases the node serves, each as kruise-manager-<v> and kruise-daemon-<v> for images.json.
+kruise_versions=(v1.9.1 v1.9.0)
+kruise_srcs=()
+kruise_stamps=()
+for v in "${kruise_versions[@]}"; do
+  m="$(bash "$here/build-manager.sh" "$v")"
+  [ -x "$(dirname "$m")/kruise-daemon" ] || fail "kruise-daemon $v is missing beside $m (build-manager.sh builds both)"
+  kruise_srcs+=(-src "kruise-manager-$v=$m" -src "kruise-daemon-$v=$(dirname "$m")/kruise-daemon")
+  kruise_stamps+=("$(dirname "$(dirname "$m")")/stamp")
+done
 rollout="$(bash "$here/build-rollout-manager.sh")"
-daemon="$(dirname "$manager")/kruise-daemon"
 lua="$(dirname "$(dirname "$rollout")")/lua_configuration"
-[ -x "$daemon" ] || fail "kruise-daemon is missing beside $manager (build-manager.sh builds both)"
 [ -d "$lua" ] || fail "lua_configuration/ is missing beside $rollout (build-rollout-manager.sh copies it)"
 
 stamp="$( { cat "$src/go.mod" "$src/go.sum" "$src/images.json" "$0"; find "$src" -name '*.go' | sort | xargs cat;
-            cat "$(dirname "$(dirname "$manager")")/stamp" "$(dirname "$(dirname "$rollout")")/stamp"; } | sha256sum | cut -c1-16)"
+            cat "${kruise_stamps[@]}" "$(dirname "$(dirname "$rollout")")/stamp"; } | sha256sum | cut -c1-16)"
 out="$root/.cache/cluster/images-$stamp"
 built() { [ -f "$out/stamp" ] && [ "$(cat "$out/stamp")" = "$stamp" ] && [ -x "$out/bin/imagetool" ] && [ -f "$out/layout/index.json" ]; }
 # shellcheck source=build-once.sh
@@ -48,7 +56,7 @@ if ! (cd "$src" && CGO_ENABLED=0 GOFLAGS="-mod=readonly -buildvcs=false" \
 fi
 if ! "$tmp/bin/imagetool" pack -spec "$src/images.json" -layout "$tmp/layout" \
       -src "pause=$tmp/bin/pause" -src "server=$tmp/bin/server" \
-      -src "kruise-manager=$manager" -src "kruise-daemon=$daemon" \
+      "${kruise_srcs[@]}" \
       -src "kruise-rollout-manager=$rollout" -src "lua_configuration=$lua" >>"$log" 2>&1; then
   tail -n 30 "$log" >&2
   fail "packing the real-node images failed (full log: $log)"

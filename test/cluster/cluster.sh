@@ -14,7 +14,8 @@
 #   CLUSTER_DIR            the run's folder (ca.crt, admin.crt, admin.key, logs)
 #   CLUSTER_SERVER         https://127.0.0.1:<port>
 #   CLUSTER_BIN            folder with kubectl, kube-apiserver, kube-scheduler, kwok, etcd
-#   CLUSTER_KRUISE_MANAGER the kruise-manager v1.9.0 binary (started by the tests)
+#   CLUSTER_KRUISE_MANAGER the kruise-manager v1.9.1 binary (started by the tests)
+#   CLUSTER_KRUISE_MANAGER_1_9_0 the kruise-manager v1.9.0 binary (kruise-daemon beside each)
 #   CLUSTER_ROLLOUT_MANAGER the kruise-rollout-manager v0.6.2 binary (lua_configuration/ beside bin/)
 #   CLUSTER_KRUISE_MANAGER_1_8, CLUSTER_KRUISE_MANAGER_1_7, CLUSTER_ROLLOUT_MANAGER_0_5
 #                          with CLUSTER_RELEASES=1 only: the older releases' managers (kruise-manager
@@ -36,8 +37,10 @@
 # own (198.18.0.0/24; Services in 198.19.0.0/16). kube-controller-manager
 # runs too, kube-apiserver binds the node address 198.18.0.1 instead of
 # 127.0.0.1 (pods reach it through the `kubernetes` Service, as in a cluster)
-# and calls webhook Services through kube-proxy, not the service proxy. The
-# tests get also
+# and calls webhook Services through kube-proxy, not the service proxy, and it
+# is the EKS-shaped one (build.sh's bin/eks/kube-apiserver: /version answers
+# minor "37+" and gitVersion v1.37.2-eks-<7 hex>), so every real-node file
+# runs on a cluster that answers as EKS does. The tests get also
 #   CLUSTER_NODE_NAME      the node's name (real-node-1)
 #   CLUSTER_NODE_IP        its address (198.18.0.1)
 #   CLUSTER_NODE_DIR       its folder: run/containerd.sock, kubelet.cmd, kubelet.pid, pod-logs/, volumes/
@@ -72,7 +75,8 @@ fi
 
 bin="$(bash "$here/build.sh")"
 kubectl="$bin/kubectl"
-manager_bin="$(bash "$here/build-manager.sh")"
+manager_bin="$(bash "$here/build-manager.sh" v1.9.1)"
+manager_1_9_0_bin="$(bash "$here/build-manager.sh" v1.9.0)"
 rollout_manager_bin="$(bash "$here/build-rollout-manager.sh")"
 if [ "${CLUSTER_RELEASES:-}" = 1 ]; then
   export CLUSTER_KRUISE_MANAGER_1_8 CLUSTER_KRUISE_MANAGER_1_7 CLUSTER_ROLLOUT_MANAGER_0_5
@@ -223,7 +227,9 @@ else
   network=(--service-cluster-ip-range 198.19.0.0/16 --endpoint-reconciler-type none --egress-selector-config-file "$dir/egress.yaml")
 fi
 
-start kube-apiserver "$bin/kube-apiserver" \
+apiserver_bin="$bin/kube-apiserver"
+[ "$nodes" = 1 ] && apiserver_bin="$bin/eks/kube-apiserver"
+start kube-apiserver "$apiserver_bin" \
   --etcd-servers "http://127.0.0.1:$etcd_client" \
   --bind-address "$api_address" --advertise-address "$api_address" --secure-port "$api_port" \
   --tls-cert-file "$dir/apiserver.crt" --tls-private-key-file "$dir/apiserver.key" \
@@ -292,7 +298,7 @@ fi
 
 touch "$dir/pids"
 export KUBECONFIG="$dir/kubeconfig" CLUSTER_DIR="$dir" CLUSTER_SERVER="$server" CLUSTER_BIN="$bin" \
-  CLUSTER_KRUISE_MANAGER="$manager_bin" CLUSTER_ROLLOUT_MANAGER="$rollout_manager_bin" CLUSTER_ROUTES="$dir/routes.json" CLUSTER_PIDS="$dir/pids"
+  CLUSTER_KRUISE_MANAGER="$manager_bin" CLUSTER_KRUISE_MANAGER_1_9_0="$manager_1_9_0_bin" CLUSTER_ROLLOUT_MANAGER="$rollout_manager_bin" CLUSTER_ROUTES="$dir/routes.json" CLUSTER_PIDS="$dir/pids"
 # In the background so that a TERM or INT sent to this script alone is acted on
 # at once (bash runs traps only between commands, and `wait` is interruptible).
 setpriv --pdeathsig TERM -- "$@" &

@@ -1,5 +1,5 @@
 /**
- * The control plane as shipped, run by the released kruise-manager v1.9.0:
+ * The control plane as shipped, run by the released kruise-manager v1.9.1:
  * our Deployment's command line and environment, our ServiceAccount's token
  * (our RBAC is all it has), our webhook configurations called by the API
  * server through our webhook Service. With the defaults and with every option
@@ -68,7 +68,7 @@ afterAll(() => kube.close());
 describe.each([
   ['defaults', defaultsSynth],
   ['every option the tier runs', everyOptionSynth],
-])('kruise-manager v1.9.0 runs the control plane as shipped: %s', (_name, make) => {
+])('kruise-manager v1.9.1 runs the control plane as shipped: %s', (_name, make) => {
   let s: Synth;
   let managers: Managers;
   let leader: ManagerProcess;

@@ -1,5 +1,5 @@
 /**
- * The released kruise-manager v1.9.0 acting on what our L2 constructs write,
+ * The released kruise-manager v1.9.1 acting on what our L2 constructs write,
  * on kwok fake nodes (kwok plays the kubelet: pods run, an in-place image
  * change is reported as the kubelet would, see fixtures/kwok-stages.yaml).
  * Each workload is built with the library, synthesized, applied, changed in

@@ -1,5 +1,5 @@
 /**
- * The released kruise-manager v1.9.0 acting on the jobs, UnitedDeployments
+ * The released kruise-manager v1.9.1 acting on the jobs, UnitedDeployments
  * and day-2 operations our L2 constructs write, on kwok fake nodes (kwok
  * plays the kubelet: pods run, and the pods of a Job or a BroadcastJob
  * complete, see fixtures/kwok-stages.yaml). Each object is built with the

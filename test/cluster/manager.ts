@@ -1,5 +1,5 @@
 /**
- * The released kruise-manager v1.9.0 in the cluster tier, run from what the
+ * The released kruise-manager v1.9.1 in the cluster tier, run from what the
  * library synthesizes: the command line and environment are read from our
  * kruise-controller-manager Deployment, the process authenticates with a
  * token of our kruise-manager ServiceAccount (so our RBAC is all it has), and
@@ -184,8 +184,8 @@ export class Managers {
   private clusterIP?: string;
 
   /**
-   * @param binary the kruise-manager to run: the tier's v1.9.0 (CLUSTER_KRUISE_MANAGER) unless another
-   * release's is given (test:cluster:releases: CLUSTER_KRUISE_MANAGER_1_8, ..._1_7)
+   * @param binary the kruise-manager to run: the tier's v1.9.1 (CLUSTER_KRUISE_MANAGER) unless another
+   * release's is given (CLUSTER_KRUISE_MANAGER_1_9_0; test:cluster:releases: CLUSTER_KRUISE_MANAGER_1_8, ..._1_7)
    */
   constructor(private readonly kube: Kube, public readonly spec: ManagerSpec, private readonly label = 'kruise-manager', private readonly binary?: string) {}
 

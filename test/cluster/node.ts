@@ -164,16 +164,16 @@ export const KRUISE_NAMESPACE = 'kruise-system';
 
 /**
  * Our `KruiseControlPlane` for the node: the image is the locally built
- * kruise-manager/kruise-daemon v1.9.0 (`imageRepository`/`imageTag`), the
- * daemon finds containerd's socket where the node has it
- * (`daemon.socketLocation`); the pull and pre-download gates the node tests
- * use are on. Nothing else differs from the defaults.
+ * kruise-manager/kruise-daemon of the release the control plane installs
+ * (`imageRepository`; the tag is the library's, v1.9.1 by default, or that of
+ * `release` in `extra`), the daemon finds containerd's socket where the node
+ * has it (`daemon.socketLocation`); the pull and pre-download gates the node
+ * tests use are on. Nothing else differs from the defaults.
  */
 export function nodeControlPlaneProps(extra: KruiseControlPlaneProps = {}): KruiseControlPlaneProps {
   const node = requireRealNode();
   return {
     imageRepository: `${node.registry}/cluster-tier/kruise-manager`,
-    imageTag: 'v1.9.0',
     ...extra,
     featureGates: { ImagePullJobGate: true, PreDownloadImageForInPlaceUpdate: true, ...extra.featureGates },
     daemon: { socketLocation: path.join(node.dir, 'run'), ...extra.daemon },

@@ -1,7 +1,7 @@
 /**
  * Kruise Rollouts with the real controllers: KruiseRolloutControlPlane
  * applied (the 4 CRDs Established), the released kruise-rollout-manager
- * v0.6.2 run from our Deployment with our RBAC next to kruise-manager v1.9.0
+ * v0.6.2 run from our Deployment with our RBAC next to kruise-manager v1.9.1
  * (KruiseControlPlane defaults), pods played by kwok. Then:
  *
  * - the manager keeps our webhook configurations and CRDs as we applied them

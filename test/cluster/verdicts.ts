@@ -1,6 +1,6 @@
 /**
  * Our admission's verdict beside a real webhook's, sorted once for every
- * judge of the tier (the v1.9.0 manager, the rollout manager, the older
+ * judge of the tier (the v1.9.1 manager, the rollout manager, the older
  * releases): a difference is excused only by a case's `stricter` (we refuse
  * on purpose what the webhook admits) or `clusterSkip` (the webhook cannot
  * judge it here); any other is a disagreement.

@@ -71,12 +71,12 @@ export const CHART_DIFFERENCES: readonly ChartDifference[] = [
   {
     title: 'Image tag',
     chart: '`openkruise/kruise-manager:v1.9.0-alpha3`, a pre-release build',
-    ours: '`openkruise/kruise-manager:v1.9.0`',
-    why: 'the OpenKruise v1.9.0 release, whose API and CRDs this library is written against; set `imageTag` to choose another',
+    ours: '`openkruise/kruise-manager:v1.9.1`',
+    why: 'the OpenKruise v1.9.1 release, whose API and CRDs (v1.9.0\'s) this library is written against; set `imageTag` to choose another',
     sites: [MANAGER, DAEMON].map(o => ({
       objects: o,
       path: 'spec.template.spec.containers[*].image',
-      ours: 'openkruise/kruise-manager:v1.9.0',
+      ours: 'openkruise/kruise-manager:v1.9.1',
       chart: 'openkruise/kruise-manager:v1.9.0-alpha3',
     })),
   },

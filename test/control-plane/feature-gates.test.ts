@@ -66,14 +66,14 @@ test('effective gates follow kruise-manager start-up rules', () => {
   expect(noDaemon.isFeatureGateEnabled('PodProbeMarkerGate')).toBe(false);
   const preDownload = new KruiseControlPlane(new Chart(app, 'c'), 'cp', { featureGates: { PreDownloadImageForInPlaceUpdate: true } });
   expect(preDownload.isFeatureGateEnabled('ImagePullJobGate')).toBe(true);
-  expect(() => preDownload.isFeatureGateEnabled('Bogus')).toThrow(/unknown OpenKruise v1.9.0 feature gate 'Bogus'/);
+  expect(() => preDownload.isFeatureGateEnabled('Bogus')).toThrow(/unknown OpenKruise v1.9.1 feature gate 'Bogus'/);
 });
 
 test('fails: unknown gate, with a suggestion', () => {
   expect(() => synth({ featureGates: { workloadspread: true } }))
-    .toThrow(/\[kruise\/ControlPlane\] KruiseControlPlane featureGates.workloadspread: true is not an OpenKruise v1.9.0 feature gate \(did you mean 'WorkloadSpread'\?\); use one of the names in KruiseFeatureGate/);
+    .toThrow(/\[kruise\/ControlPlane\] KruiseControlPlane featureGates.workloadspread: true is not an OpenKruise v1.9.1 feature gate \(did you mean 'WorkloadSpread'\?\); use one of the names in KruiseFeatureGate/);
   expect(() => synth({ featureGates: { ResourceDistribution: true } })).toThrow(/did you mean 'ResourceDistributionGate'/);
-  expect(() => synth({ featureGates: { AllAlpha: true } })).toThrow(/featureGates.AllAlpha: true is not an OpenKruise v1.9.0 feature gate;/);
+  expect(() => synth({ featureGates: { AllAlpha: true } })).toThrow(/featureGates.AllAlpha: true is not an OpenKruise v1.9.1 feature gate;/);
 });
 
 test('fails: a gate the manager would force off', () => {

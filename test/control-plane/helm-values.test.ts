@@ -64,7 +64,7 @@ describe('KruiseControlPlane.fromHelmValues', () => {
     const dc = d.spec.template.spec.containers[0];
     expect(m.metadata.namespace).toBe('openkruise');
     expect(m.spec.replicas).toBe(3);
-    expect(mc.image).toBe('mirror.example.com/openkruise/kruise-manager:v1.9.0');
+    expect(mc.image).toBe('mirror.example.com/openkruise/kruise-manager:v1.9.1');
     expect(mc.args).toEqual(expect.arrayContaining(['--v=2', '--metrics-addr=:8081', '--health-probe-addr=:8001', '--sync-period=5400s', '--logging-format=json', '--pprof-addr=localhost:8091',
       expect.stringMatching(/^--feature-gates=.*ImagePullJobGate=true.*PodProbeMarkerGate=false/)]));
     expect(mc.env).toEqual(expect.arrayContaining([{ name: 'WEBHOOK_PORT', value: '9443' }, { name: 'KUBE_CACHE_MUTATION_DETECTOR', value: 'true' }]));
@@ -92,7 +92,7 @@ describe('KruiseControlPlane.fromHelmValues', () => {
       { path: 'manager.replicas', value: 3, prop: 'manager.replicas' },
       { path: 'manager.image.tag', value: 'v1.9.0', prop: 'imageTag is not carried over: the control plane installs its own release (a newer live tag is refused as a downgrade)' },
     ]);
-    expect(manager(synth({ manager: { image: { tag: 'v1.9.0-alpha3' } } })).spec.template.spec.containers[0].image).toBe('openkruise/kruise-manager:v1.9.0');
+    expect(manager(synth({ manager: { image: { tag: 'v1.9.0-alpha3' } } })).spec.template.spec.containers[0].image).toBe('openkruise/kruise-manager:v1.9.1');
   });
 
   test('props on top win, key by key for manager, daemon and featureGates', () => {
@@ -133,7 +133,7 @@ describe('KruiseControlPlane.fromHelmValues', () => {
   test('a live image newer than the release the control plane installs is refused as a downgrade, and leaves nothing behind', () => {
     const chart = Testing.chart();
     expect(() => KruiseControlPlane.fromHelmValues(chart, 'kruise', { manager: { image: { tag: 'v1.10.1' } } }))
-      .toThrow('KruiseControlPlane.fromHelmValues() at \'test/kruise\': manager.image.tag "v1.10.1" is newer than v1.9.0, the release this control plane installs: taking over would downgrade OpenKruise; this library models no release of v1.10.1 or newer (1.7 (1.7.0 to 1.7.4), 1.8 (1.8.0 to 1.8.4) or 1.9 (1.9.0)); leave that installation to its chart');
+      .toThrow('KruiseControlPlane.fromHelmValues() at \'test/kruise\': manager.image.tag "v1.10.1" is newer than v1.9.1, the release this control plane installs: taking over would downgrade OpenKruise; this library models no release of v1.10.1 or newer (1.7 (1.7.0 to 1.7.4), 1.8 (1.8.0 to 1.8.4) or 1.9 (1.9.0 to 1.9.1)); leave that installation to its chart');
     expect(chart.node.tryFindChild('kruise')).toBeUndefined();
     expect(() => KruiseControlPlane.fromHelmValues(Testing.chart(), 'kruise', { manager: { image: { tag: 'v1.10.1' } } }, { imageTag: 'v1.10.1' })).not.toThrow();
   });

@@ -618,7 +618,7 @@ test('LogFormat.TEXT renders --logging-format=text; no flag by default', () => {
 });
 
 test('fails: empty image repository', () => {
-  expect(() => synth({ imageRepository: ' ' })).toThrow('[kruise/ControlPlane] KruiseControlPlane imageRepository: " " is empty; set a repository and a tag, e.g. "openkruise/kruise-manager" and "v1.9.0"');
+  expect(() => synth({ imageRepository: ' ' })).toThrow('[kruise/ControlPlane] KruiseControlPlane imageRepository: " " is empty; set a repository and a tag, e.g. "openkruise/kruise-manager" and "v1.9.1"');
 });
 
 test('webhookTimeout accepts 1 and 30 seconds', () => {

@@ -152,7 +152,7 @@ test('manager deployment, field by field', () => {
   const { securityContext, args, ...c } = containers[0];
   expect(c).toEqual({
     command: ['/manager'],
-    image: 'openkruise/kruise-manager:v1.9.0', // chart 1.9.0-alpha.3: tag v1.9.0-alpha3
+    image: 'openkruise/kruise-manager:v1.9.1', // chart 1.9.0-alpha.3: tag v1.9.0-alpha3
     imagePullPolicy: 'Always',
     name: 'manager',
     env: [
@@ -239,7 +239,7 @@ test('daemon DaemonSet, field by field', () => {
       '--enable-pprof=true',
       '--pprof-addr=localhost:10222',
     ],
-    image: 'openkruise/kruise-manager:v1.9.0',
+    image: 'openkruise/kruise-manager:v1.9.1',
     imagePullPolicy: 'Always',
     name: 'daemon',
     env: [{ name: 'NODE_NAME', valueFrom: { fieldRef: { apiVersion: 'v1', fieldPath: 'spec.nodeName' } } }],

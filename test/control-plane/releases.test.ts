@@ -51,7 +51,12 @@ describe('KruiseControlPlane per release', () => {
 
   test('the release property and the image: the newest release of the line, or the release given', () => {
     const at = (props: KruiseControlPlaneProps) => new KruiseControlPlane(new Chart(Testing.app(), 'c'), 'k', props);
-    expect(at({}).release).toBe('1.9.0');
+    expect(at({}).release).toBe('1.9.1');
+    expect(at({}).managerImage).toBe('openkruise/kruise-manager:v1.9.1');
+    expect(image(v19, 'Deployment', 'kruise-controller-manager')).toBe('openkruise/kruise-manager:v1.9.1');
+    expect(image(v19, 'DaemonSet', 'kruise-daemon')).toBe('openkruise/kruise-manager:v1.9.1');
+    expect(at({ release: '1.9.0' }).managerImage).toBe('openkruise/kruise-manager:v1.9.0');
+    expect(at({ release: '1.9.1' }).managerImage).toBe('openkruise/kruise-manager:v1.9.1');
     expect(at({ release: '1.8' }).release).toBe('1.8.4');
     expect(at({ release: '1.8' }).managerImage).toBe('openkruise/kruise-manager:v1.8.4');
     expect(at({ release: '1.7' }).managerImage).toBe('openkruise/kruise-manager:v1.7.4');
@@ -68,7 +73,7 @@ describe('KruiseControlPlane per release', () => {
     const own = new KruiseControlPlane(new Chart(Testing.app(), 'c'), 'k', { release: '1.8', imageTag: 'v1.8.4-hotfix.1' });
     expect(own.release).toBe('1.8.4');
     expect(own.managerImage).toBe('openkruise/kruise-manager:v1.8.4-hotfix.1');
-    expect(new KruiseControlPlane(new Chart(Testing.app(), 'c'), 'k', { imageTag: 'build-42' }).release).toBe('1.9.0');
+    expect(new KruiseControlPlane(new Chart(Testing.app(), 'c'), 'k', { imageTag: 'build-42' }).release).toBe('1.9.1');
   });
 
   test('CRDs: 1.9 serves v1beta1 of seven kinds and stores it; 1.7 and 1.8 serve only v1alpha1 of them and install no EphemeralJob', () => {
@@ -142,9 +147,9 @@ describe('KruiseControlPlane per release', () => {
   test('gates: a gate of a later release is refused, naming the release', () => {
     expect(() => synth({ release: '1.8', featureGates: { InPlacePodVerticalScaling: true } })).toThrow(
       '[kruise/kruise] KruiseControlPlane featureGates.InPlacePodVerticalScaling: true is not an OpenKruise v1.8.4 feature gate '
-      + '(a gate of v1.9.0, which kruise-manager v1.8.4 refuses to start with); use one of the names in KruiseFeatureGate that v1.8.4 has (');
+      + '(a gate of 1.9, which kruise-manager v1.8.4 refuses to start with); use one of the names in KruiseFeatureGate that v1.8.4 has (');
     expect(() => synth({ release: '1.7', featureGates: { StatefulSetAutoResizePVCGate: true } })).toThrow(
-      'featureGates.StatefulSetAutoResizePVCGate: true is not an OpenKruise v1.7.4 feature gate (a gate of v1.9.0, which kruise-manager v1.7.4 refuses to start with)');
+      'featureGates.StatefulSetAutoResizePVCGate: true is not an OpenKruise v1.7.4 feature gate (a gate of 1.9, which kruise-manager v1.7.4 refuses to start with)');
     expect(() => synth({ release: '1.8', featureGates: { StatefulSetAutoResizePVCGate: true } })).not.toThrow();
   });
 
@@ -176,7 +181,7 @@ describe('KruiseControlPlane per release', () => {
     expect(() => synth({ imageTag: 'v1.6.0' })).toThrow(
       'KruiseControlPlane imageTag: "v1.6.0" runs OpenKruise 1.6, but this control plane installs OpenKruise 1.9 (release (unset: 1.9)): '
       + 'its CRDs, webhook configuration, RBAC and feature gates would not be the ones that manager expects; '
-      + 'OpenKruise 1.6.0 is not modelled; remove imageTag and set release to one of 1.7 (1.7.0 to 1.7.4), 1.8 (1.8.0 to 1.8.4) or 1.9 (1.9.0)');
+      + 'OpenKruise 1.6.0 is not modelled; remove imageTag and set release to one of 1.7 (1.7.0 to 1.7.4), 1.8 (1.8.0 to 1.8.4) or 1.9 (1.9.0 to 1.9.1)');
   });
 
   test('an image tag of the line that is no release of it, or another release than the one named, is refused', () => {

@@ -18,7 +18,7 @@ test('the HA example: mirror registry, host network, cert-manager, custom namesp
   expect(pod.priorityClassName).toBe('system-cluster-critical');
   expect(pod.nodeSelector).toEqual({ 'node.kubernetes.io/pool': 'system' });
   const c = pod.containers[0];
-  expect(c.image).toBe('openkruise-registry.cn-shanghai.cr.aliyuncs.com/openkruise/kruise-manager:v1.9.0');
+  expect(c.image).toBe('openkruise-registry.cn-shanghai.cr.aliyuncs.com/openkruise/kruise-manager:v1.9.1');
   expect(c.imagePullPolicy).toBe('IfNotPresent');
   expect(c.args).toContain('--leader-election-namespace=openkruise');
   expect(c.args).toContain('--logging-format=json');

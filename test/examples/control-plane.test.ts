@@ -4,7 +4,7 @@ import { build } from '../../examples/control-plane/main';
 
 const docs = () => parseAllDocuments(build(Testing.app()).synthYaml()).map(d => d.toJSON());
 
-test('the control-plane example installs OpenKruise v1.9.0 with the chart defaults', () => {
+test('the control-plane example installs OpenKruise v1.9.1 with the chart defaults', () => {
   const all = docs();
   expect(all).toHaveLength(44); // the 43 objects of the chart plus the manager PodDisruptionBudget
   expect(all.filter(m => m.kind === 'CustomResourceDefinition')).toHaveLength(18);
@@ -13,7 +13,7 @@ test('the control-plane example installs OpenKruise v1.9.0 with the chart defaul
   const d = all.find(m => m.kind === 'Deployment');
   expect(d.metadata.name).toBe('kruise-controller-manager');
   expect(d.spec.replicas).toBe(2);
-  expect(d.spec.template.spec.containers[0].image).toBe('openkruise/kruise-manager:v1.9.0');
+  expect(d.spec.template.spec.containers[0].image).toBe('openkruise/kruise-manager:v1.9.1');
   expect(all.find(m => m.kind === 'DaemonSet').metadata.name).toBe('kruise-daemon');
   expect(all.find(m => m.kind === 'MutatingWebhookConfiguration').webhooks).toHaveLength(12);
   expect(all.find(m => m.kind === 'ValidatingWebhookConfiguration').webhooks).toHaveLength(24);

@@ -153,7 +153,7 @@ describe('usage and input errors: exit 1 with one line', () => {
     const c = golden('image-only');
     const r = run(['plan', '--old', writeDir(c.old), '--new', writeDir(c.new), '--feature-gates', 'InPlaceVerticalScaling=true']);
     expect(r.code).toBe(1);
-    expect(r.err).toMatch(/^cdk8s-kruise plan: --feature-gates: 'InPlaceVerticalScaling' is not an OpenKruise v1.9.0 feature gate; use one of .*InPlaceWorkloadVerticalScaling/);
+    expect(r.err).toMatch(/^cdk8s-kruise plan: --feature-gates: 'InPlaceVerticalScaling' is not an OpenKruise v1.9.1 feature gate; use one of .*InPlaceWorkloadVerticalScaling/);
     expect(run(['plan', '--old', 'a', '--new', 'b', '--feature-gates', 'X=yes']).err)
       .toBe("cdk8s-kruise plan: --feature-gates: 'X=yes' is not Name=true or Name=false; write e.g. --feature-gates InPlaceWorkloadVerticalScaling=true\n");
   });

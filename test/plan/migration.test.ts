@@ -225,7 +225,7 @@ describeWithReference('Helm takeover (the kruise chart\'s rendering as the live 
     expect(m.commands).toContain('kubectl patch deployment.apps kruise-controller-manager -n kruise-system --type=json -p \'[{"op":"test","path":"/metadata/managedFields/0/manager","value":"helm"},'
       + '{"op":"replace","path":"/metadata/managedFields/0/manager","value":"cdk8s-kruise"},{"op":"replace","path":"/metadata/managedFields/0/operation","value":"Apply"}]\'');
     expect(m.steps[3]).toBe('wait for the pods that roll: DaemonSet kruise-system/kruise-daemon (maxUnavailable "10%" per node); Deployment kruise-system/kruise-controller-manager (maxSurge "100%", maxUnavailable 0)');
-    expect(m.templateDifferences).toContain('Deployment kruise-system/kruise-controller-manager: spec.template.spec.containers[0].image: "openkruise/kruise-manager:v1.9.0-alpha3" -> "openkruise/kruise-manager:v1.9.0"');
+    expect(m.templateDifferences).toContain('Deployment kruise-system/kruise-controller-manager: spec.template.spec.containers[0].image: "openkruise/kruise-manager:v1.9.0-alpha3" -> "openkruise/kruise-manager:v1.9.1"');
     expect(m.notes).toContain('MutatingWebhookConfiguration kruise-mutating-webhook-configuration: webhook msidecarset.kb.io moves from path /mutate-apps-kruise-io-v1alpha1-sidecarset to /mutate-apps-kruise-io-sidecarset');
     expect(r.otherChanges).toEqual(['PodDisruptionBudget kruise-system/kruise-controller-manager: added']);
     expect(UpdatePlan.render(r, PlanFormat.MARKDOWN)).toContain('```sh\nkubectl delete secret -n default -l owner=helm,name=kruise\n');
@@ -233,7 +233,7 @@ describeWithReference('Helm takeover (the kruise chart\'s rendering as the live 
 
   test('a newer live image is refused as a downgrade; a CRD or a webhook that would go is refused', () => {
     expect(only(UpdatePlan.compare(chartLive('v1.10.0'), ours(), live).migrations).cause)
-      .toBe('DaemonSet kruise-system/kruise-daemon: container daemon runs openkruise/kruise-manager:v1.10.0, newer than openkruise/kruise-manager:v1.9.0 of the new manifests: taking over would downgrade OpenKruise; set imageTag to v1.10.0 or newer');
+      .toBe('DaemonSet kruise-system/kruise-daemon: container daemon runs openkruise/kruise-manager:v1.10.0, newer than openkruise/kruise-manager:v1.9.1 of the new manifests: taking over would downgrade OpenKruise; set imageTag to v1.10.0 or newer');
     const noCrds = ours().filter(o => !(o.kind === 'CustomResourceDefinition' && o.metadata.name === 'clonesets.apps.kruise.io'));
     expect(only(UpdatePlan.compare(chartLive(), noCrds, live).migrations).cause)
       .toBe('CustomResourceDefinition clonesets.apps.kruise.io of the release is not in the new manifests: nothing would manage it, and deleting the release record leaves it behind; install the CRDs with the control plane (installCrds)');

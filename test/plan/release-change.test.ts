@@ -89,8 +89,30 @@ test('1.7 -> 1.8: deletion protection is off by default from 1.8, and a rule of 
     crds: [],
     gates: [],
     rules: ['PodProbeMarker: starts refusing a host in a tcpSocket probe (refused from OpenKruise 1.8.3)'],
+    knownFailures: [],
     refusedLive: [],
   });
+});
+
+test('1.9.0 -> 1.9.1: no CRD, gate or rule changes, one known failure fixed; 1.8 -> 1.9 fixes one and brings one', () => {
+  expect(UpdatePlan.compare([], [], { openKruise: '1.9.0..1.9.1' }).releaseChanges).toEqual([{
+    product: 'OpenKruise',
+    fromRelease: 'OpenKruise 1.9.0',
+    toRelease: 'OpenKruise 1.9.1',
+    crds: [],
+    gates: [],
+    rules: [],
+    knownFailures: ['fixes: kruise-manager panics in every in-place update on a cluster whose /version minor has a suffix (EKS, GKE)'],
+    refusedLive: [],
+  }]);
+  expect(UpdatePlan.compare([], [], { openKruise: '1.8.4..1.9.0' }).releaseChanges![0].knownFailures).toEqual([
+    'brings: kruise-manager panics in every in-place update on a cluster whose /version minor has a suffix (EKS, GKE)',
+    'fixes: with InPlaceWorkloadVerticalScaling on, in-place cpu and memory changes fail from Kubernetes 1.32 (sent in the pod update)',
+    'brings: with InPlaceWorkloadVerticalScaling on, in-place cpu and memory changes on Kubernetes 1.32 need its alpha InPlacePodVerticalScaling gate (pods/resize)',
+  ]);
+  const r = run(['plan', '--old', writeDir([]), '--new', writeDir([]), '--openkruise', '1.9.0..1.9.1']);
+  expect(r.out).toContain('\nRelease change: OpenKruise 1.9.0 -> OpenKruise 1.9.1\n  Known failures on some clusters:\n'
+    + '    - fixes: kruise-manager panics in every in-place update on a cluster whose /version minor has a suffix (EKS, GKE)\n');
 });
 
 test('a downgrade reads the other way', () => {
@@ -121,7 +143,7 @@ test('the control planes of the old and new manifests say the releases; no chang
 test('a manager release that is not modelled: an input error, but an old side newer than every modelled release names none (a takeover of it is refused as a downgrade)', () => {
   expect(() => UpdatePlan.compare([manager('openkruise/kruise-manager:v1.6.0')], [])).toThrow(
     "old manifests: Deployment kruise-system/kruise-controller-manager runs image 'openkruise/kruise-manager:v1.6.0': OpenKruise 1.6.0 is not a release of a line this library models; "
-    + 'give one of 1.7 (1.7.0 to 1.7.4), 1.8 (1.8.0 to 1.8.4) or 1.9 (1.9.0) (a line stands for its newest release)');
+    + 'give one of 1.7 (1.7.0 to 1.7.4), 1.8 (1.8.0 to 1.8.4) or 1.9 (1.9.0 to 1.9.1) (a line stands for its newest release)');
   expect(() => UpdatePlan.compare([], [manager('openkruise/kruise-manager:v1.10.0')])).toThrow(
     "new manifests: Deployment kruise-system/kruise-controller-manager runs image 'openkruise/kruise-manager:v1.10.0': OpenKruise 1.10.0 is not a release of a line this library models");
   const ahead = UpdatePlan.compare([manager('openkruise/kruise-manager:v1.10.0')], [manager('openkruise/kruise-manager:v1.9.0')]);
@@ -142,7 +164,7 @@ describe('the command', () => {
   });
 
   test.each([
-    [['--openkruise', '1.6'], 'cdk8s-kruise plan: --openkruise: OpenKruise 1.6 is not a line this library models; give one of 1.7 (1.7.0 to 1.7.4), 1.8 (1.8.0 to 1.8.4) or 1.9 (1.9.0) (a line stands for its newest release)\n'],
+    [['--openkruise', '1.6'], 'cdk8s-kruise plan: --openkruise: OpenKruise 1.6 is not a line this library models; give one of 1.7 (1.7.0 to 1.7.4), 1.8 (1.8.0 to 1.8.4) or 1.9 (1.9.0 to 1.9.1) (a line stands for its newest release)\n'],
     [['--openkruise', '1.7..1.8..1.9'], "cdk8s-kruise plan: --openkruise: '1.7..1.8..1.9' is neither a release nor OLD..NEW; write e.g. 1.8 or 1.8..1.9\n"],
   ])('%j is an input error', (flags, line) => {
     expect(run(['plan', '--old', writeDir([]), '--new', writeDir([]), ...flags])).toEqual({ code: 1, out: '', err: line });

@@ -9,8 +9,9 @@ describe('parseRelease', () => {
     ['1.8.2', '1.8.2', false],
     ['v1.8.2', '1.8.2', false],
     [' 1.7 ', '1.7.4', true],
-    ['1.9', '1.9.0', true],
+    ['1.9', '1.9.1', true],
     ['v1.9.0', '1.9.0', false],
+    ['1.9.1', '1.9.1', false],
   ])('OpenKruise %s is %s', (text, version, lineOnly) => {
     const r = parseRelease('openkruise', text, 'test');
     expect(r.version).toBe(version);
@@ -23,11 +24,11 @@ describe('parseRelease', () => {
   });
 
   test.each([
-    ['1.6', 'x: OpenKruise 1.6 is not a line this library models; give one of 1.7 (1.7.0 to 1.7.4), 1.8 (1.8.0 to 1.8.4) or 1.9 (1.9.0) (a line stands for its newest release)'],
-    ['1.8.9', 'x: OpenKruise 1.8.9 is not a release of the 1.8 line, whose releases are 1.8.0, 1.8.1, 1.8.2, 1.8.3, 1.8.4; give one of 1.7 (1.7.0 to 1.7.4), 1.8 (1.8.0 to 1.8.4) or 1.9 (1.9.0) (a line stands for its newest release)'],
-    ['latest', 'x: \'latest\' is not an OpenKruise version; give one of 1.7 (1.7.0 to 1.7.4), 1.8 (1.8.0 to 1.8.4) or 1.9 (1.9.0) (a line stands for its newest release)'],
-    ['1.7.5', 'x: OpenKruise 1.7.5 is not 1.7 code: its tag is the commit of 1.8.3 (the 1.7 line ends at 1.7.4), so give 1.8.3 for a manager built from it; give one of 1.7 (1.7.0 to 1.7.4), 1.8 (1.8.0 to 1.8.4) or 1.9 (1.9.0) (a line stands for its newest release)'],
-    ['2.0.0', 'x: OpenKruise 2.0.0 is not a release of a line this library models; give one of 1.7 (1.7.0 to 1.7.4), 1.8 (1.8.0 to 1.8.4) or 1.9 (1.9.0) (a line stands for its newest release)'],
+    ['1.6', 'x: OpenKruise 1.6 is not a line this library models; give one of 1.7 (1.7.0 to 1.7.4), 1.8 (1.8.0 to 1.8.4) or 1.9 (1.9.0 to 1.9.1) (a line stands for its newest release)'],
+    ['1.8.9', 'x: OpenKruise 1.8.9 is not a release of the 1.8 line, whose releases are 1.8.0, 1.8.1, 1.8.2, 1.8.3, 1.8.4; give one of 1.7 (1.7.0 to 1.7.4), 1.8 (1.8.0 to 1.8.4) or 1.9 (1.9.0 to 1.9.1) (a line stands for its newest release)'],
+    ['latest', 'x: \'latest\' is not an OpenKruise version; give one of 1.7 (1.7.0 to 1.7.4), 1.8 (1.8.0 to 1.8.4) or 1.9 (1.9.0 to 1.9.1) (a line stands for its newest release)'],
+    ['1.7.5', 'x: OpenKruise 1.7.5 is not 1.7 code: its tag is the commit of 1.8.3 (the 1.7 line ends at 1.7.4), so give 1.8.3 for a manager built from it; give one of 1.7 (1.7.0 to 1.7.4), 1.8 (1.8.0 to 1.8.4) or 1.9 (1.9.0 to 1.9.1) (a line stands for its newest release)'],
+    ['2.0.0', 'x: OpenKruise 2.0.0 is not a release of a line this library models; give one of 1.7 (1.7.0 to 1.7.4), 1.8 (1.8.0 to 1.8.4) or 1.9 (1.9.0 to 1.9.1) (a line stands for its newest release)'],
   ])('%s is refused, listing the supported versions', (text, message) => {
     expect(() => parseRelease('openkruise', text, 'x')).toThrow(message);
   });
@@ -51,7 +52,7 @@ test('atLeast compares by the registry order, lines by their first release', () 
 test('names: a line as a line, a release as a release', () => {
   expect(releaseName(parseRelease('openkruise', '1.8', 'x'))).toBe('OpenKruise 1.8');
   expect(releaseName(parseRelease('rollouts', '0.5.3', 'x'))).toBe('Kruise Rollouts 0.5.3');
-  expect(defaultRelease('openkruise').version).toBe('1.9.0');
+  expect(defaultRelease('openkruise').version).toBe('1.9.1');
   expect(defaultRelease('rollouts').version).toBe('0.6.2');
 });
 

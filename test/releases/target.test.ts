@@ -16,19 +16,11 @@ import {
 import { gateDefaults, parseRelease } from '../../src/releases/registry';
 import { _targetOf } from '../../src/releases/target';
 import { KruiseValidation } from '../../src/validation/register';
+import { appSynthErrors } from '../util/message-shape';
 
 beforeAll(() => { jest.spyOn(console, 'warn').mockImplementation(() => undefined); });
 
-function errorsOf(app: App): string[] {
-  try {
-    app.synthYaml();
-    return [];
-  } catch (e: any) {
-    const msg = String(e.message);
-    if (!msg.startsWith('Validation failed with the following errors:')) throw e;
-    return msg.split('\n').slice(1).map(l => l.trim()).filter(l => l !== '');
-  }
-}
+const errorsOf = appSynthErrors;
 
 const objects = (app: App) => app.charts.flatMap(c => c.toJson());
 const container = { image: 'nginx:1.27', securityContext: { ensureNonRoot: false } };
@@ -44,7 +36,7 @@ function sidecarSet(chart: Chart, props: Partial<ConstructorParameters<typeof Si
 describe('declaring the cluster', () => {
   test('nothing declared: OpenKruise 1.9 and Kruise Rollouts 0.6, the default', () => {
     const t = _targetOf(Testing.app());
-    expect([t.openKruise.release.version, t.openKruise.declared, t.rollouts.release.version]).toEqual(['1.9.0', 'the default', '0.6.2']);
+    expect([t.openKruise.release.version, t.openKruise.declared, t.rollouts.release.version]).toEqual(['1.9.1', 'the default', '0.6.2']);
   });
 
   test('a KruiseContext declares both releases and the gates', () => {
@@ -66,7 +58,7 @@ describe('declaring the cluster', () => {
 
   test('a version that is not a modelled release is refused where it is given, listing the supported ones', () => {
     expect(() => new KruiseContext(Testing.app(), 'cluster', { openKruise: '1.6' })).toThrow(
-      "KruiseContext at 'cluster': openKruise: OpenKruise 1.6 is not a line this library models; give one of 1.7 (1.7.0 to 1.7.4), 1.8 (1.8.0 to 1.8.4) or 1.9 (1.9.0) (a line stands for its newest release)");
+      "KruiseContext at 'cluster': openKruise: OpenKruise 1.6 is not a line this library models; give one of 1.7 (1.7.0 to 1.7.4), 1.8 (1.8.0 to 1.8.4) or 1.9 (1.9.0 to 1.9.1) (a line stands for its newest release)");
     expect(() => new KruiseControlPlane(Testing.chart(), 'kruise', { release: '1.7.5' })).toThrow(
       "KruiseControlPlane at 'test/kruise': release: OpenKruise 1.7.5 is not 1.7 code: its tag is the commit of 1.8.3 (the 1.7 line ends at 1.7.4), so give 1.8.3 for a manager built from it");
   });
@@ -102,7 +94,7 @@ describe('declaring the cluster', () => {
     new Chart(app, 'c');
     const gates18 = Object.keys(gateDefaults(parseRelease('openkruise', '1.8', 'x'))).sort().join(', ');
     expect(errorsOf(app)).toEqual([
-      '[] KruiseContext featureGates.InPlacePodVerticalScaling: true is not an OpenKruise v1.8.4 feature gate (a gate of v1.9.0, which kruise-manager v1.8.4 refuses to start with); '
+      '[] KruiseContext featureGates.InPlacePodVerticalScaling: true is not an OpenKruise v1.8.4 feature gate (a gate of 1.9, which kruise-manager v1.8.4 refuses to start with); '
       + `use one of the names in KruiseFeatureGate that v1.8.4 has (${gates18})`,
     ]);
   });

@@ -23,7 +23,7 @@ describe('the reference app of the language smoke tests', () => {
     expect(docs.filter(d => d.kind === 'CustomResourceDefinition')).toHaveLength(18);
     const manager = find('Deployment', 'kruise-controller-manager');
     expect(manager.metadata.namespace).toBe('kruise-system');
-    expect(manager.spec.template.spec.containers[0].image).toBe('openkruise/kruise-manager:v1.9.0');
+    expect(manager.spec.template.spec.containers[0].image).toBe('openkruise/kruise-manager:v1.9.1');
     expect(find('DaemonSet', 'kruise-daemon').metadata.namespace).toBe('kruise-system');
     expect(find('MutatingWebhookConfiguration', 'kruise-mutating-webhook-configuration').webhooks.length).toBeGreaterThan(0);
   });

@@ -34,3 +34,15 @@ export function unshaped(lines: readonly string[]): string[] {
 export function synthErrorLines(message: string): string[] {
   return message.split('\n').slice(1).map(l => l.trim()).filter(l => l !== '');
 }
+
+/** The error lines of an app's synth (none when it synthesizes); another failure is thrown as it is. */
+export function appSynthErrors(app: { synthYaml(): string }): string[] {
+  try {
+    app.synthYaml();
+    return [];
+  } catch (e: any) {
+    const msg = String(e.message);
+    if (!msg.startsWith('Validation failed with the following errors:')) throw e;
+    return synthErrorLines(msg);
+  }
+}

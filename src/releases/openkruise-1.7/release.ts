@@ -1,13 +1,21 @@
 /**
  * OpenKruise 1.7: v1.7.0 to v1.7.4 (the model is v1.7.4, tag v1.7.4, commit
- * 5461ece5). The CRDs are the same in every release of the line.
+ * 5461ece5). The CRDs are the same in every release of the line, and no
+ * webhook rule, gate or known failure this library models differs between
+ * them.
  */
 import type { ReleaseLine } from '../registry';
 
 export const OPENKRUISE_1_7: ReleaseLine = {
   product: 'openkruise',
   line: '1.7',
-  releases: ['1.7.0', '1.7.1', '1.7.2', '1.7.3', '1.7.4'],
+  releases: [
+    { version: '1.7.0', imageTag: 'v1.7.0' },
+    { version: '1.7.1', imageTag: 'v1.7.1' },
+    { version: '1.7.2', imageTag: 'v1.7.2' },
+    { version: '1.7.3', imageTag: 'v1.7.3' },
+    { version: '1.7.4', imageTag: 'v1.7.4' },
+  ],
   traps: {
     // the tag v1.7.5 points at the commit of v1.8.3 (branch release-1.8)
     '1.7.5': 'is not 1.7 code: its tag is the commit of 1.8.3 (the 1.7 line ends at 1.7.4), so give 1.8.3 for a manager built from it',

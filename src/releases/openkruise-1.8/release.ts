@@ -8,7 +8,13 @@ import type { ReleaseLine } from '../registry';
 export const OPENKRUISE_1_8: ReleaseLine = {
   product: 'openkruise',
   line: '1.8',
-  releases: ['1.8.0', '1.8.1', '1.8.2', '1.8.3', '1.8.4'],
+  releases: [
+    { version: '1.8.0', imageTag: 'v1.8.0' },
+    { version: '1.8.1', imageTag: 'v1.8.1' },
+    { version: '1.8.2', imageTag: 'v1.8.2' },
+    { version: '1.8.3', imageTag: 'v1.8.3', rules: ['PodProbeMarker: a host in a tcpSocket probe'] },
+    { version: '1.8.4', imageTag: 'v1.8.4' },
+  ],
   folder: 'openkruise-1.8',
   newer: '1.9',
   gates: {

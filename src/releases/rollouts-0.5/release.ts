@@ -8,13 +8,20 @@ import type { ReleaseLine } from '../registry';
 export const ROLLOUTS_0_5: ReleaseLine = {
   product: 'rollouts',
   line: '0.5',
-  releases: ['0.5.0', '0.5.1', '0.5.2', '0.5.3', '0.5.4', '0.5.5'],
+  releases: [
+    { version: '0.5.0', imageTag: 'v0.5.0' },
+    { version: '0.5.1', imageTag: 'v0.5.1' },
+    { version: '0.5.2', imageTag: 'v0.5.2' },
+    { version: '0.5.3', imageTag: 'v0.5.3' },
+    // pkg/feature/rollout_features.go: v0.5.4 and v0.5.5 have a gate 0.6 dropped
+    { version: '0.5.4', imageTag: 'v0.5.4', gates: ['KeepWorkloadPausedOnRolloutDeletion'] },
+    { version: '0.5.5', imageTag: 'v0.5.5' },
+  ],
   folder: 'rollouts-0.5',
   newer: '0.6',
   gates: {
-    // pkg/feature/rollout_features.go: v0.5.4 and v0.5.5 have a gate 0.6 dropped
+    // pkg/feature/rollout_features.go: a gate 0.6 dropped (from v0.5.4, its release's entry says)
     extra: { KeepWorkloadPausedOnRolloutDeletion: false },
-    since: { KeepWorkloadPausedOnRolloutDeletion: '0.5.4' },
   },
   controlPlane: {
     // versions/kruise-rollout/0.5.2, the newest 0.5 chart; the control plane installs the line's newest release

@@ -8,7 +8,11 @@ import type { ReleaseLine } from '../registry';
 export const ROLLOUTS_0_6: ReleaseLine = {
   product: 'rollouts',
   line: '0.6',
-  releases: ['0.6.0', '0.6.1', '0.6.2'],
+  releases: [
+    { version: '0.6.0', imageTag: 'v0.6.0' },
+    { version: '0.6.1', imageTag: 'v0.6.1' },
+    { version: '0.6.2', imageTag: 'v0.6.2' },
+  ],
   gates: { all: { AdvancedDeployment: false, RolloutHistory: false, AppendPodSelector: false } },
   controlPlane: { chart: '0.6.2', chartImageTag: 'v0.6.2' },
 };

@@ -1,6 +1,6 @@
 /**
  * The update plan of changes under a Kruise Rollouts Rollout, judged by the
- * real controllers: kruise-manager v1.9.0 and kruise-rollout-manager v0.6.2
+ * real controllers: kruise-manager v1.9.1 and kruise-rollout-manager v0.6.2
  * (run from KruiseRolloutControlPlane, as rollout.cluster.test.ts runs it),
  * with kube-controller-manager for Deployments and their ReplicaSets. Every
  * case of PLAN_ROLLOUT_GOLDEN (test/fixtures/plan-golden.ts) is applied old,

@@ -1,8 +1,8 @@
 /**
  * Our control planes running as pods on a real node (kubelet + containerd,
  * kube-proxy for Services), as we render them: `KruiseControlPlane` with the
- * locally built kruise-manager/kruise-daemon v1.9.0 image chosen through
- * `imageRepository`/`imageTag` and the daemon pointed at the node's
+ * locally built kruise-manager/kruise-daemon image of its default release
+ * (v1.9.1) chosen through `imageRepository` and the daemon pointed at the node's
  * containerd through `daemon.socketLocation`, and `KruiseRolloutControlPlane`
  * with the locally built kruise-rollout-manager v0.6.2. Nothing in the YAML
  * is patched: the pods reach the API server through the `kubernetes`
@@ -63,14 +63,14 @@ describe('KruiseControlPlane as pods, from our YAML', () => {
     await ensureKruise(kube, synth);
   }, 400_000);
 
-  test('kruise-manager runs as our Deployment, from the image of imageRepository/imageTag, and one of its pods holds the lease', async () => {
+  test('kruise-manager runs as our Deployment, from the image of imageRepository and the default release, and one of its pods holds the lease', async () => {
     const pods = await podsOf(kube, KRUISE_NAMESPACE, 'control-plane=controller-manager');
     const deployment = synth.objects.find(m => m.kind === 'Deployment' && m.metadata.name === 'kruise-controller-manager')!;
     expect(pods.length).toBe(deployment.spec.replicas);
     for (const p of pods) {
       expect(isReady(p)).toBe(true);
       expect(p.spec.nodeName).toBe(node.name);
-      expect(containerStatus(p, 'manager').image).toBe(`${node.registry}/cluster-tier/kruise-manager:v1.9.0`);
+      expect(containerStatus(p, 'manager').image).toBe(`${node.registry}/cluster-tier/kruise-manager:v1.9.1`);
       expect(p.status.podIP).toMatch(/^198\.18\.0\.\d+$/);
     }
     const holder = await until('a kruise-manager pod to hold the lease', 60_000, () => leaseHolder(kube, KRUISE_NAMESPACE, 'kruise-manager'));
@@ -83,7 +83,7 @@ describe('KruiseControlPlane as pods, from our YAML', () => {
     const [daemon] = pods;
     expect(isReady(daemon)).toBe(true);
     expect(daemon.spec.hostNetwork).toBe(true);
-    expect(containerStatus(daemon, 'daemon').image).toBe(`${node.registry}/cluster-tier/kruise-manager:v1.9.0`);
+    expect(containerStatus(daemon, 'daemon').image).toBe(`${node.registry}/cluster-tier/kruise-manager:v1.9.1`);
     const log = await kube.request('GET', `/api/v1/namespaces/${KRUISE_NAMESPACE}/pods/${daemon.metadata.name}/log`);
     expect(log.status).toBe(200);
     expect(String(log.body)).toMatch(/hostvarrun\/containerd\.sock/);

@@ -3,7 +3,7 @@
  * deployed as they are written: the quick start's `ts` block is run as its
  * own program (as test/readme.test.ts runs it), and every object it writes
  * is applied unchanged, its `KruiseControlPlane` with the defaults
- * (openkruise/kruise-manager:v1.9.0, kruise-daemon looking for the runtime
+ * (openkruise/kruise-manager:v1.9.1, kruise-daemon looking for the runtime
  * under /var/run). The public images the manifests name are served by the
  * local registry under those names (test/cluster/images/images.json): the
  * locally built kruise-manager and the test server, which listens on 8080
@@ -83,16 +83,16 @@ describe('the README quick start, deployed as written on the real node', () => {
     const managers = await podsOf(kube, KRUISE_NAMESPACE, 'control-plane=controller-manager');
     expect(managers.length).toBe(2);
     for (const p of managers) {
-      expect(p.spec.containers[0].image).toBe('openkruise/kruise-manager:v1.9.0');
+      expect(p.spec.containers[0].image).toBe('openkruise/kruise-manager:v1.9.1');
       expect(containerStatus(p, 'manager').state.running).toBeDefined();
     }
     const [daemon] = (await podsOf(kube, KRUISE_NAMESPACE, 'control-plane=daemon')).filter(p => p.spec.nodeName === requireRealNode().name);
-    expect(daemon.spec.containers[0].image).toBe('openkruise/kruise-manager:v1.9.0');
+    expect(daemon.spec.containers[0].image).toBe('openkruise/kruise-manager:v1.9.1');
     expect(daemon.spec.volumes.find((v: any) => v.name === 'runtime-socket').hostPath.path).toBe('/var/run');
     const log = await kube.request('GET', `/api/v1/namespaces/${KRUISE_NAMESPACE}/pods/${daemon.metadata.name}/log`);
     expect(String(log.body)).toMatch(/hostvarrun\/containerd\/containerd\.sock/);
     // pulled by that name, from the local registry (as the mirror of docker.io: containerd adds ?ns=docker.io)
-    expect(registryLog().some(l => / (HEAD|GET) \/v2\/docker\.io\/openkruise\/kruise-manager\/manifests\/v1\.9\.0\?ns=docker\.io$/.test(l))).toBe(true);
+    expect(registryLog().some(l => / (HEAD|GET) \/v2\/docker\.io\/openkruise\/kruise-manager\/manifests\/v1\.9\.1\?ns=docker\.io$/.test(l))).toBe(true);
     await until('kruise-manager writes the caBundle of every webhook', 120_000, async () => {
       for (const m of files['0000-kruise.k8s.yaml'].filter(x => x.kind.endsWith('WebhookConfiguration'))) {
         const live = (await kube.get(m)).body;
