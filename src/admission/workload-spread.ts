@@ -6,7 +6,7 @@
  */
 import { AdmissionApp, AdmissionModule, Finding } from './types';
 import { advice } from '../validation/advice';
-import { fieldError } from '../validation/field-error';
+import { fieldError, stricterProblem } from '../validation/field-error';
 import { dns1123SubdomainProblems, labelValueProblems, qualifiedNameProblems } from '../validation/names';
 import { parseUpstreamPercent } from '../validation/percent';
 import { selectorProblems } from '../validation/selectors';
@@ -29,8 +29,11 @@ function termErrors(field: string, term: any): string[] {
     const vals: string[] = e.values ?? [];
     if (['In', 'NotIn'].includes(e.operator) && vals.length === 0) out.push(fieldError(`${at}.values`, e.values, `must list at least one value for operator ${e.operator}`, 'add values'));
     else if (['Exists', 'DoesNotExist'].includes(e.operator) && vals.length > 0) out.push(fieldError(`${at}.values`, e.values, `must be empty for operator ${e.operator}`, 'drop the values'));
-    // core validation counts a Gt/Lt value, and parses it only when a pod is scheduled
+    // core validation counts a Gt/Lt value; only the scheduler parses it
     else if (['Gt', 'Lt'].includes(e.operator) && vals.length !== 1) out.push(fieldError(`${at}.values`, e.values, `must be exactly one value for operator ${e.operator}`, 'give one integer value'));
+    else if (['Gt', 'Lt'].includes(e.operator) && !/^-?\d+$/.test(String(vals[0]))) {
+      out.push(fieldError(`${at}.values`, e.values, stricterProblem(`is no integer for operator ${e.operator}`, 'OpenKruise', 'the scheduler cannot compare a node label with it, so no node matches the term'), 'give one integer value'));
+    }
     else if (!['In', 'NotIn', 'Exists', 'DoesNotExist', 'Gt', 'Lt'].includes(e.operator)) out.push(fieldError(`${at}.operator`, e.operator, 'is not a node selector operator', 'use In, NotIn, Exists, DoesNotExist, Gt or Lt'));
   });
   return out;
@@ -181,7 +184,7 @@ export const workloadSpreadAdmission: AdmissionModule = {
   releaseRules: [{
     release: '1.9',
     change: 'refuses',
-    what: 'a value of a required node selector term that is no label value (workloadspread_validation.go:264 of v1.9.0 validates the term with invalid label values disallowed)',
+    what: 'a value of a required node selector term that is no label value',
     find: m => termValueFindings(m),
   }],
 };

@@ -32,7 +32,8 @@ export interface PlanContext {
  */
 function updateRefusal(s: PlanSubject, oldObj: Json, newObj: Json, ctx: PlanContext): { field: string; rejection: string } | undefined {
   if (!ctx.admission || s.subset !== undefined) return undefined;
-  const [first] = updateRuleErrors(oldObj, newObj, ctx.admission);
+  // the plan judges an InPlaceOnly change container by container itself (planCloneSet, planStatefulSet)
+  const [first] = updateRuleErrors(oldObj, newObj, ctx.admission).filter(l => !l.includes('InPlaceOnly'));
   return first === undefined ? undefined : { field: first.slice(0, first.indexOf(': ')), rejection: first };
 }
 

@@ -64,6 +64,7 @@ describe('OpenKruise 1.8 -> 1.9', () => {
       'PodUnavailableBudget: stops refusing RESIZE in the annotation kruise.io/pub-protect-operations (accepted from OpenKruise 1.9)',
       'SidecarSet: stops refusing spec.namespace together with spec.namespaceSelector (v1alpha1) (accepted from OpenKruise 1.9)',
       'UnitedDeployment: starts refusing spec.topology.subsets[].replicas with the Adaptive schedule strategy (refused from OpenKruise 1.9)',
+      'WorkloadSpread: starts refusing a value of a required node selector term that is no label value (refused from OpenKruise 1.9)',
     ]);
   });
 

@@ -229,7 +229,6 @@ describe('podTemplateProblems (POD-TEMPLATE-VALID)', () => {
       'spec.template.spec.terminationGracePeriodSeconds: must be non-negative',
       'spec.template.spec.serviceAccountName: must consist of lowercase letters, digits, \'-\' and \'.\', starting and ending with a letter or digit',
       'spec.template.spec.hostname: must consist of lowercase letters, digits and \'-\', starting and ending with a letter or digit',
-      'spec.template.spec.imagePullSecrets[0].name: is required',
       'spec.template.spec.nodeSelector["k k"]: key name part must consist of letters, digits, \'-\', \'_\' or \'.\', starting and ending with a letter or digit',
       'spec.template.spec.tolerations[0].operator: must be Exists when key is empty',
       'spec.template.spec.tolerations[1].value: must be empty when operator is Exists',
