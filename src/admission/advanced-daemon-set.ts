@@ -92,7 +92,11 @@ export function advancedDaemonSetProblems(manifest: Json): RuleProblem[] {
       r.add(`${at}.maxUnavailable`, ru.maxUnavailable ?? 0, 'cannot be 0 when maxSurge is 0', 'allow at least one unavailable pod, or surge with surging({ maxSurge })');
     }
     if (!['Standard', 'InPlaceIfPossible'].includes(ru.rollingUpdateType)) {
-      r.add(`${at}.rollingUpdateType`, ru.rollingUpdateType, 'is not supported by apps.kruise.io/v1beta1', 'use Standard (with maxSurge for a surging update) or InPlaceIfPossible');
+      // the v1alpha1 webhook rewrites Surging to Standard; this library judges v1beta1 semantics
+      const rewritten = ru.rollingUpdateType === 'Surging' && String(manifest.apiVersion).endsWith('/v1alpha1');
+      r.add(`${at}.rollingUpdateType`, ru.rollingUpdateType, rewritten
+        ? stricterProblem('is not supported by apps.kruise.io/v1beta1', 'OpenKruise', 'its v1alpha1 webhook silently rewrites it to Standard')
+        : 'is not supported by apps.kruise.io/v1beta1', 'use Standard (with maxSurge for a surging update) or InPlaceIfPossible');
     }
     if (ru.rollingUpdateType === 'InPlaceIfPossible' && ms !== 0) {
       r.add(`${at}.maxSurge`, ru.maxSurge, 'must be 0 with InPlaceIfPossible', 'remove maxSurge');

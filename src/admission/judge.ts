@@ -14,7 +14,7 @@ import { advice } from '../validation/advice';
 import { fieldError } from '../validation/field-error';
 import { objectMetaProblems } from '../validation/names';
 import { cloneJson } from '../validation/json';
-import { formatIssue, hasStatusSubresource, ignoredFields, validateManifest, withoutNulls } from '../validation/schemas';
+import { formatIssue, goZeroValues, hasStatusSubresource, ignoredFields, validateManifest, withoutNulls } from '../validation/schemas';
 
 // how every message names its object, written once (validation/object-line.ts) for synth and the commands
 export type { ObjectSource } from '../validation/object-line';
@@ -25,6 +25,14 @@ export { describeObject } from '../validation/object-line';
  * it; never part of a manifest a user writes.
  */
 export const SERVER_SET_METADATA = ['uid', 'resourceVersion', 'generation', 'creationTimestamp', 'managedFields'];
+
+/**
+ * The kinds OpenKruise has a mutating webhook for (pkg/webhook/<kind>/mutating
+ * of v1.7.4 to v1.9.1): each answers with the object as its Go types marshal
+ * it again.
+ */
+const MUTATING_WEBHOOKS = new Set(['AdvancedCronJob', 'BroadcastJob', 'CloneSet', 'ContainerRecreateRequest', 'DaemonSet', 'ImageListPullJob',
+  'ImagePullJob', 'NodeImage', 'SidecarSet', 'StatefulSet', 'UnitedDeployment'].map(k => `apps.kruise.io/${k}`));
 
 /** The verdict on one object. */
 export interface Judgement {
@@ -127,8 +135,11 @@ export function moduleErrors(module: AdmissionModule, defaulted: Manifest, ctx: 
  */
 export function judgeManifest(manifest: Manifest, ctx: AdmissionContext, app?: AdmissionApp): Judgement {
   const target = releaseFor(manifest, ctx);
-  const created = withoutNulls(asCreated(manifest), target);
-  const strayStatus = created === manifest ? [] : unknownStatusFields(manifest, target);
+  const asSent = withoutNulls(asCreated(manifest), target);
+  const mutated = MUTATING_WEBHOOKS.has(`${String(asSent.apiVersion).split('/')[0]}/${asSent.kind}`);
+  // what a mutating webhook's Go types write back is what the schema and the validating webhook then see
+  const created = mutated ? goZeroValues(asSent, target) : asSent;
+  const strayStatus = asSent === manifest ? [] : unknownStatusFields(manifest, target);
   if (strayStatus.length > 0) return { errors: strayStatus, decoded: false };
   const undecodable = metadataDecodeErrors(created);
   if (undecodable.length > 0) return { errors: undecodable, decoded: false };
@@ -137,9 +148,10 @@ export function judgeManifest(manifest: Manifest, ctx: AdmissionContext, app?: A
   if (structural.length > 0) return { errors: structural.map(formatIssue), decoded: false };
   const module = admissionModuleFor(String(created.apiVersion), String(created.kind));
   // the manifest may be shared with other checks and the output: defaults return a copy, a module without defaults gets one
-  const defaulted = module?.defaults ? module.defaults(created, ctx) : cloneJson(created);
+  const webhookDefaults = module?.defaults ? module.defaults(created, ctx) : cloneJson(created);
+  const defaulted = mutated ? goZeroValues(webhookDefaults, target) : webhookDefaults;
   if (issues.length > 0) {
-    const missing = module?.defaults ? validateManifest(defaulted, target).filter(i => i.missing) : issues;
+    const missing = defaulted !== webhookDefaults || module?.defaults ? validateManifest(defaulted, target).filter(i => i.missing) : issues;
     if (missing.length > 0) return { errors: missing.map(formatIssue), decoded: false };
   }
   const meta = metadataErrors(created);

@@ -114,8 +114,16 @@ test('the app\'s 1.8 CloneSet and v1alpha1 SidecarSet are created through the we
     await sleep(1000);
   }
   expect(pods.map(p => p.spec.containers.map((c: any) => c.name).sort().join('+'))).toEqual(['log-agent+web', 'log-agent+web']);
-  const live = (await kube.get(cloneSet)).body;
+  // the controllers write the status after the pods run: wait for it (at most 60 s; a loaded machine runs several clusters)
+  const settled = Date.now() + 60_000;
+  let live: any;
+  let liveSidecarSet: any;
+  for (;;) {
+    live = (await kube.get(cloneSet)).body;
+    liveSidecarSet = (await kube.get(sidecarSet)).body;
+    if ((live.status?.replicas === 2 && live.status?.observedGeneration === live.metadata.generation && liveSidecarSet.status?.matchedPods === 2) || Date.now() > settled) break;
+    await sleep(1000);
+  }
   expect([live.status?.replicas, live.status?.observedGeneration]).toEqual([2, live.metadata.generation]);
-  const liveSidecarSet = (await kube.get(sidecarSet)).body;
   expect(liveSidecarSet.status?.matchedPods).toBe(2);
 }, 300_000);

@@ -151,7 +151,7 @@ function foundTest(key: ReleaseKey, kube: () => Kube, namespace: string, gates: 
     for (const c of cases) {
       const mine = c.old ? judgeUpdate(c.old, c.manifest, ctx) : judgeManifest(c.manifest, ctx);
       const ours = mine.errors.length === 0 ? true : mine.errors[0];
-      recorded.push(`${c.id}: ${ours === c.verdicts[r.line] ? 'as recorded' : `ours ${JSON.stringify(ours)}, recorded ${JSON.stringify(c.verdicts[r.line])}`}`);
+      recorded.push(`${c.id}: ${ours === c.verdicts[r.version] ? 'as recorded' : `ours ${JSON.stringify(ours)}, recorded ${JSON.stringify(c.verdicts[r.version])}`}`);
       const theirs = c.old ? await cluster.update(c.old, c.manifest) : { outcome: await cluster.create(c.manifest) };
       const outcome = theirs.outcome ?? theirs.oldRefused!;
       const what = theirs.oldRefused ? `the cluster refused the old object: ${outcome.message}` : outcome.allowed ? 'admit' : `refuse (${outcome.status}) ${outcome.message}`;

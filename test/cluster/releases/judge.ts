@@ -84,7 +84,7 @@ export const CLUSTER_STATE: ReadonlyArray<{ readonly pattern: RegExp; readonly w
     source: 'pkg/webhook/sidecarset/validating/sidecarset_create_update_handler.go:202 (v1.8.4, v1.9.0: 203)',
   },
   {
-    pattern: /spec\.scaleStrategy\.podsToDelete: Invalid value: "[^"]*": find pod \S+ (failed|owner is not this CloneSet)/,
+    pattern: /spec\.scaleStrategy\.podsToDelete: Invalid value: "[^"]*": find pod .+? (failed|already terminating|owner is not this CloneSet)/,
     what: 'a CloneSet podsToDelete naming pods that must exist and belong to the CloneSet (a new CloneSet has none)',
     source: 'pkg/webhook/cloneset/validating/validation.go:116-120 (v1.9.0: 123-127)',
   },
@@ -104,6 +104,26 @@ function collection(m: Manifest, namespace: string): { at: string; namespaced: b
 /** An API answer as a verdict. */
 const refusal = (r: { status: number; body: any }): Outcome =>
   ({ allowed: r.status < 300, status: r.status, message: r.status < 300 ? undefined : String(r.body?.message ?? r.body) });
+
+/**
+ * The JSON merge patch (RFC 7386) that turns `from` into `to`: what `kubectl
+ * apply` sends for a custom resource when `from` was the last applied
+ * manifest. Undefined when they are equal.
+ */
+export function mergePatch(from: unknown, to: unknown): unknown {
+  const isMap = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+  if (!isMap(from) || !isMap(to)) return JSON.stringify(from) === JSON.stringify(to) ? undefined : to;
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(from)) if (!(k in to)) out[k] = null;
+  for (const [k, v] of Object.entries(to)) {
+    if (!(k in from)) out[k] = v;
+    else {
+      const d = mergePatch(from[k], v);
+      if (d !== undefined) out[k] = d;
+    }
+  }
+  return Object.keys(out).length === 0 ? undefined : out;
+}
 
 /** Run at most `n` of `work` at a time, in order of start; results in input order. */
 export async function pool<T, R>(items: readonly T[], n: number, work: (item: T, i: number) => Promise<R>): Promise<R[]> {
@@ -152,8 +172,10 @@ export class ClusterSide {
   }
 
   /**
-   * Create `old` for real, send `changed` as a dry-run update of it, delete
-   * it again. `old` refused: `{ oldRefused }`.
+   * Create `old` for real, apply `changed` over it as a dry run as `kubectl
+   * apply` does (a JSON merge patch from the applied object to the new one:
+   * fields the cluster set and neither manifest names are kept), delete it
+   * again. `old` refused: `{ oldRefused }`.
    */
   public async update(oldObject: Manifest, changed: Manifest): Promise<{ outcome?: Outcome; oldRefused?: Outcome }> {
     const old = clone(oldObject);
@@ -172,10 +194,18 @@ export class ClusterSide {
         const live = await this.req('GET', at);
         // a controller removed it at once (a NodeImage without its Node): nothing to update
         if (live.status === 404) return { oldRefused: { allowed: false, status: 404, message: 'the old object was removed by its controller before the update' } };
-        if (m.metadata && typeof m.metadata === 'object') m.metadata.resourceVersion = live.body?.metadata?.resourceVersion;
-        const res = await this.req('PUT', `${at}?dryRun=All&fieldValidation=Strict`, m);
+        const patch = mergePatch(old, m) ?? {};
+        const res = await this.req('PATCH', `${at}?dryRun=All&fieldValidation=Strict`, patch, 'application/merge-patch+json');
         // a controller wrote the object between the read and the update: read it again
         if (res.status === 409 && attempt < 5 && /the object has been modified/.test(String(res.body?.message))) continue;
+        // a webhook that reads the object from its manager's cache has not seen the create yet (kruise-rollout-manager v0.5.5): ask again
+        if (attempt < 10 && /Internal error: .* not found/.test(String(res.body?.message))) {
+          await new Promise(r => setTimeout(r, 500));
+          continue;
+        }
+        if (res.status === 404 && !/admission webhook/.test(String(res.body?.message))) {
+          return { oldRefused: { allowed: false, status: 404, message: 'the old object was removed by its controller before the update' } };
+        }
         return { outcome: refusal(res) };
       }
     } finally {
