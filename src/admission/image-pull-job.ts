@@ -144,7 +144,9 @@ export function pullSecretsProblems(spec: Json, at: string): TemplateProblem[] {
     const problems = name === '' ? ['is empty'] : dns1123SubdomainProblems(name);
     for (const p of problems) {
       out.push({
-        field: `${at}.pullSecrets[${i}]`, value: s, problem: stricterProblem(p, 'OpenKruise', 'it names no Secret, so every pull that needs it fails'),
+        field: `${at}.pullSecrets[${i}]`,
+        value: s,
+        problem: stricterProblem(p, 'OpenKruise', 'it names no Secret, so every pull that needs it fails'),
         fix: 'give the name of a docker-registry Secret in the job\'s namespace',
       });
     }
@@ -277,7 +279,8 @@ const specOf = (m: Manifest): Json => (isObject(m.spec) ? m.spec : {});
  */
 export function pullJobReleaseRules(percentage: string, stricter?: { who: string; why: string }): ReleaseRule[] {
   // an ImageListPullJob's webhook checks none of it: the ImagePullJobs OpenKruise creates from it are refused
-  const as = (found: TemplateProblem[]) => (stricter ? found.map(p => ({ ...p, problem: stricterProblem(p.problem, stricter.who, stricter.why) })) : found);
+  const as = (found: TemplateProblem[]) => (stricter
+    ? found.map(p => ({ ...p, problem: stricterProblem(p.problem, stricter.who, stricter.why) })) : found);
   return [
     {
       release: '1.9',

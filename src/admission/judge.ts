@@ -12,8 +12,8 @@ import { TargetRelease, defaultTarget, targetNote, targetRelease } from '../rele
 import { workloadFailureErrors } from '../releases/workload-failures';
 import { advice } from '../validation/advice';
 import { fieldError } from '../validation/field-error';
-import { objectMetaProblems } from '../validation/names';
 import { cloneJson } from '../validation/json';
+import { objectMetaProblems } from '../validation/names';
 import { formatIssue, goZeroValues, hasStatusSubresource, ignoredFields, validateManifest, withoutNulls } from '../validation/schemas';
 
 // how every message names its object, written once (validation/object-line.ts) for synth and the commands
@@ -172,7 +172,8 @@ function dedupe(lines: string[]): string[] {
  */
 function unknownStatusFields(manifest: Manifest, target: TargetRelease): string[] {
   if (manifest.status === undefined || manifest.status === null) return [];
-  const withStatus = withoutNulls({ apiVersion: manifest.apiVersion, kind: manifest.kind, metadata: manifest.metadata, status: manifest.status }, target);
+  const only = { apiVersion: manifest.apiVersion, kind: manifest.kind, metadata: manifest.metadata, status: manifest.status };
+  const withStatus = withoutNulls(only, target);
   return validateManifest(withStatus, target)
     .filter(i => i.keyword === 'additionalProperties' && (i.field === 'status' || i.field.startsWith('status.')))
     .map(formatIssue);

@@ -123,7 +123,7 @@ function trafficRoutingErrors(release: Json, at: string): string[] {
     } else if (!release.disableGenerateCanaryService && String(r.service).length > 56) {
       errors.push(fieldError(`${p}.service`, r.service, stricterProblem(`is ${String(r.service).length} characters long`, 'Kruise Rollouts',
         `the "${r.service}-canary" Service the controller creates cannot have that name (at most 63 characters)`),
-        'use a Service name of at most 56 characters'));
+      'use a Service name of at most 56 characters'));
     }
     if (r.ingress === undefined && r.gateway === undefined && r.customNetworkRefs === undefined) {
       errors.push(fieldError(p, r, 'names no traffic provider', 'set ingress, gateway or customNetworkRefs'));

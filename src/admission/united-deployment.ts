@@ -362,7 +362,8 @@ export function unitedDeploymentProblems(manifest: Manifest): TemplateProblem[] 
     const patch = isObject(sub) ? sub.patch : undefined;
     if (patch !== undefined && patch !== null && !isObject(patch)) {
       out.push({
-        field: `spec.topology.subsets[${i}].patch`, value: patch,
+        field: `spec.topology.subsets[${i}].patch`,
+        value: patch,
         problem: stricterProblem('is not an object', 'OpenKruise', 'the controller cannot merge it into the subset\'s workload, so the subset is never created'),
         fix: 'give the patch as an object, e.g. {metadata: {labels: {zone: a}}}',
       });

@@ -72,7 +72,7 @@ function inPlaceOnly(oldTemplate: Json | undefined, newTemplate: Json | undefine
   const withoutImages = (s: Json, cs: unknown[]) => ({ ...s, containers: cs.map(c => (isObject(c) ? { ...c, image: undefined } : c)) });
   if (oc.length === nc.length && same(withoutImages(o, oc), withoutImages(n, nc))) return [];
   return [fieldError(`${at}.spec`, undefined, `changes more than container images, which ${strategyField} InPlaceOnly does not allow on an update`,
-    `change only images, or use InPlaceIfPossible (pods are then recreated for this change)`)];
+    'change only images, or use InPlaceIfPossible (pods are then recreated for this change)')];
 }
 
 /** One kind's update rules: old and new defaulted, the release of the target. */

@@ -27,14 +27,20 @@ function termErrors(field: string, term: any): string[] {
     const at = `${field}.matchExpressions[${i}]`;
     for (const p of qualifiedNameProblems(e.key ?? '')) out.push(fieldError(`${at}.key`, e.key, p, 'use a valid node label key'));
     const vals: string[] = e.values ?? [];
-    if (['In', 'NotIn'].includes(e.operator) && vals.length === 0) out.push(fieldError(`${at}.values`, e.values, `must list at least one value for operator ${e.operator}`, 'add values'));
-    else if (['Exists', 'DoesNotExist'].includes(e.operator) && vals.length > 0) out.push(fieldError(`${at}.values`, e.values, `must be empty for operator ${e.operator}`, 'drop the values'));
-    // core validation counts a Gt/Lt value; only the scheduler parses it
-    else if (['Gt', 'Lt'].includes(e.operator) && vals.length !== 1) out.push(fieldError(`${at}.values`, e.values, `must be exactly one value for operator ${e.operator}`, 'give one integer value'));
-    else if (['Gt', 'Lt'].includes(e.operator) && !/^-?\d+$/.test(String(vals[0]))) {
-      out.push(fieldError(`${at}.values`, e.values, stricterProblem(`is no integer for operator ${e.operator}`, 'OpenKruise', 'the scheduler cannot compare a node label with it, so no node matches the term'), 'give one integer value'));
+    const add = (f: string, value: unknown, problem: string, fix: string) => out.push(fieldError(f, value, problem, fix));
+    const op = e.operator;
+    if (['In', 'NotIn'].includes(op)) {
+      if (vals.length === 0) add(`${at}.values`, e.values, `must list at least one value for operator ${op}`, 'add values');
+    } else if (['Exists', 'DoesNotExist'].includes(op)) {
+      if (vals.length > 0) add(`${at}.values`, e.values, `must be empty for operator ${op}`, 'drop the values');
+    } else if (['Gt', 'Lt'].includes(op)) {
+      // core validation counts a Gt/Lt value; only the scheduler parses it
+      if (vals.length !== 1) {add(`${at}.values`, e.values, `must be exactly one value for operator ${op}`, 'give one integer value');} else if (!/^-?\d+$/.test(String(vals[0]))) {
+        add(`${at}.values`, e.values, stricterProblem(`is no integer for operator ${op}`, 'OpenKruise', 'the scheduler cannot compare a node label with it, so no node matches the term'), 'give one integer value');
+      }
+    } else {
+      add(`${at}.operator`, op, 'is not a node selector operator', 'use In, NotIn, Exists, DoesNotExist, Gt or Lt');
     }
-    else if (!['In', 'NotIn', 'Exists', 'DoesNotExist', 'Gt', 'Lt'].includes(e.operator)) out.push(fieldError(`${at}.operator`, e.operator, 'is not a node selector operator', 'use In, NotIn, Exists, DoesNotExist, Gt or Lt'));
   });
   return out;
 }

@@ -96,9 +96,9 @@ export function parseDocuments(text: string, name: string): CheckDocument[] {
 const TOP_LEVEL = ['apiVersion', 'kind', 'metadata', 'spec'];
 
 /** The value at a dotted path (`a.b[0].c`) of a document, as it was read (the last copy of each key). */
-function valueAt(doc: any, path: string): unknown {
+function valueAt(doc: any, at: string): unknown {
   let o = doc;
-  for (const part of path.match(/[^.[\]]+|\[\d+\]/g) ?? []) {
+  for (const part of at.match(/[^.[\]]+|\[\d+\]/g) ?? []) {
     if (o === null || typeof o !== 'object') return undefined;
     o = part.startsWith('[') ? o[Number(part.slice(1, -1))] : o[part];
   }

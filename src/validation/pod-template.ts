@@ -560,8 +560,7 @@ function checkVolumes(c: Collector, at: string, volumes: unknown): Map<string, J
     // core validation's ValidateCSIDriverName: required, at most 63 characters, a DNS subdomain
     if (isObject(v.csi)) {
       const driver = v.csi.driver;
-      if (typeof driver !== 'string' || driver === '') c.add(`${here}.csi.driver`, driver, 'is required', 'name the CSI driver, e.g. secrets-store.csi.k8s.io');
-      else {
+      if (typeof driver !== 'string' || driver === '') {c.add(`${here}.csi.driver`, driver, 'is required', 'name the CSI driver, e.g. secrets-store.csi.k8s.io');} else {
         if (driver.length > 63) c.add(`${here}.csi.driver`, driver, `is ${driver.length} characters long, more than 63`, 'use the name the CSI driver registers');
         for (const p of dns1123SubdomainProblems(driver.toLowerCase())) c.add(`${here}.csi.driver`, driver, p, 'use the name the CSI driver registers');
       }

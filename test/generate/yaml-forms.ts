@@ -91,11 +91,11 @@ function withAnchors(m: Record<string, any>): string | undefined {
   const doc = new Document(m);
   visitYaml(doc, {
     Map(_key, node) {
-      const text = JSON.stringify(node.toJSON());
-      if (!repeated.includes(text)) return undefined;
-      const source = first.get(text);
+      const json = JSON.stringify(node.toJSON());
+      if (!repeated.includes(json)) return undefined;
+      const source = first.get(json);
       if (source === undefined) {
-        first.set(text, node);
+        first.set(json, node);
         node.anchor = `a${first.size}`;
         return undefined;
       }

@@ -121,7 +121,9 @@ test('the app\'s 1.8 CloneSet and v1alpha1 SidecarSet are created through the we
   for (;;) {
     live = (await kube.get(cloneSet)).body;
     liveSidecarSet = (await kube.get(sidecarSet)).body;
-    if ((live.status?.replicas === 2 && live.status?.observedGeneration === live.metadata.generation && liveSidecarSet.status?.matchedPods === 2) || Date.now() > settled) break;
+    const done = live.status?.replicas === 2 && live.status?.observedGeneration === live.metadata.generation
+      && liveSidecarSet.status?.matchedPods === 2;
+    if (done || Date.now() > settled) break;
     await sleep(1000);
   }
   expect([live.status?.replicas, live.status?.observedGeneration]).toEqual([2, live.metadata.generation]);

@@ -116,8 +116,7 @@ export function mergePatch(from: unknown, to: unknown): unknown {
   const out: Record<string, unknown> = {};
   for (const k of Object.keys(from)) if (!(k in to)) out[k] = null;
   for (const [k, v] of Object.entries(to)) {
-    if (!(k in from)) out[k] = v;
-    else {
+    if (!(k in from)) {out[k] = v;} else {
       const d = mergePatch(from[k], v);
       if (d !== undefined) out[k] = d;
     }

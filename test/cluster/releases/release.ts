@@ -15,7 +15,7 @@ import { ALL_KINDS, KindModel, crdName, renderCrd } from '../../../src/api';
 import { sortKeys } from '../../../src/api/crd';
 import { contextFromFlags } from '../../../src/releases/flags';
 import { kindsOfLine } from '../../../src/releases/model';
-import { Product } from '../../../src/releases/registry';
+import { Product, lineOf } from '../../../src/releases/registry';
 import { Kube, Manifest, describeObject } from '../kube';
 import { Managers, ManagerProcess, managerSpec, installControlPlane, waitWebhooksPatched } from '../manager';
 import { RolloutManagerProcess, RolloutManagers, rolloutManagerSpec } from '../rollout-manager';
@@ -115,34 +115,20 @@ function judgingControlPlane(line: string, validateEphemeralJobs: boolean): Synt
 
 /**
  * The OpenKruise control plane that judges: ResourceDistributionGate and
- * ImagePullJobGate on, and the EphemeralJob webhook registered. The charts of
- * 1.7 and 1.8 install no EphemeralJob CRD (so the library refuses
- * `validateEphemeralJobs` there), while the release's manager serves the
- * kind: for those lines the tier adds the line's EphemeralJob CRD and the
- * webhook (as 1.9's control plane renders it), so that the corpus's
- * EphemeralJobs are judged as on 1.9.
+ * ImagePullJobGate on, and, where the line's chart installs the kind, the
+ * EphemeralJob webhook registered. The charts of 1.7 and 1.8 install no
+ * EphemeralJob CRD (and the library refuses `validateEphemeralJobs` there):
+ * their clusters answer an EphemeralJob as a cluster without the kind does.
  */
 export function kruiseJudgingSynth(line: string): { library: Synth; installed: Synth } {
-  const withJobs = line === '1.9';
+  const withJobs = !(lineOf('openkruise', line)?.chartLeavesOut ?? []).includes('EphemeralJob');
   const library = judgingControlPlane(line, withJobs);
-  const release = asRelease(library, 'openkruise', line);
-  if (withJobs) return { library, installed: release };
-  const jobs = judgingControlPlane('1.9', true);
-  const hook = jobs.objects.find(m => m.kind === 'ValidatingWebhookConfiguration')!.webhooks.find((w: any) => w.name === 'vephemeraljob.kb.io');
-  const crd = kindsOfLine('openkruise', line).find(k => k.kind === 'EphemeralJob')!;
-  const objects = release.objects.flatMap(m => {
-    if (m.kind === 'ValidatingWebhookConfiguration') {
-      const v = clone(m);
-      v.webhooks.push(hook);
-      if (v.metadata.annotations?.template !== undefined) v.metadata.annotations.template = JSON.stringify(v.webhooks.map((h: any) => sortKeys(h)));
-      return [v];
-    }
-    if (m.kind === 'CustomResourceDefinition' && m.metadata.name === 'clonesets.apps.kruise.io') {
-      return [m, renderCrd(crd, { labels: m.metadata.labels, annotations: m.metadata.annotations })];
-    }
-    return [m];
-  });
-  return { library, installed: { name: `${release.name}, with the EphemeralJob CRD and webhook`, files: release.files, objects } };
+  return { library, installed: asRelease(library, 'openkruise', line) };
+}
+
+/** The kinds whose CRD a line's chart does not install (its clusters have no such kind). */
+export function kindsLeftOut(line: string): readonly string[] {
+  return lineOf('openkruise', line)?.chartLeavesOut ?? [];
 }
 
 /** The Kruise Rollouts control plane of a line. */
