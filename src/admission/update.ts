@@ -13,6 +13,7 @@
  * podsToDelete names, StorageClasses that allow expansion) are left to the
  * cluster.
  */
+import { appliedOver } from './apply';
 import { admissionModuleFor } from './index';
 import { asCreated, judgeManifest, Judgement } from './judge';
 import { AdmissionApp, AdmissionContext, Manifest } from './types';
@@ -44,6 +45,32 @@ function normal(v: unknown): unknown {
 }
 
 const same = (a: unknown, b: unknown) => JSON.stringify(normal(a)) === JSON.stringify(normal(b));
+
+/**
+ * A value as `reflect.DeepEqual` sees it once decoded into its Go type: a null
+ * is what an unset field decodes to, a zero scalar (false, 0, "") in a field
+ * that is not a pointer is the same as an unset one, but an empty list or map
+ * is not nil and an empty struct behind a pointer is not a nil pointer.
+ * `pointers` names the scalar fields that are pointers, whose zero value is set.
+ */
+function goDecoded(v: unknown, pointers: readonly string[] = [], key = ''): unknown {
+  if (Array.isArray(v)) return v.map(x => goDecoded(x, pointers));
+  if (!isObject(v)) return v === null || (!pointers.includes(key) && (v === false || v === 0 || v === '')) ? undefined : v;
+  const out: Json = {};
+  for (const k of Object.keys(v).sort()) {
+    const x = goDecoded(v[k], pointers, k);
+    if (x !== undefined) out[k] = x;
+  }
+  return out;
+}
+
+/** A field that must stay as `reflect.DeepEqual` compares it in its Go type. */
+function deepEqualUnchanged(oldV: unknown, newV: unknown, field: string, kind: string, pointers: readonly string[] = []): string[] {
+  if (JSON.stringify(goDecoded(oldV, pointers)) === JSON.stringify(goDecoded(newV, pointers))) return [];
+  const why = same(oldV, newV) ? '; the webhook compares the Go values with reflect.DeepEqual, where an empty list or map is not an unset one' : '';
+  return [fieldError(field, newV, `cannot change on an update of ${articled(kind)} (it was ${JSON.stringify(oldV) ?? 'unset'}${why})`,
+    `keep the old value, or delete the ${kind} and create it again`)];
+}
 
 /** Every spec field changed but those the kind may change, as error lines. */
 function onlyThese(oldSpec: Json, newSpec: Json, allowed: readonly string[], kind: string, at = 'spec'): string[] {
@@ -115,15 +142,16 @@ const RULES: Readonly<Record<string, UpdateRules>> = {
     }
     return errors;
   },
-  // podunavailablebudget/validating/pub_create_update_handler.go validateUpdatePubConflict
+  // podunavailablebudget/validating/pub_create_update_handler.go:122 validateUpdatePubConflict
+  // (reflect.DeepEqual: `matchExpressions: []` is a change from none; no mutating webhook)
   'policy.kruise.io/PodUnavailableBudget': (o, n) => [
-    ...unchanged(spec(o).selector, spec(n).selector, 'spec.selector', 'PodUnavailableBudget'),
-    ...unchanged(spec(o).targetRef, spec(n).targetRef, 'spec.targetRef', 'PodUnavailableBudget'),
+    ...deepEqualUnchanged(spec(o).selector, spec(n).selector, 'spec.selector', 'PodUnavailableBudget'),
+    ...deepEqualUnchanged(spec(o).targetRef, spec(n).targetRef, 'spec.targetRef', 'PodUnavailableBudget'),
   ],
-  // persistentpodstate/validating/persistent_create_update_handler.go validateUpdateObjImmutable
-  'apps.kruise.io/PersistentPodState': (o, n) => unchanged(spec(o).targetRef, spec(n).targetRef, 'spec.targetRef', 'PersistentPodState'),
-  // podprobemarker/validating/probe_create_update_handler.go validatingPodProbeMarkerFn
-  'apps.kruise.io/PodProbeMarker': (o, n) => unchanged(spec(o).selector, spec(n).selector, 'spec.selector', 'PodProbeMarker'),
+  // persistentpodstate/validating/persistent_create_update_handler.go:102 validateUpdateObjImmutable (reflect.DeepEqual)
+  'apps.kruise.io/PersistentPodState': (o, n) => deepEqualUnchanged(spec(o).targetRef, spec(n).targetRef, 'spec.targetRef', 'PersistentPodState'),
+  // podprobemarker/validating/probe_create_update_handler.go:102 validatingPodProbeMarkerFn (reflect.DeepEqual)
+  'apps.kruise.io/PodProbeMarker': (o, n) => deepEqualUnchanged(spec(o).selector, spec(n).selector, 'spec.selector', 'PodProbeMarker'),
   // workloadspread/validating/workloadspread_validation.go validateWorkloadSpreadTargetRefUpdate: the group, kind and name
   'apps.kruise.io/WorkloadSpread': (o, n) => {
     const ref = (m: Json) => (isObject(spec(m).targetRef) ? spec(m).targetRef : undefined);
@@ -163,9 +191,11 @@ const RULES: Readonly<Record<string, UpdateRules>> = {
     });
     return errors;
   },
-  // imagepulljob/validating/imagepulljob_create_update_handler.go (from 1.9)
+  // imagepulljob/validating/imagepulljob_create_update_handler.go:70 (from 1.9):
+  // reflect.DeepEqual, so `pullSecrets: []` is a change from none (the mutating
+  // webhook writes back only when a default changed, which on update it does not)
   'apps.kruise.io/ImagePullJob': (o, n, release) => (atLeast(release, '1.9')
-    ? unchanged(spec(o).pullSecrets, spec(n).pullSecrets, 'spec.pullSecrets', 'ImagePullJob') : []),
+    ? deepEqualUnchanged(spec(o).pullSecrets, spec(n).pullSecrets, 'spec.pullSecrets', 'ImagePullJob') : []),
   // sidecarset/validating/sidecarset_create_update_handler.go validateSidecarContainerConflict
   'apps.kruise.io/SidecarSet': (o, n) => {
     const containers = (m: Json): Json[] => (Array.isArray(spec(m).containers) ? spec(m).containers.filter(isObject) : []);
@@ -186,8 +216,22 @@ const RULES: Readonly<Record<string, UpdateRules>> = {
     });
     return errors;
   },
-  // containerrecreaterequest/mutating/crr_mutating_handler.go: the spec cannot change
-  'apps.kruise.io/ContainerRecreateRequest': (o, n) => unchanged(spec(o), spec(n), 'spec', 'ContainerRecreateRequest'),
+  // containerrecreaterequest/mutating/crr_mutating_handler.go:71: the spec cannot
+  // change as reflect.DeepEqual compares it (`orderedRecreate: false` is no change),
+  // nor the pod-uid and node-name labels (:74, :77)
+  'apps.kruise.io/ContainerRecreateRequest': (o, n) => {
+    const errors = deepEqualUnchanged(spec(o), spec(n), 'spec', 'ContainerRecreateRequest',
+      ['activeDeadlineSeconds', 'ttlSecondsAfterFinished', 'terminationGracePeriodSeconds', 'unreadyGracePeriodSeconds']);
+    for (const label of ['crr.apps.kruise.io/pod-uid', 'crr.apps.kruise.io/node-name']) {
+      const before = o.metadata?.labels?.[label] ?? '';
+      const now = n.metadata?.labels?.[label] ?? '';
+      if (before !== now) {
+        errors.push(fieldError(`metadata.labels["${label}"]`, now, `cannot change on an update of a ContainerRecreateRequest (it was ${JSON.stringify(before)})`,
+          'keep the label the webhook set when the ContainerRecreateRequest was created'));
+      }
+    }
+    return errors;
+  },
   // rollout/validating (v0.5.5, v0.6.2): while the release is Progressing or Terminating
   'rollouts.kruise.io/Rollout': (o, n) => {
     const phase = o.status?.phase;
@@ -250,7 +294,7 @@ export function updateRuleErrors(old: Manifest, changed: Manifest, ctx: Admissio
   };
   // the old object's status counts (a Rollout's phase): the stored object keeps it
   const oldDefaulted = { ...stored(old), status: old.status };
-  return rules(oldDefaulted, stored(changed), target.release, ctx);
+  return rules(oldDefaulted, stored(appliedOver(old, changed)), target.release, ctx);
 }
 
 /** Whether a kind has rules of its own for an update (the others are judged as a create). */

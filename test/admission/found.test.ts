@@ -5,6 +5,7 @@
  * judged it. A case with an old object is an update, as `check --live`
  * judges it.
  */
+import { asApplied } from '../../src/admission/apply';
 import { judgeManifest } from '../../src/admission/judge';
 import { judgeUpdate } from '../../src/admission/update';
 import { contextFromFlags } from '../../src/releases/flags';
@@ -14,7 +15,7 @@ import { RELEASE_JUDGE_GATES } from '../fixtures/admission/releases';
 const verdictOn = (c: FoundCase, line: string): true | string => {
   const ctx = c.manifest.apiVersion.startsWith('rollouts.kruise.io/')
     ? contextFromFlags({ rollouts: line }) : contextFromFlags({ openkruise: line, featureGates: RELEASE_JUDGE_GATES });
-  const { errors } = c.old ? judgeUpdate(c.old, c.manifest, ctx) : judgeManifest(c.manifest, ctx);
+  const { errors } = c.old ? judgeUpdate(asApplied(c.old), c.manifest, ctx) : judgeManifest(c.manifest, ctx);
   return errors.length === 0 ? true : errors[0];
 };
 

@@ -4,6 +4,7 @@
  * tier's releases files judge generated updates by each release's webhooks
  * (a create for real, then a dry-run update).
  */
+import { LAST_APPLIED, appliedOver, asApplied } from '../../src/admission/apply';
 import { judgeUpdate, updateRuleErrors } from '../../src/admission/update';
 import { contextFromFlags } from '../../src/releases/flags';
 import { admissionCases, rolloutAdmissionCases } from '../fixtures/admission';
@@ -69,6 +70,22 @@ test('ImagePullJob pullSecrets cannot change from OpenKruise 1.9; 1.8 lets them 
   expect(updateRuleErrors(job, next, ctx('1.8'))).toEqual([]);
 });
 
+test('rules that compare with reflect.DeepEqual: an empty list or map is a change from none; a false in a bool that is no pointer is none', () => {
+  const job = changed(valid('ImagePullJob/v1beta1-valid'), m => { m.apiVersion = 'apps.kruise.io/v1alpha1'; delete m.spec.pullSecrets; });
+  expect(updateRuleErrors(job, changed(job, m => { m.spec.pullSecrets = []; }), ctx('1.9'))).toEqual([
+    'spec.pullSecrets: [] cannot change on an update of an ImagePullJob (it was unset; the webhook compares the Go values with reflect.DeepEqual, where an empty list or map is not an unset one); keep the old value, or delete the ImagePullJob and create it again',
+  ]);
+  expect(updateRuleErrors(job, changed(job, m => { m.spec.pullSecrets = null; }), ctx('1.9'))).toEqual([]);
+  const pub = valid('PodUnavailableBudget/valid');
+  expect(updateRuleErrors(pub, changed(pub, m => { m.spec.selector.matchExpressions = []; }), ctx('1.9'))).toHaveLength(pub.spec.selector ? 1 : 0);
+  const crr = changed(valid('ContainerRecreateRequest/minimal'), m => { m.spec.strategy = { failurePolicy: 'Fail' }; });
+  expect(updateRuleErrors(crr, changed(crr, m => { m.spec.strategy.orderedRecreate = false; m.spec.strategy.minStartedSeconds = 0; }), ctx('1.9'))).toEqual([]);
+  expect(updateRuleErrors(crr, changed(crr, m => { m.spec.strategy.unreadyGracePeriodSeconds = 0; }), ctx('1.9'))).toHaveLength(1);
+  expect(updateRuleErrors(crr, changed(crr, m => { m.metadata.labels = { 'crr.apps.kruise.io/pod-uid': 'other' }; }), ctx('1.9'))).toEqual([
+    'metadata.labels["crr.apps.kruise.io/pod-uid"]: "other" cannot change on an update of a ContainerRecreateRequest (it was ""); keep the label the webhook set when the ContainerRecreateRequest was created',
+  ]);
+});
+
 test('SidecarSet: an update may not add a sidecar container', () => {
   const sc = valid('SidecarSet/valid-v1beta1');
   const next = changed(sc, m => { m.spec.containers.push({ name: 'second', image: 'busybox:1.36' }); });
@@ -81,4 +98,25 @@ test('SidecarSet: an update may not add a sidecar container', () => {
 test('a kind without update rules is judged as a create', () => {
   const ws = valid('WorkloadSpread/valid');
   expect(judgeUpdate(ws, ws, ctx()).errors).toEqual([]);
+});
+
+test('an update is judged as kubectl apply makes it: a merge patch from the last applied manifest, applied to the stored object', () => {
+  const manifest = valid('ContainerRecreateRequest/minimal');
+  // the stored object: what the webhook set on create (a label, the container's status context) and the last applied manifest
+  const stored = changed(asApplied(manifest), m => {
+    m.metadata.labels = { 'crr.apps.kruise.io/pod-uid': 'uid-1', 'crr.apps.kruise.io/node-name': 'node-1' };
+    m.metadata.uid = 'uid-crr';
+    m.spec.containers[0].statusContext = { containerID: 'containerd://abc', restartCount: 0 };
+    m.spec.strategy = { failurePolicy: 'Fail' };
+  });
+  expect(judgeUpdate(stored, manifest, ctx('1.9')).errors).toEqual([]);
+  expect(appliedOver(stored, manifest).metadata.labels['crr.apps.kruise.io/pod-uid']).toBe('uid-1');
+  // a field the last manifest had and the new one drops is removed
+  const withDeadline = changed(manifest, m => { m.spec.activeDeadlineSeconds = 60; });
+  expect(appliedOver(asApplied(withDeadline), manifest).spec.activeDeadlineSeconds).toBeUndefined();
+  expect(judgeUpdate(asApplied(withDeadline), manifest, ctx('1.9')).errors).toHaveLength(1);
+  // without the annotation (created otherwise), nothing is removed
+  const created = changed(withDeadline, m => { delete m.metadata.annotations?.[LAST_APPLIED]; });
+  expect(appliedOver(created, manifest).spec.activeDeadlineSeconds).toBe(60);
+  expect(judgeUpdate(created, manifest, ctx('1.9')).errors).toEqual([]);
 });

@@ -17,6 +17,7 @@ import * as path from 'path';
 import { OwnCluster, ownCluster } from './cluster';
 import { CheckSide, ClusterSide, DECLARED_STRICTER, GenRun, GenVerdict, checkFlags, judgeGenerated } from './judge';
 import { JudgedCase, RELEASES, ReleaseKey, sameObjects, gatesOf, judgeCorpus, kindsLeftOut, kruiseJudgingSynth, rolloutsSynth, runKruiseRelease, runRolloutsRelease } from './release';
+import { asApplied } from '../../../src/admission/apply';
 import { judgeManifest } from '../../../src/admission/judge';
 import { judgeUpdate } from '../../../src/admission/update';
 import { renderCrd, KINDS } from '../../../src/api';
@@ -162,10 +163,11 @@ function foundTest(key: ReleaseKey, kube: () => Kube, namespace: string, gates: 
     const lines: string[] = [];
     const recorded: string[] = [];
     for (const c of cases) {
-      const mine = c.old ? judgeUpdate(c.old, c.manifest, ctx) : judgeManifest(c.manifest, ctx);
+      const old = c.old ? asApplied(c.old) : undefined;
+      const mine = old ? judgeUpdate(old, c.manifest, ctx) : judgeManifest(c.manifest, ctx);
       const ours = mine.errors.length === 0 ? true : mine.errors[0];
       recorded.push(`${c.id}: ${ours === c.verdicts[r.version] ? 'as recorded' : `ours ${JSON.stringify(ours)}, recorded ${JSON.stringify(c.verdicts[r.version])}`}`);
-      const theirs = c.old ? await cluster.update(c.old, c.manifest) : { outcome: await cluster.create(c.manifest) };
+      const theirs = old ? await cluster.update(old, c.manifest) : { outcome: await cluster.create(c.manifest) };
       const outcome = theirs.outcome ?? theirs.oldRefused!;
       const what = theirs.oldRefused ? `the cluster refused the old object: ${outcome.message}` : outcome.allowed ? 'admit' : `refuse (${outcome.status}) ${outcome.message}`;
       const stricter = ours !== true && outcome.allowed && DECLARED_STRICTER.test(ours);

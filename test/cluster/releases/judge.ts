@@ -25,6 +25,7 @@ import { spawn } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
+import { applyPatch, asApplied } from '../../../src/admission/apply';
 import { ALL_KINDS } from '../../../src/api';
 import { checkMain } from '../../../src/check/cli';
 import { GenCase } from '../../generate/cases';
@@ -105,25 +106,6 @@ function collection(m: Manifest, namespace: string): { at: string; namespaced: b
 const refusal = (r: { status: number; body: any }): Outcome =>
   ({ allowed: r.status < 300, status: r.status, message: r.status < 300 ? undefined : String(r.body?.message ?? r.body) });
 
-/**
- * The JSON merge patch (RFC 7386) that turns `from` into `to`: what `kubectl
- * apply` sends for a custom resource when `from` was the last applied
- * manifest. Undefined when they are equal.
- */
-export function mergePatch(from: unknown, to: unknown): unknown {
-  const isMap = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-  if (!isMap(from) || !isMap(to)) return JSON.stringify(from) === JSON.stringify(to) ? undefined : to;
-  const out: Record<string, unknown> = {};
-  for (const k of Object.keys(from)) if (!(k in to)) out[k] = null;
-  for (const [k, v] of Object.entries(to)) {
-    if (!(k in from)) {out[k] = v;} else {
-      const d = mergePatch(from[k], v);
-      if (d !== undefined) out[k] = d;
-    }
-  }
-  return Object.keys(out).length === 0 ? undefined : out;
-}
-
 /** Run at most `n` of `work` at a time, in order of start; results in input order. */
 export async function pool<T, R>(items: readonly T[], n: number, work: (item: T, i: number) => Promise<R>): Promise<R[]> {
   const out: R[] = new Array(items.length);
@@ -147,9 +129,17 @@ export class ClusterSide {
 
   constructor(private readonly kube: Kube, private readonly namespace: string) {}
 
+  /** One request; one that the connection drops (a kept-alive socket the server closed as it was reused) is sent again, at most 3 times. */
   private async req(method: string, at: string, body?: unknown, contentType?: string) {
-    this.requests++;
-    return this.kube.request(method, at, body, contentType);
+    for (let attempt = 0; ; attempt++) {
+      this.requests++;
+      try {
+        return await this.kube.request(method, at, body, contentType);
+      } catch (e: any) {
+        if (attempt >= 3 || !/socket hang up|ECONNRESET|EPIPE/.test(String(e?.message ?? e))) throw e;
+        await new Promise(r => setTimeout(r, 200));
+      }
+    }
   }
 
   /** Make sure these namespaces exist (names that are no namespace name are left to fail). */
@@ -172,9 +162,11 @@ export class ClusterSide {
 
   /**
    * Create `old` for real, apply `changed` over it as a dry run as `kubectl
-   * apply` does (a JSON merge patch from the applied object to the new one:
-   * fields the cluster set and neither manifest names are kept), delete it
-   * again. `old` refused: `{ oldRefused }`.
+   * apply` does (src/admission/apply.ts: a JSON merge patch from the manifest
+   * last applied, `old`'s last-applied annotation, to the new one: fields the
+   * cluster set and neither manifest names are kept), delete it again. `old`
+   * refused: `{ oldRefused }`. Give `old` as `asApplied` makes it (as `kubectl
+   * apply` creates it), and `check` the same object as `--live`.
    */
   public async update(oldObject: Manifest, changed: Manifest): Promise<{ outcome?: Outcome; oldRefused?: Outcome }> {
     const old = clone(oldObject);
@@ -193,7 +185,7 @@ export class ClusterSide {
         const live = await this.req('GET', at);
         // a controller removed it at once (a NodeImage without its Node): nothing to update
         if (live.status === 404) return { oldRefused: { allowed: false, status: 404, message: 'the old object was removed by its controller before the update' } };
-        const patch = mergePatch(old, m) ?? {};
+        const patch = applyPatch(old, m);
         const res = await this.req('PATCH', `${at}?dryRun=All&fieldValidation=Strict`, patch, 'application/merge-patch+json');
         // a controller wrote the object between the read and the update: read it again
         if (res.status === 409 && attempt < 5 && /the object has been modified/.test(String(res.body?.message))) continue;
@@ -345,9 +337,11 @@ export async function judgeGenerated(cluster: ClusterSide, ours: CheckSide, case
     batch.forEach(([c, i], k) => { verdicts[i] = finish(c, ours.judge(c.yaml!), theirs[k]); });
   });
   for (const [c, i] of cases.map((x, k) => [x, k] as const).filter(([x]) => x.form === 'update')) {
-    const old = clone(c.old!);
+    const applied = clone(c.old!);
     // an update keeps the object's name: a change of the name makes the old object carry it too
-    if (c.manifest.metadata && typeof c.manifest.metadata === 'object' && typeof c.manifest.metadata.name === 'string') old.metadata.name = c.manifest.metadata.name;
+    if (c.manifest.metadata && typeof c.manifest.metadata === 'object' && typeof c.manifest.metadata.name === 'string') applied.metadata.name = c.manifest.metadata.name;
+    // created as kubectl apply creates it
+    const old = asApplied(applied);
     const r = await cluster.update(old, c.manifest);
     if (r.oldRefused) {
       const skipped = `the cluster refused the old object: ${r.oldRefused.message}`;
