@@ -5,6 +5,7 @@
  * scatter and image pre-download annotations. Each rule is written once here
  * and called by the kind modules beside this file.
  */
+import type { PodTemplates } from './_pod-template-releases';
 import { advice } from '../validation/advice';
 import { fieldError, stricterProblem } from '../validation/field-error';
 import { cloneJson } from '../validation/json';
@@ -148,6 +149,9 @@ export interface TemplateRuleOptions {
 
 /** What the API server does with the pods a controller creates from a template the webhook admitted. */
 const POD_REFUSED = 'the API server refuses every pod the controller creates from the template';
+
+/** The pod template of a workload (`spec.template`), for the pod-template release rules. */
+export const workloadTemplate: PodTemplates = m => [{ template: defaultPodTemplate(m.spec?.template), specPath: 'spec.template.spec' }];
 
 /** POD-TEMPLATE-VALID on the defaulted template, restartPolicy Always, activeDeadlineSeconds forbidden. */
 export function templateRules(r: Rules, spec: Json, o: TemplateRuleOptions): void {

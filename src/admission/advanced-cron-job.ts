@@ -64,6 +64,7 @@
  * matches case-sensitively), but a miscased alias (e.g. `us/eastern`) passes
  * here; a zone newer than Node's ICU data is refused here.
  */
+import { PodTemplateAt, podTemplateFieldWarnings, podTemplateReleaseRules } from './_pod-template-releases';
 import { broadcastJobSpecProblems, defaultBroadcastJobSpec } from './broadcast-job';
 import { imageListPullJobSpecProblems } from './image-list-pull-job';
 import { omitEmptySelectorFields } from './image-pull-job';
@@ -478,6 +479,13 @@ function warnings(manifest: Manifest): string[] {
   return [];
 }
 
+/** The pod templates of an AdvancedCronJob's job or BroadcastJob template, which its webhook judges. */
+function cronJobTemplates(m: Manifest): PodTemplateAt[] {
+  const t: Json = isObject(m.spec?.template) ? m.spec.template : {};
+  return (['jobTemplate', 'broadcastJobTemplate'] as const).filter(k => isObject(t[k]))
+    .map(k => ({ template: defaultPodTemplate(isObject(t[k].spec) ? t[k].spec.template : undefined), specPath: `spec.template.${k}.spec.template.spec` }));
+}
+
 /** The AdvancedCronJob webhooks. */
 export const advancedCronJobAdmission: AdmissionModule = {
   group: 'apps.kruise.io',
@@ -485,5 +493,6 @@ export const advancedCronJobAdmission: AdmissionModule = {
   versions: ['v1alpha1', 'v1beta1'],
   defaults,
   validate: m => advancedCronJobProblems(m).map(p => fieldError(p.field, p.value, p.problem, p.fix)),
-  warnings,
+  warnings: (m, ctx) => [...warnings(m), ...podTemplateFieldWarnings(cronJobTemplates(m), ctx)],
+  releaseRules: podTemplateReleaseRules(cronJobTemplates),
 };

@@ -4,9 +4,10 @@
  * create-time validating rules that need no cluster state, and warnings.
  * Left out: immutable fields on update.
  */
+import { podTemplateFieldWarnings, podTemplateReleaseRules } from './_pod-template-releases';
 import {
   Json, RuleProblem, Rules, describe, imagePreDownloadRules, lifecycleRules, lifecycleWarnings,
-  metadataRules, ownCopy, problemLines, selectorRules, templateRules,
+  metadataRules, ownCopy, problemLines, selectorRules, templateRules, workloadTemplate,
 } from './_workload';
 import { AdmissionModule, ReleaseRule } from './types';
 import { advice } from '../validation/advice';
@@ -168,6 +169,6 @@ export const advancedDaemonSetAdmission: AdmissionModule = {
   versions: ['v1alpha1', 'v1beta1'],
   defaults: m => defaultAdvancedDaemonSet(m),
   validate: m => problemLines(advancedDaemonSetProblems(m)),
-  warnings: m => advancedDaemonSetWarnings(m),
-  releaseRules: RELEASE_RULES,
+  warnings: (m, ctx) => [...advancedDaemonSetWarnings(m), ...podTemplateFieldWarnings(workloadTemplate(m), ctx)],
+  releaseRules: [...RELEASE_RULES, ...podTemplateReleaseRules(workloadTemplate)],
 };

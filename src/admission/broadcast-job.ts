@@ -23,7 +23,9 @@
  * Skipped: nothing in this kind needs cluster state; upstream has no
  * update-only rule.
  */
+import { podTemplateFieldWarnings, podTemplateReleaseRules } from './_pod-template-releases';
 import { targetHas } from './_release';
+import { workloadTemplate } from './_workload';
 import { AdmissionContext, AdmissionModule, Manifest } from './types';
 import { fieldError, stricterProblem } from '../validation/field-error';
 import { cloneJson } from '../validation/json';
@@ -138,5 +140,6 @@ export const broadcastJobAdmission: AdmissionModule = {
   versions: ['v1alpha1', 'v1beta1'],
   defaults,
   validate,
-  warnings,
+  warnings: (m, ctx) => [...warnings(m), ...podTemplateFieldWarnings(workloadTemplate(m), ctx)],
+  releaseRules: podTemplateReleaseRules(workloadTemplate),
 };

@@ -5,10 +5,11 @@
  * the live object or the cluster): immutable fields on update, InPlaceOnly
  * diffs between revisions, podsToDelete naming pods the CloneSet owns.
  */
+import { podTemplateFieldWarnings, podTemplateReleaseRules } from './_pod-template-releases';
 import {
   Json, MAX_INT32, goZeroValues, RuleProblem, Rules, describe, hasPreDownload, imagePreDownloadRules,
   partitionWarnings, lifecycleRules, lifecycleWarnings, metadataRules, ownCopy, preDownloadSkipped, priorityRules, problemLines,
-  scatterRules, selectorRules, templateRules, volumeClaimTemplateRules,
+  scatterRules, selectorRules, templateRules, volumeClaimTemplateRules, workloadTemplate,
 } from './_workload';
 import { AdmissionModule, ReleaseRule } from './types';
 import { advice } from '../validation/advice';
@@ -168,6 +169,6 @@ export const cloneSetAdmission: AdmissionModule = {
   versions: ['v1alpha1'],
   defaults: m => defaultCloneSet(m),
   validate: m => problemLines(cloneSetProblems(m)),
-  warnings: m => cloneSetWarnings(m),
-  releaseRules: RELEASE_RULES,
+  warnings: (m, ctx) => [...cloneSetWarnings(m), ...podTemplateFieldWarnings(workloadTemplate(m), ctx)],
+  releaseRules: [...RELEASE_RULES, ...podTemplateReleaseRules(workloadTemplate)],
 };

@@ -54,16 +54,33 @@ function ownerOf(obj: ApiObject): IConstruct {
 }
 
 /**
+ * The names of the CustomResourceDefinitions of the App of `scope` and of its
+ * contexts (a cluster's live state, another repo's output).
+ */
+function crdNames(scope: IConstruct): Set<string> {
+  const names = new Set<string>();
+  for (const root of [scope.node.root, ..._contextsOf(scope).map(c => c.scope)]) {
+    for (const c of root.node.findAll()) {
+      if (c instanceof ApiObject && c.kind === 'CustomResourceDefinition' && c.apiGroup === 'apiextensions.k8s.io') names.add(c.name);
+    }
+  }
+  return names;
+}
+
+/**
  * The App's target (its releases, where declared); the feature gates as the
  * App's control planes set them, else as the target declares them, else the
- * target release's defaults; the App's kruise-rollout-managers.
+ * target release's defaults; the App's kruise-rollout-managers; the CRDs of
+ * the App and its contexts (looked for once, when a kind needs one).
  */
 function contextOf(scope: IConstruct): AdmissionContext {
   const sources = _gateSources(scope);
   const managers = _rolloutManagers(scope);
   const target = _targetOf(scope);
+  let crds: Set<string> | undefined;
   return {
     target,
+    crdInstalled: (name: string) => (crds ??= crdNames(scope)).has(name),
     gate: (name: string) => (sources.length > 0 ? sources.every(s => s.isEnabled(name)) : targetGate(target, name)),
     rollout: managers.length === 0 ? undefined : {
       partitionPercentLimit: Math.min(...managers.map(m => m.partitionPercentLimit)),

@@ -19,6 +19,7 @@
  * deadlines, targetContainerName, nor the volume names of mounts (they name
  * volumes of the target pods).
  */
+import { PodTemplateAt, podTemplateFieldWarnings, podTemplateReleaseRules } from './_pod-template-releases';
 import { AdmissionModule, Manifest } from './types';
 import { fieldError } from '../validation/field-error';
 import { dns1123LabelProblems, envVarNameProblems } from '../validation/names';
@@ -96,10 +97,24 @@ export function ephemeralJobProblems(manifest: Manifest): TemplateProblem[] {
   return out;
 }
 
+/**
+ * The ephemeral containers of an EphemeralJob, for the rules of their security
+ * context that differ between releases: up to 1.7 the webhook validates it with
+ * Kubernetes 1.28's ValidateSecurityContext, from 1.8 with 1.30's, which takes
+ * appArmorProfile and refuses procMount Unmasked with hostUsers (true, as the
+ * webhook has it: pkg/webhook/ephemeraljob/validating/ephemeraljob_create_update_handler.go:69 of v1.8.4).
+ */
+function ephemeralContainers(m: Manifest): PodTemplateAt[] {
+  const t: Json = isObject(m.spec) && isObject(m.spec.template) ? m.spec.template : {};
+  return [{ template: { spec: { ephemeralContainers: t.ephemeralContainers } }, specPath: 'spec.template', ephemeral: true }];
+}
+
 /** The EphemeralJob webhook. */
 export const ephemeralJobAdmission: AdmissionModule = {
   group: 'apps.kruise.io',
   kind: 'EphemeralJob',
   versions: ['v1alpha1'],
   validate: m => ephemeralJobProblems(m).map(p => fieldError(p.field, p.value, p.problem, p.fix)),
+  warnings: (m, ctx) => podTemplateFieldWarnings(ephemeralContainers(m), ctx),
+  releaseRules: podTemplateReleaseRules(ephemeralContainers, { ephemeral: true }),
 };

@@ -7,7 +7,7 @@
  */
 import { admissionModuleFor } from './index';
 import { AdmissionApp, AdmissionContext, AdmissionModule, Manifest } from './types';
-import { PRODUCT_NAME, atLeast, isDefaultLine, productOfGroup, releaseName } from '../releases/registry';
+import { DEFAULT_LINE, PRODUCT_NAME, atLeast, isDefaultLine, productOfGroup, releaseName } from '../releases/registry';
 import { TargetRelease, defaultTarget, targetNote, targetRelease } from '../releases/target';
 import { workloadFailureErrors } from '../releases/workload-failures';
 import { advice } from '../validation/advice';
@@ -122,8 +122,31 @@ export function moduleErrors(module: AdmissionModule, defaulted: Manifest, ctx: 
 }
 
 /**
+ * A kind whose CRD the chart of the target's line does not install
+ * (`chartLeavesOut`: EphemeralJob on 1.7 and 1.8), unless the cluster is
+ * known to have the CRD: such a cluster has no resource for it, and the
+ * request fails before the API server decodes it (kubectl: "no matches for
+ * kind"). The refusal line, or undefined.
+ */
+function missingCrd(manifest: Manifest, ctx: AdmissionContext, t: TargetRelease): string | undefined {
+  const kind = String(manifest.kind);
+  const [group, version] = String(manifest.apiVersion).split('/');
+  if (productOfGroup(group) !== 'openkruise' || !(t.release.line.chartLeavesOut ?? []).includes(kind)) return undefined;
+  // the plural of every OpenKruise kind is its name in lower case with an s (config/crd/bases)
+  const crd = `${kind.toLowerCase()}s.${group}`;
+  if (ctx.crdInstalled?.(crd)) return undefined;
+  const command = t.declared.startsWith('given with ');
+  return fieldError('kind', kind, `has no resource in a cluster of ${PRODUCT_NAME.openkruise} ${t.release.line.line}: its chart does not install the CRD ${crd}, `
+    + `so the API server answers "no matches for kind ${kind} in version ${group}/${version}"; ${targetNote(t)}`,
+  `install the CRD (config/crd/bases/${group}_${kind.toLowerCase()}s.yaml of the release's sources) and `
+    + (command ? `pass it with the documents or with --live (kubectl get crd ${crd} -o json)` : 'add it to the app, or read the cluster\'s CRDs into its KruiseContext (addLiveState)')
+    + `, or upgrade the cluster to ${PRODUCT_NAME.openkruise} ${DEFAULT_LINE.openkruise} and declare that release`);
+}
+
+/**
  * What the API server does with a create, in its order, as the context's
- * target release does it: the object decodes against the release's schema
+ * target release does it: a kind whose CRD the cluster lacks has no resource
+ * (`missingCrd`); the object decodes against the release's schema
  * as written (types, unknown fields; a field or apiVersion a newer release
  * serves is named with that release and where the target was declared);
  * the mutating webhook defaults it; the required fields are checked on the
@@ -136,6 +159,9 @@ export function moduleErrors(module: AdmissionModule, defaulted: Manifest, ctx: 
 export function judgeManifest(manifest: Manifest, ctx: AdmissionContext, app?: AdmissionApp): Judgement {
   const target = releaseFor(manifest, ctx);
   const asSent = withoutNulls(asCreated(manifest), target);
+  // a kind the cluster has no resource for: kubectl stops before any request
+  const noCrd = missingCrd(asSent, ctx, target);
+  if (noCrd) return { errors: [noCrd], decoded: false };
   const mutated = MUTATING_WEBHOOKS.has(`${String(asSent.apiVersion).split('/')[0]}/${asSent.kind}`);
   // what a mutating webhook's Go types write back is what the schema and the validating webhook then see
   const created = mutated ? goZeroValues(asSent, target) : asSent;

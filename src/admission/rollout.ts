@@ -158,8 +158,11 @@ function stepReplicas(errors: string[], p: string, value: unknown, routed: boole
   return replicas;
 }
 
-/** Rules 5-9 on v1beta1 steps. */
-function v1beta1StepErrors(steps: Json[], at: string, style: RolloutStyle, limit: number): string[] {
+/**
+ * Rules 5-9 on v1beta1 steps; `trafficChecked`: the traffic of a step is
+ * judged (0.5 judges it only when the strategy has trafficRoutings).
+ */
+function v1beta1StepErrors(steps: Json[], at: string, style: RolloutStyle, limit: number, trafficChecked: boolean): string[] {
   const errors: string[] = [];
   let previous: ParsedIntOrPercent | undefined;
   steps.forEach((s, i) => {
@@ -171,7 +174,7 @@ function v1beta1StepErrors(steps: Json[], at: string, style: RolloutStyle, limit
       const routed = style === RolloutStyle.PARTITION && (s.traffic !== undefined || (Array.isArray(s.matches) && s.matches.length > 0));
       replicas = stepReplicas(errors, p, s.replicas, routed, limit, ', so the stable pods could not take all traffic back on a rollback');
     }
-    if (s.traffic !== undefined) {
+    if (s.traffic !== undefined && trafficChecked) {
       const t = pct(s.traffic);
       const min = style === RolloutStyle.BLUE_GREEN ? 0 : 1;
       if (!t || !t.isPercent) {
@@ -190,8 +193,8 @@ function v1beta1StepErrors(steps: Json[], at: string, style: RolloutStyle, limit
   return errors;
 }
 
-/** §1 rules 1-15 on a v1beta1 Rollout. */
-function v1beta1Errors(m: Manifest, limit: number): string[] {
+/** §1 rules 1-15 on a v1beta1 Rollout; `trafficAlways`: the traffic of a step is judged without trafficRoutings too (0.6). */
+function v1beta1Errors(m: Manifest, limit: number, trafficAlways: boolean): string[] {
   const spec = m.spec ?? {};
   const strategy = spec.strategy ?? {};
   const errors: string[] = [];
@@ -213,7 +216,8 @@ function v1beta1Errors(m: Manifest, limit: number): string[] {
     const at = `spec.strategy.${name}`;
     const steps: Json[] = release.steps ?? [];
     if (steps.length === 0) errors.push(fieldError(`${at}.steps`, release.steps, 'has no step', 'add at least one step'));
-    errors.push(...v1beta1StepErrors(steps, at, name === 'blueGreen' ? RolloutStyle.BLUE_GREEN : style, limit));
+    const routed = Array.isArray(release.trafficRoutings) && release.trafficRoutings.length > 0;
+    errors.push(...v1beta1StepErrors(steps, at, name === 'blueGreen' ? RolloutStyle.BLUE_GREEN : style, limit, routed || trafficAlways));
     errors.push(...trafficRoutingErrors(release, at));
   }
   return errors;
@@ -278,11 +282,12 @@ function v1alpha1Errors(m: Manifest, limit: number, weightRange: boolean): strin
  * Every create-time rule that needs no cluster state, but those of the
  * release rules: `limit` is the partition limit to hold steps to (none by
  * default; the release rule of 0.6 sets the manager's), `weightRange` holds
- * the weight of a v1alpha1 step without replicas to 1..100 (0.6's rule).
+ * the weight of a v1alpha1 step without replicas to 1..100 (0.6's rule),
+ * `trafficAlways` judges a v1beta1 step's traffic without trafficRoutings too (0.6's rule).
  */
-export function rolloutErrors(m: Manifest, limit = Infinity, weightRange = false): string[] {
+export function rolloutErrors(m: Manifest, limit = Infinity, weightRange = false, trafficAlways = false): string[] {
   const errors = objectMetaProblems(m.metadata, 'subdomain', 'Rollout').map(p => fieldError(p.field, p.value, p.problem, p.fix));
-  errors.push(...(m.apiVersion === 'rollouts.kruise.io/v1alpha1' ? v1alpha1Errors(m, limit, weightRange) : v1beta1Errors(m, limit)));
+  errors.push(...(m.apiVersion === 'rollouts.kruise.io/v1alpha1' ? v1alpha1Errors(m, limit, weightRange) : v1beta1Errors(m, limit, trafficAlways)));
   return errors;
 }
 
@@ -320,6 +325,17 @@ const RELEASE_RULES: ReleaseRule[] = [
     find: m => {
       const without = new Set(rolloutErrors(m));
       return rolloutErrors(m, Infinity, true).filter(l => !without.has(l));
+    },
+  },
+  {
+    // 0.5.5 judges a step's traffic only with trafficRoutings (validateRolloutSpecCanarySteps, pkg/webhook/rollout/validating/rollout_create_update_handler.go:261 of v0.5.5);
+    // 0.6.2 whenever a step has it (:335)
+    release: '0.6',
+    change: 'refuses',
+    what: 'a v1beta1 step traffic that is no percentage in range, in a strategy without trafficRoutings',
+    find: m => {
+      const without = new Set(rolloutErrors(m));
+      return rolloutErrors(m, Infinity, false, true).filter(l => !without.has(l));
     },
   },
   {

@@ -4,6 +4,7 @@
  * no cluster state. Used by the SidecarSet construct and by the app-wide
  * checks, so L1 objects and JSON patches are judged the same way.
  */
+import { PodTemplateAt, podTemplateFieldWarnings, podTemplateReleaseRules } from './_pod-template-releases';
 import { goZeroValues } from './_workload';
 import { AdmissionModule, ReleaseRule } from './types';
 import { advice } from '../validation/advice';
@@ -142,28 +143,7 @@ export function sidecarSetErrors(json: any): string[] {
       advice('add a container to spec.containers or spec.initContainers', 'add one with addContainer() or addInitContainer()')));
   }
   // rules 16-22 per sidecar
-  const perSidecar = (c: any, field: string, isInit: boolean) => {
-    const rp = c.resourcesPolicy;
-    if (rp) {
-      if (isInit && c.restartPolicy !== 'Always') errors.push(fieldError(`${field}.resourcesPolicy`, rp, 'is set on an init container that is not a native sidecar', 'set restartPolicy Always on the init container or drop resourcesPolicy'));
-      if (c.resources?.limits || c.resources?.requests) errors.push(fieldError(`${field}.resourcesPolicy`, rp, 'is combined with resources on the same container', 'use either resources or resourcesPolicy'));
-      const regex = rp.targetContainersNameRegex ?? '.*';
-      let compiles = regex !== '';
-      try { new RegExp(regex); } catch { compiles = false; }
-      if (!compiles) errors.push(fieldError(`${field}.resourcesPolicy.targetContainersNameRegex`, regex, 'is not a valid regular expression', 'use a non-empty RE2 expression such as ".*"'));
-      if (!rp.resourcesExpr?.limits && !rp.resourcesExpr?.requests) errors.push(fieldError(`${field}.resourcesPolicy.resourcesExpr`, rp.resourcesExpr, 'has neither limits nor requests', 'give at least one expression'));
-      for (const bound of ['limits', 'requests']) {
-        for (const resource of ['cpu', 'memory'] as const) {
-          const expression = rp.resourcesExpr?.[bound]?.[resource];
-          if (typeof expression !== 'string' || expression === '') continue;
-          const problem = resourceExpressionProblem(expression, resource);
-          if (problem) {
-            errors.push(fieldError(`${field}.resourcesPolicy.resourcesExpr.${bound}.${resource}`, expression, problem,
-              `write it with ${resource}, numbers, percentages, quantities (50m, 128Mi), + - * /, parentheses and max(a, b) / min(a, b)`));
-          }
-        }
-      }
-    }
+  const perSidecar = (c: any, field: string) => {
     if (!['BeforeAppContainer', 'AfterAppContainer'].includes(c.podInjectPolicy)) {
       errors.push(fieldError(`${field}.podInjectPolicy`, c.podInjectPolicy, 'is not an inject policy', 'use BeforeAppContainer or AfterAppContainer'));
     }
@@ -200,8 +180,8 @@ export function sidecarSetErrors(json: any): string[] {
       }
     });
   };
-  inits.forEach((c, i) => perSidecar(c, `spec.initContainers[${i}]`, true));
-  mains.forEach((c, i) => perSidecar(c, `spec.containers[${i}]`, false));
+  inits.forEach((c, i) => perSidecar(c, `spec.initContainers[${i}]`));
+  mains.forEach((c, i) => perSidecar(c, `spec.containers[${i}]`));
   // rule 23: the sidecars as a pod
   errors.push(...sidecarPodErrors(spec));
   errors.push(...sidecarPodTemplateErrors(spec, errors));
@@ -358,12 +338,56 @@ export function sidecarSetWarnings(json: any): string[] {
 }
 
 /**
+ * The rules of the resourcesPolicy of the sidecars, a field of 1.9
+ * (pkg/webhook/sidecarset/validating/sidecarset_create_update_handler.go:267
+ * and :297 of v1.9.0, validateResourcesPolicy :512): 1.7 and 1.8 keep the
+ * field in a sidecar container and ignore it (the CRD keeps a container's
+ * unknown fields), so they judge none of it and admission warns there instead.
+ */
+function resourcesPolicyErrors(json: any): string[] {
+  const errors: string[] = [];
+  const spec = sidecarSetSpecOf(json);
+  const check = (c: any, field: string, isInit: boolean) => {
+    const rp = c?.resourcesPolicy;
+    if (!rp || typeof rp !== 'object') return;
+    if (isInit && c.restartPolicy !== 'Always') errors.push(fieldError(`${field}.resourcesPolicy`, rp, 'is set on an init container that is not a native sidecar', 'set restartPolicy Always on the init container or drop resourcesPolicy'));
+    if (c.resources?.limits || c.resources?.requests) errors.push(fieldError(`${field}.resourcesPolicy`, rp, 'is combined with resources on the same container', 'use either resources or resourcesPolicy'));
+    const regex = rp.targetContainersNameRegex ?? '.*';
+    let compiles = regex !== '';
+    try { new RegExp(regex); } catch { compiles = false; }
+    if (!compiles) errors.push(fieldError(`${field}.resourcesPolicy.targetContainersNameRegex`, regex, 'is not a valid regular expression', 'use a non-empty RE2 expression such as ".*"'));
+    if (!rp.resourcesExpr?.limits && !rp.resourcesExpr?.requests) errors.push(fieldError(`${field}.resourcesPolicy.resourcesExpr`, rp.resourcesExpr, 'has neither limits nor requests', 'give at least one expression'));
+    for (const bound of ['limits', 'requests']) {
+      for (const resource of ['cpu', 'memory'] as const) {
+        const expression = rp.resourcesExpr?.[bound]?.[resource];
+        if (typeof expression !== 'string' || expression === '') continue;
+        const problem = resourceExpressionProblem(expression, resource);
+        if (problem) {
+          errors.push(fieldError(`${field}.resourcesPolicy.resourcesExpr.${bound}.${resource}`, expression, problem,
+            `write it with ${resource}, numbers, percentages, quantities (50m, 128Mi), + - * /, parentheses and max(a, b) / min(a, b)`));
+        }
+      }
+    }
+  };
+  (Array.isArray(spec.initContainers) ? spec.initContainers : []).forEach((c: any, i: number) => check(c, `spec.initContainers[${i}]`, true));
+  (Array.isArray(spec.containers) ? spec.containers : []).forEach((c: any, i: number) => check(c, `spec.containers[${i}]`, false));
+  return errors;
+}
+
+/**
  * The SidecarSet webhook's changes by release: 1.8 refuses a partition
  * together with an update selector and takes the Partial revision policy (1.7
  * knew Always only); 1.9 converts a v1alpha1 namespace into the namespace
- * selector, so both may be set (1.8 refused them together).
+ * selector, so both may be set (1.8 refused them together), and judges the
+ * resourcesPolicy of the sidecars, which 1.7 and 1.8 ignore.
  */
 const RELEASE_RULES: ReleaseRule[] = [
+  {
+    release: '1.9',
+    change: 'refuses',
+    what: 'a sidecar resourcesPolicy on an init container that is no native sidecar, beside resources, or with a regular expression or resource expression that does not parse',
+    find: m => resourcesPolicyErrors(m),
+  },
   {
     release: '1.8',
     change: 'refuses',
@@ -394,6 +418,12 @@ const RELEASE_RULES: ReleaseRule[] = [
   },
 ];
 
+/** The sidecars of a SidecarSet, as the pod its webhook judges them in (containers, init containers and volumes). */
+function sidecarPod(m: any): PodTemplateAt[] {
+  const spec = sidecarSetSpecOf(m);
+  return [{ template: { spec: { containers: spec.containers, initContainers: spec.initContainers, volumes: spec.volumes } }, specPath: 'spec', sidecars: true }];
+}
+
 /** The SidecarSet webhooks (v1alpha1 is converted to v1beta1 first, as upstream does). */
 export const sidecarSetAdmission: AdmissionModule = {
   group: 'apps.kruise.io',
@@ -401,6 +431,6 @@ export const sidecarSetAdmission: AdmissionModule = {
   versions: ['v1alpha1', 'v1beta1'],
   defaults: m => ({ ...m, spec: defaultedSidecarSetSpec(m.spec) }),
   validate: m => sidecarSetErrors(m),
-  warnings: m => sidecarSetWarnings(m),
-  releaseRules: RELEASE_RULES,
+  warnings: (m, ctx) => [...sidecarSetWarnings(m), ...podTemplateFieldWarnings(sidecarPod(m), ctx)],
+  releaseRules: [...RELEASE_RULES, ...podTemplateReleaseRules(sidecarPod, { sidecars: true })],
 };

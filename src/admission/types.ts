@@ -29,6 +29,15 @@ export interface AdmissionContext {
   readonly target: Target;
 
   /**
+   * Whether the cluster is known to have the CustomResourceDefinition of this
+   * name (e.g. `ephemeraljobs.apps.kruise.io`) although the chart of the
+   * target's line does not install it: one among the objects judged with this
+   * one (the app's, the documents of a check) or in the cluster's live state.
+   * Absent: none is known.
+   */
+  readonly crdInstalled?: (name: string) => boolean;
+
+  /**
    * Whether an OpenKruise feature gate is on: as set on the App's
    * `KruiseControlPlane` (all of them, when there are several), else as the
    * target declares it, else the target release's default.

@@ -46,6 +46,7 @@
  * toleration immutability) and the delete protection, which need the stored
  * object or cluster state.
  */
+import { PodTemplateAt, podTemplateFieldWarnings, podTemplateReleaseRules } from './_pod-template-releases';
 import { goZeroValues } from './_workload';
 import { cloneSetProblems } from './clone-set';
 import { AdmissionContext, AdmissionModule, Manifest, ReleaseRule } from './types';
@@ -471,6 +472,17 @@ const RELEASE_RULES: ReleaseRule[] = [{
   },
 }];
 
+/**
+ * The pod templates of a UnitedDeployment that meet the pod-template rules:
+ * a deploymentTemplate's, which its webhook judges, and a cloneSetTemplate's,
+ * which the webhook of every subset CloneSet judges.
+ */
+function subsetPodTemplates(m: Manifest): PodTemplateAt[] {
+  const t: Json = isObject(m.spec?.template) ? m.spec.template : {};
+  return (['deploymentTemplate', 'cloneSetTemplate'] as const).filter(k => isObject(t[k]))
+    .map(k => ({ template: defaultPodTemplate(isObject(t[k].spec) ? t[k].spec.template : undefined), specPath: `spec.template.${k}.spec.template.spec` }));
+}
+
 /** The UnitedDeployment webhooks. */
 export const unitedDeploymentAdmission: AdmissionModule = {
   group: 'apps.kruise.io',
@@ -478,5 +490,6 @@ export const unitedDeploymentAdmission: AdmissionModule = {
   versions: ['v1alpha1'],
   defaults,
   validate: m => unitedDeploymentProblems(m).map(p => fieldError(p.field, p.value, p.problem, p.fix)),
-  releaseRules: RELEASE_RULES,
+  warnings: (m, ctx) => podTemplateFieldWarnings(subsetPodTemplates(m), ctx),
+  releaseRules: [...RELEASE_RULES, ...podTemplateReleaseRules(subsetPodTemplates)],
 };

@@ -4,7 +4,7 @@
  * state. Left out: whether the target exists, and one WorkloadSpread per
  * workload across the cluster (the app-wide check covers the App).
  */
-import { AdmissionApp, AdmissionModule, Finding } from './types';
+import { AdmissionApp, AdmissionModule, ReleaseRule } from './types';
 import { advice } from '../validation/advice';
 import { fieldError, stricterProblem } from '../validation/field-error';
 import { dns1123SubdomainProblems, labelValueProblems, qualifiedNameProblems } from '../validation/names';
@@ -13,6 +13,7 @@ import { selectorProblems } from '../validation/selectors';
 
 const groupOf = (apiVersion: string | undefined): string => (apiVersion && apiVersion.includes('/') ? apiVersion.slice(0, apiVersion.indexOf('/')) : '');
 
+/** A node selector term's rules, as every release has them (the label values of its expressions are not among them: see RELEASE_RULES). */
 function termErrors(field: string, term: any): string[] {
   const out: string[] = [];
   (term?.matchFields ?? []).forEach((e: any, i: number) => {
@@ -46,25 +47,25 @@ function termErrors(field: string, term: any): string[] {
 }
 
 /**
- * The values of a required node selector term that are no label values:
- * refused from OpenKruise 1.9, whose core validation (Kubernetes 1.32)
- * checks them in a required term; 1.7 and 1.8 (Kubernetes 1.28, 1.30) and
- * preferred terms never do.
+ * The label values of the expressions of each subset's requiredNodeSelectorTerm:
+ * v1.9.0 judges them (ValidateNodeSelectorTerm(term, false, ...),
+ * pkg/webhook/workloadspread/validating/workloadspread_validation.go:264,
+ * validation.go:4510 of Kubernetes v1.32.10); 1.7 and 1.8 do not (Kubernetes
+ * 1.28 and 1.30 check no values), and no release judges those of
+ * preferredNodeSelectorTerms (ValidatePreferredSchedulingTerms allows any).
  */
-function termValueFindings(json: any): Finding[] {
-  const out: Finding[] = [];
-  (Array.isArray(json?.spec?.subsets) ? json.spec.subsets : []).forEach((s: any, i: number) => {
-    const exprs = s?.requiredNodeSelectorTerm?.matchExpressions;
-    (Array.isArray(exprs) ? exprs : []).forEach((e: any, k: number) => {
-      (Array.isArray(e?.values) ? e.values : []).forEach((v: unknown, j: number) => {
-        for (const p of labelValueProblems(String(v))) {
-          out.push({ field: `spec.subsets[${i}].requiredNodeSelectorTerm.matchExpressions[${k}].values[${j}]`, value: v, problem: p, fix: 'use a valid label value' });
-        }
-      });
-    });
-  });
-  return out;
-}
+const RELEASE_RULES: ReleaseRule[] = [{
+  release: '1.9',
+  change: 'refuses',
+  what: 'a value of a requiredNodeSelectorTerm expression that is not a valid label value',
+  find: m => (Array.isArray(m.spec?.subsets) ? m.spec.subsets : []).flatMap((s: any, i: number) => {
+    const exprs: any[] = Array.isArray(s?.requiredNodeSelectorTerm?.matchExpressions) ? s.requiredNodeSelectorTerm.matchExpressions : [];
+    const at = `spec.subsets[${i}].requiredNodeSelectorTerm`;
+    return exprs.flatMap((e: any, k: number) => (Array.isArray(e?.values) ? e.values : [])
+      .flatMap((v: unknown, j: number) => labelValueProblems(String(v))
+        .map(p => ({ field: `${at}.matchExpressions[${k}].values[${j}]`, value: v, problem: p, fix: 'use a valid label value' }))));
+  }),
+}];
 
 /** §5 rules 2-4, 6-10, 12-21 on a WorkloadSpread in wire form. */
 export function workloadSpreadErrors(json: any): string[] {
@@ -187,10 +188,5 @@ export const workloadSpreadAdmission: AdmissionModule = {
   versions: ['v1alpha1'],
   validate: m => workloadSpreadErrors(m),
   warnings: (m, _ctx, app) => (app ? workloadSpreadWarnings(m, app) : []),
-  releaseRules: [{
-    release: '1.9',
-    change: 'refuses',
-    what: 'a value of a required node selector term that is no label value',
-    find: m => termValueFindings(m),
-  }],
+  releaseRules: RELEASE_RULES,
 };

@@ -82,15 +82,27 @@ interface CheckObject extends ModelObject {
   readonly kruise: boolean;
 }
 
-/** The admission context of a check: the target's releases; the gates of `--feature-gates`, else the release's defaults. */
-function contextOf(target: CheckTarget, gates: GateSourceLike | undefined): AdmissionContext {
-  const releases = target.releases;
-  return { target: releases, gate: (name: string) => (gates ? gates.isEnabled(name) : targetGate(releases, name)) };
+/**
+ * The admission context of a check: the target's releases; the gates of
+ * `--feature-gates`, else the release's defaults; the CRDs among the documents
+ * and the live state.
+ */
+function contextOf(input: CheckInput): AdmissionContext {
+  const releases = input.target.releases;
+  const gates = input.gates;
+  let crds: Set<string> | undefined;
+  const crdInstalled = (name: string) => {
+    crds ??= new Set([...input.documents, ...(input.live ?? [])]
+      .filter(d => d.json?.kind === 'CustomResourceDefinition' && groupOf(d.json.apiVersion) === 'apiextensions.k8s.io')
+      .map(d => d.json.metadata?.name));
+    return crds.has(name);
+  };
+  return { target: releases, gate: (name: string) => (gates ? gates.isEnabled(name) : targetGate(releases, name)), crdInstalled };
 }
 
 /** Run the check. */
 export function runCheck(input: CheckInput): CheckReport {
-  const ctx = contextOf(input.target, input.gates);
+  const ctx = contextOf(input);
   const objects: CheckObject[] = [];
   const own = new Set<string>();
   for (const doc of input.documents) {

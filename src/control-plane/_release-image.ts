@@ -3,7 +3,8 @@
  * props: the image runs the release whose CRDs, webhooks, RBAC and gates the
  * control plane renders, so a tag of another line is refused.
  */
-import { PRODUCT_NAME, Release, ReleaseError, imageTagOf, lineOf, parseRelease, releaseText, supportedText, versionsOf } from '../releases/registry';
+import { _keepReleaseFix, _runningRelease, _setReleaseFix } from './_running-release';
+import { PRODUCT_NAME, Release, ReleaseError, imageTagOf, lineOf, parseRelease, releaseText, versionsOf } from '../releases/registry';
 
 /** What `imageTag` does to the release a control plane installs. */
 export interface _InstalledRelease {
@@ -38,7 +39,7 @@ export function _installedRelease(release: Release, releaseProp: string | undefi
   // a tag on another line's code (v1.7.5 is 1.8.3) is refused as parseRelease refuses it
   const trap = version && plain ? lineOf(release.product, line)?.traps?.[version] : undefined;
   if (trap) {
-    return { release, tag, refusal: ['imageTag', tag, trap, 'remove imageTag and set release to that release'] };
+    return { release, tag, refusal: ['imageTag', tag, trap, 'remove imageTag and set release on the control plane to that release'] };
   }
   if (line !== release.line.line) {
     const wanted = version ?? line;
@@ -54,8 +55,8 @@ export function _installedRelease(release: Release, releaseProp: string | undefi
       tag,
       refusal: ['imageTag', tag,
         `runs ${name} ${line}, but this control plane installs ${name} ${release.line.line} (${given}): its CRDs, webhook configuration, RBAC and feature gates would not be the ones that manager expects`,
-        modelled ? `remove imageTag and set release: '${wanted}' instead, which installs ${name} ${wanted} whole`
-          : `${name} ${wanted} is not modelled; remove imageTag and set release to one of ${supportedText(release.product)}`],
+        modelled ? `remove imageTag and ${_setReleaseFix(wanted)}, which installs ${name} ${wanted} whole`
+          : `remove imageTag and ${_keepReleaseFix(_runningRelease(version !== undefined ? `v${version}` : `v${line}.0`, release.product), release.product)}`],
     };
   }
   if (version === undefined || !plain) return { release, tag };
@@ -65,7 +66,7 @@ export function _installedRelease(release: Release, releaseProp: string | undefi
       release,
       tag,
       refusal: ['imageTag', tag, `is not a release of ${name} ${line}, whose releases are ${versions.join(', ')}`,
-        `use one of them, or remove imageTag and set release: '${line}' for ${versions[versions.length - 1]}`],
+        `remove imageTag and ${_keepReleaseFix(_runningRelease(tag, release.product), release.product)}`],
     };
   }
   if (!release.lineOnly && release.version !== version) {
@@ -73,7 +74,7 @@ export function _installedRelease(release: Release, releaseProp: string | undefi
       release,
       tag,
       refusal: ['imageTag', tag, `names ${name} ${version}, but release "${releaseProp}" names ${release.version}`,
-        `remove imageTag (release "${releaseProp}" installs v${release.version}), or set release: '${version}'`],
+        `remove imageTag and ${_setReleaseFix(version)}, which installs ${name} ${version} whole`],
     };
   }
   return { release: parseRelease(release.product, version, 'imageTag'), tag };

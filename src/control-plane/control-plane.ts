@@ -7,17 +7,19 @@ import { k8s } from 'cdk8s-plus-28';
 import { Construct, IConstruct } from 'constructs';
 import { _GateSet, _gatePrerequisites, _GateSetting } from './_gates';
 import { _installedRelease } from './_release-image';
+import { _compareRunning, _keepReleaseFix, _runningRelease } from './_running-release';
 import { WebhookCertificates } from './certs';
 import { addCrds, conversionCrds, modelCrds } from './crds';
 import { addDaemon } from './daemon';
 import { _orderDeploy } from './deploy-order';
+import type { KruiseHelmRelease } from './helm-release';
 import type * as HelmValues from './helm-values';
 import { addManager, addWebhookSecret, addWebhookService, managerPorts } from './manager';
 import { HelmValueMapping, KruiseDaemonOptions, KruiseManagerOptions } from './options';
 import { addRbac, addServiceAccounts, DAEMON_CONFIG_NAMESPACE } from './rbac';
 import { addWebhookConfigurations, CONTROL_PLANE_LABEL, DELETE_PROTECTION_LABEL } from './webhooks';
-import { _compareTags, _imageTag } from '../_image-tags';
-import { parseRelease, Release, ReleaseError, supportedText } from '../releases/registry';
+import { _imageTag } from '../_image-tags';
+import { parseRelease, Release, ReleaseError } from '../releases/registry';
 import { _declareRelease } from '../releases/target';
 import { _assertOwnKplus } from '../validation/foreign-kplus';
 import { _registerGateSource } from '../validation/gates';
@@ -206,14 +208,29 @@ export interface KruiseControlPlaneProps {
   readonly namespaceDeletionProtection?: DeletionProtection;
 
   /**
-   * Register the EphemeralJob validating webhook, which kruise-manager
-   * serves but the chart leaves out (EphemeralJobs are not validated then).
-   * 1.9 only: the 1.7 and 1.8 control planes, as their charts, install no
-   * EphemeralJob CRD.
+   * Register the EphemeralJob validating webhook (`vephemeraljobs.kb.io`),
+   * which kruise-manager serves and the kruise chart registers from 1.9.0 on
+   * (false: EphemeralJobs are not validated). 1.9 only: the 1.7 and 1.8
+   * control planes, as their charts, install no EphemeralJob CRD.
+   *
+   * @default - true for 1.9, false for 1.7 and 1.8
+   */
+  readonly validateEphemeralJobs?: boolean;
+
+  /**
+   * Write the namespaceSelector terms that AKS's Admissions Enforcer adds to
+   * every webhook (`control-plane NotIn ["true"]`,
+   * `kubernetes.azure.com/managedby NotIn ["aks"]`) into the webhook
+   * configurations, on the webhooks where the kruise chart's
+   * `webhookConfiguration.aksIntegration` puts them. On AKS the enforcer
+   * then finds them there and changes nothing: kruise-manager does not
+   * rewrite the webhooks back and forth, and Argo CD or Flux see no drift.
+   * Set it on AKS only: elsewhere the terms skip namespaces that happen to
+   * carry those labels. See docs/control-planes.md, "Managed clusters".
    *
    * @default false
    */
-  readonly validateEphemeralJobs?: boolean;
+  readonly aksIntegration?: boolean;
 
   /**
    * Options of kruise-manager.
@@ -279,18 +296,45 @@ export class KruiseControlPlane extends Construct {
    */
   /**
    * The control plane that takes over OpenKruise installed by the
-   * openkruise/charts `kruise` chart (1.7, 1.8 or 1.9 line; their values
-   * are the same): the chart's values, as
-   * `helm get values RELEASE -o yaml` prints them (parsed), mapped onto
-   * props. Every value of the chart's values.yaml is carried over or
-   * refused: a refused value fails with the reason (`mapHelmValues()` lists
-   * what becomes of each). `props` are applied on top (`manager`, `daemon`
-   * and `featureGates` merged key by key). The image tag is not carried
-   * over: the control plane installs its own release (`props.release`, the
-   * same line as the live one to keep it), and a live tag newer than that
-   * release is refused as a downgrade. The takeover itself (the
-   * release record, Helm's field ownership, `--force-conflicts`) is planned
-   * by `cdk8s-kruise plan --old-live`.
+   * openkruise/charts `kruise` chart (1.7, 1.8 or 1.9 line), read from what
+   * the cluster holds (`KruiseHelmRelease.fromRecord()`: Helm's release
+   * record; or `.fromValues()`: the values and the image the live
+   * kruise-manager runs). Every value that was set is carried over to a
+   * prop, or refused with the reason (`mapHelmValues()` lists what becomes
+   * of each). The control plane installs the release the cluster runs, so
+   * the takeover changes no release; `props.release` chooses another (an
+   * upgrade, which `cdk8s-kruise plan --old-live` states), and an older one
+   * is refused as a downgrade, as is a running release this library does not
+   * model. `props` are applied on top (`manager`, `daemon` and `featureGates`
+   * merged key by key). The takeover itself (the release record, Helm's
+   * field ownership, moving the webhook traffic to the new manager Pods) is
+   * planned by `cdk8s-kruise plan --old-live`.
+   *
+   * @param scope the parent construct
+   * @param id the construct id
+   * @param installed the installed release of the chart
+   * @param props props set on top of the mapped ones
+   */
+  public static fromHelmRelease(scope: Construct, id: string, installed: KruiseHelmRelease, props: KruiseControlPlaneProps = {}): KruiseControlPlane {
+    const where = `KruiseControlPlane.fromHelmRelease() at '${scope.node.path ? `${scope.node.path}/` : ''}${id}'`;
+    const tag = _imageTag(installed.runningImage) ?? installed.runningImage;
+    return KruiseControlPlane.takeOver(scope, id, where, installed.values, { tag, from: installed.runningImageSource }, props);
+  }
+
+  /**
+   * The control plane that takes over OpenKruise installed by the
+   * openkruise/charts `kruise` chart, from the values alone, as `helm get
+   * values RELEASE -o yaml` prints them (parsed). Those are only the values
+   * that were set: unless they set `manager.image.tag` (the release that
+   * runs, then), they do not say which release the cluster runs, and the
+   * values are refused unless `props.release` says it. Prefer
+   * `fromHelmRelease()`, which reads it from the cluster. Otherwise as
+   * `fromHelmRelease()`.
+   *
+   * Changed: before, the image tag was not carried over and the control
+   * plane installed the library's default release, so a cluster running a
+   * newer release than that default without `manager.image.tag` set was
+   * silently downgraded.
    *
    * @param scope the parent construct
    * @param id the construct id
@@ -299,35 +343,15 @@ export class KruiseControlPlane extends Construct {
    */
   public static fromHelmValues(scope: Construct, id: string, values: any, props: KruiseControlPlaneProps = {}): KruiseControlPlane {
     const where = `KruiseControlPlane.fromHelmValues() at '${scope.node.path ? `${scope.node.path}/` : ''}${id}'`;
-    const mapped = helmValuesModule()._mapHelmValues(values);
-    const refused = mapped.values.filter(v => v.refusal !== undefined);
-    if (refused.length > 0) {
-      throw new Error(`${where}: ${refused.map(r => `${r.path} (${JSON.stringify(r.value)}) ${r.refusal}`).join('; ')}; `
-        + 'leave these values out of the values passed, and set the matching props yourself where there are some');
+    const tag = values?.manager?.image?.tag;
+    const running = tag === undefined || tag === null ? undefined : { tag: String(tag), from: `manager.image.tag "${tag}" of the values` };
+    if (running === undefined && props.release === undefined && (values === undefined || values === null || typeof values === 'object')) {
+      throw new Error(`${where}: the values do not say which OpenKruise release the cluster runs: helm get values prints only the values that were set, `
+        + 'and without manager.image.tag the chart\'s default tag of the chart version installed runs; read it from the cluster: '
+        + 'KruiseControlPlane.fromHelmRelease(scope, id, KruiseHelmRelease.fromRecord(<kubectl get secret -n NAMESPACE -l owner=helm,name=RELEASE,status=deployed -o json>)), '
+        + 'or set release to the release of the image kubectl get deployment kruise-controller-manager -n kruise-system -o jsonpath=\'{.spec.template.spec.containers[0].image}\' prints');
     }
-    const m = mapped.props;
-    const merged: KruiseControlPlaneProps = {
-      ...m,
-      ...props,
-      featureGates: m.featureGates || props.featureGates ? { ...m.featureGates, ...props.featureGates } : undefined,
-      manager: m.manager || props.manager ? { ...m.manager, ...props.manager } : undefined,
-      daemon: m.daemon || props.daemon ? { ...m.daemon, ...props.daemon } : undefined,
-    };
-    const cp = new KruiseControlPlane(scope, id, merged);
-    const live = values?.manager?.image?.tag === undefined ? undefined : String(values.manager.image.tag);
-    const target = _imageTag(cp.managerImage);
-    if (_compareTags(live, target) === 1) {
-      scope.node.tryRemoveChild(id);
-      let fix: string;
-      try {
-        fix = `set props.release to '${parseRelease('openkruise', live!, 'manager.image.tag').version}' or a newer release`;
-      } catch (e) {
-        if (!(e instanceof ReleaseError)) throw e;
-        fix = `this library models no release of ${live} or newer (${supportedText('openkruise')}); leave that installation to its chart`;
-      }
-      throw new Error(`${where}: manager.image.tag "${live}" is newer than ${target}, the release this control plane installs: taking over would downgrade OpenKruise; ${fix}`);
-    }
-    return cp;
+    return KruiseControlPlane.takeOver(scope, id, where, values, running, props);
   }
 
   /**
@@ -350,6 +374,51 @@ export class KruiseControlPlane extends Construct {
     if (same.length === 1) return same[0];
     throw new Error(`the app has ${all.length} KruiseControlPlane constructs (${all.map(c => `'${c.node.path}'`).join(', ')}); `
       + `put each in its own Chart together with the objects that use it, so that '${scope.node.path}' finds one`);
+  }
+
+  /** The takeover of an installed chart: its values mapped, the release it runs kept (or a newer one chosen), never an older one. */
+  private static takeOver(scope: Construct, id: string, where: string, values: any, live: { tag: string; from: string } | undefined,
+    props: KruiseControlPlaneProps): KruiseControlPlane {
+    const mapped = helmValuesModule()._mapHelmValues(values);
+    // the tag is the release: decided below, with the one fix every message about a change of release gives
+    const refused = mapped.values.filter(v => v.refusal !== undefined && v.path !== 'manager.image.tag');
+    if (refused.length > 0) {
+      throw new Error(`${where}: ${refused.map(r => `${r.path} (${JSON.stringify(r.value)}) ${r.refusal}`).join('; ')}; `
+        + 'leave these values out of the values passed, and set the matching props yourself where there are some');
+    }
+    const { release: _r, imageTag: _t, ...m } = mapped.props;
+    void _r; void _t;
+    const running = live === undefined ? undefined : _runningRelease(live.tag);
+    const runs = running === undefined ? '' : `the cluster runs ${running.version ? `OpenKruise ${running.version}` : `the image tag ${running.tag}`} (${live!.from})`;
+    if (props.release !== undefined && running !== undefined) {
+      // a release this library does not model: the same fix as every other message about the release a takeover installs
+      try {
+        parseRelease('openkruise', props.release, 'release');
+      } catch (e) {
+        if (!(e instanceof ReleaseError)) throw e;
+        throw new Error(`${where}: release '${props.release}' is not a release this library models; ${runs}: ${_keepReleaseFix(running)}`);
+      }
+    }
+    const release = props.release ?? running?.release?.version;
+    if (release === undefined) {
+      const what = running!.trap ? running!.trap : running!.version ? 'a release this library does not model' : 'which names no release';
+      throw new Error(`${where}: ${runs}, ${what}: a takeover would change the release the cluster runs; ${_keepReleaseFix(running!)}`);
+    }
+    const merged: KruiseControlPlaneProps = {
+      ...m,
+      ...props,
+      release,
+      imageTag: props.imageTag ?? (props.release === undefined && running?.build ? running.tag : undefined),
+      featureGates: m.featureGates || props.featureGates ? { ...m.featureGates, ...props.featureGates } : undefined,
+      manager: m.manager || props.manager ? { ...m.manager, ...props.manager } : undefined,
+      daemon: m.daemon || props.daemon ? { ...m.daemon, ...props.daemon } : undefined,
+    };
+    const cp = new KruiseControlPlane(scope, id, merged);
+    if (running !== undefined && _compareRunning(running, cp.release) === 1) {
+      scope.node.tryRemoveChild(id);
+      throw new Error(`${where}: ${runs}, newer than ${cp.release}, the release this control plane installs: taking over would downgrade OpenKruise; ${_keepReleaseFix(running)}`);
+    }
+    return cp;
   }
 
   /** The install namespace. */
@@ -463,9 +532,10 @@ export class KruiseControlPlane extends Construct {
       conditions: {
         podWebhook: this.gates.isEnabled('PodWebhook'),
         deletionProtection: this.gates.isEnabled('ResourcesDeletionProtection'),
-        ephemeralJobs: props.validateEphemeralJobs ?? false,
+        ephemeralJobs: props.validateEphemeralJobs ?? !(this.releaseModel.line.chartLeavesOut ?? []).includes('EphemeralJob'),
       },
       versionedPaths: facts.versionedWebhookPaths,
+      aksIntegration: props.aksIntegration ?? false,
     });
     certificates._addObjects(this, ns);
 

@@ -1,11 +1,14 @@
 /**
- * The values of an installed openkruise/charts `kruise` chart (v1.9 line), as
- * `helm get values RELEASE -o yaml` prints them, mapped onto
- * `KruiseControlPlane` props: every value of the chart's values.yaml is
- * carried over to a prop, or refused with the reason.
+ * The values of an installed openkruise/charts `kruise` chart (lines 1.7 to
+ * 1.9; the values of charts 1.9.0 and 1.9.1 are 1.9.0-alpha.3's plus
+ * `webhookConfiguration.aksIntegration`), as `helm get values RELEASE -o
+ * yaml` prints them, mapped onto `KruiseControlPlane` props: every value of
+ * the chart's values.yaml is carried over to a prop, or refused with the
+ * reason.
  */
 import { Duration, Size } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
+import { _keepReleaseFix, _runningRelease } from './_running-release';
 import type { KruiseControlPlaneProps } from './control-plane';
 import { HelmValueMapping, KruiseDaemonOptions, KruiseManagerOptions, LogFormat } from './options';
 
@@ -160,7 +163,7 @@ const cred = (field: 'configMapName' | 'hostPath' | 'awsCredentialsDir'): Setter
   return `daemon.credentialProvider.${field}`;
 };
 
-/** Every value of the chart's values.yaml (kruise 1.9.0-alpha.3), by path. */
+/** Every value of the chart's values.yaml (kruise 1.9.0-alpha.3, 1.9.0 and 1.9.1), by path. */
 const VALUES: Record<string, Setter> = {
   'crds.managed': top('installCrds', bool),
   'installation.namespace': top('namespace', str),
@@ -179,10 +182,17 @@ const VALUES: Record<string, Setter> = {
   'manager.log.level': mgr('logLevel', int),
   'manager.replicas': mgr('replicas', int),
   'manager.image.repository': top('imageRepository', str),
-  // the tag is the release: the control plane's target decides it, and a newer live tag is refused as a downgrade
-  'manager.image.tag': (v, _acc, path) => {
-    str(v, path);
-    return 'imageTag is not carried over: the control plane installs its own release (a newer live tag is refused as a downgrade)';
+  // the tag is the release the cluster runs: the takeover keeps it
+  'manager.image.tag': (v, acc, path) => {
+    const running = _runningRelease(str(v, path));
+    if (!running.release) {
+      throw new Refused(`runs ${running.version ? `OpenKruise ${running.version}, ${running.trap ?? 'a release this library does not model'}` : 'no release the tag names'}: `
+        + `a takeover would change the release the cluster runs; ${_keepReleaseFix(running)}`);
+    }
+    acc.props.release = running.release.version;
+    if (!running.build) return `release '${running.release.version}' (the release the cluster runs, installed whole)`;
+    acc.props.imageTag = running.tag;
+    return `release '${running.release.version}' and imageTag '${running.tag}' (a build of the release the cluster runs)`;
   },
   'manager.webhook.port': mgr('webhookPort', int),
   'manager.metrics.port': mgr('metricsPort', int),
@@ -205,6 +215,8 @@ const VALUES: Record<string, Setter> = {
   'manager.nodeSelector': mgr('nodeSelector', (v, w) => { const m = stringMap(v, w); return Object.keys(m).length === 0 ? undefined : m; }),
   'manager.tolerations': mgr('tolerations', (v, w) => { const l = list(v, w); return l.length === 0 ? undefined : l; }),
   'webhookConfiguration.timeoutSeconds': top('webhookTimeout', (v, w) => Duration.seconds(int(v, w))),
+  // charts 1.9.0 and 1.9.1: AKS's Admissions Enforcer's namespaceSelector terms
+  'webhookConfiguration.aksIntegration': top('aksIntegration', bool),
   'daemon.log.level': dmn('logLevel', int),
   'daemon.port': dmn('port', int),
   'daemon.enablePprof': dmn('enablePprof', bool),
@@ -275,7 +287,7 @@ export function _mapHelmValues(values: Json): HelmValuesResult {
   for (const [path, value] of flat) {
     const set = VALUES[path];
     if (!set) {
-      out.push({ path, value, refusal: 'is not a value of the kruise chart of the v1.9 line (values.yaml), so nothing would read it' });
+      out.push({ path, value, refusal: 'is not a value of the kruise chart (values.yaml of charts 1.7.5 to 1.9.1), so nothing would read it' });
       continue;
     }
     if (HOOK_DEFAULTS[path] === value) {

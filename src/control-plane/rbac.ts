@@ -100,8 +100,9 @@ export function managerRules(roleListGroups: string[]): k8s.PolicyRule[] {
     rule([''], ['nodes'], READ),
     rule([''], ['persistentvolumeclaims'], RW),
     rule([''], ['pods'], RW),
-    rule([''], ['pods/ephemeralcontainers'], STATUS),
-    rule([''], ['pods/status', 'pods/resize'], STATUS),
+    // chart 1.9.1 (and the release's config/rbac/role.yaml) grant pods/resize beside pods/ephemeralcontainers
+    rule([''], ['pods/ephemeralcontainers', 'pods/resize'], STATUS),
+    rule([''], ['pods/status'], STATUS),
     ...kruiseKind('policy.kruise.io', 'podunavailablebudgets'),
     rule(['storage.k8s.io'], ['storageclasses'], READ),
   ];

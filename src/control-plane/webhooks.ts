@@ -3,10 +3,13 @@
  * kruise-manager.
  *
  * Names, order, rules, failure policies and selectors follow the
- * openkruise/charts `kruise` chart; the paths are the ones the manager of
- * the release serves (1.9 serves the seven kinds that gained a v1beta1 at
- * paths without the version, 1.7 and 1.8 at the chart's v1alpha1 paths). No caBundle is written: kruise-manager (or cert-manager's
- * CA injector) owns it at runtime.
+ * openkruise/charts `kruise` chart of the release's line (1.9.1 for 1.9),
+ * and the names and paths are the ones the release's manager registers
+ * (its `+kubebuilder:webhook` markers): 1.9 serves the seven kinds that
+ * gained a v1beta1 at paths without the version and names the pull jobs'
+ * webhooks `-v1beta1`, 1.7 and 1.8 serve them at v1alpha1 paths under the
+ * older names. No caBundle is written: kruise-manager (or cert-manager's CA
+ * injector) owns it at runtime.
  */
 import { ApiObject } from 'cdk8s';
 import { k8s } from 'cdk8s-plus-28';
@@ -18,6 +21,18 @@ import { sortKeys } from '../api/crd';
 export const CONTROL_PLANE_LABEL = { key: 'control-plane', value: 'openkruise' };
 /** The label kruise-manager reads for delete protection. */
 export const DELETE_PROTECTION_LABEL = 'policy.kruise.io/delete-protection';
+
+/**
+ * The namespaceSelector terms AKS's Admissions Enforcer puts on every webhook
+ * that lacks the `admissions.enforcer/disabled` annotation (openkruise/charts
+ * issue #155): namespaces labelled `control-plane: "true"` and those AKS
+ * manages are skipped. Written by us (`aksIntegration`), the enforcer finds
+ * them there and changes nothing.
+ */
+export const AKS_EXCLUDED = {
+  controlPlane: 'true',
+  managedBy: { key: 'kubernetes.azure.com/managedby', operator: 'NotIn', values: ['aks'] } as k8s.LabelSelectorRequirement,
+};
 
 /** Which selectors a webhook carries. */
 enum Selectors {
@@ -51,7 +66,7 @@ export interface WebhookConditions {
   readonly podWebhook: boolean;
   /** ResourcesDeletionProtection is on: the manager serves /validate-service and /validate-ingress. */
   readonly deletionProtection: boolean;
-  /** Add the EphemeralJob validating webhook (the chart has none). */
+  /** Add the EphemeralJob validating webhook (charts 1.9.0 and later do; the 1.7 and 1.8 lines install no EphemeralJob CRD). */
   readonly ephemeralJobs: boolean;
 }
 
@@ -61,15 +76,15 @@ const A1 = ['v1alpha1'];
 const A1B1 = ['v1alpha1', 'v1beta1'];
 const APPS = 'apps.kruise.io';
 
-function kruise(prefix: 'm' | 'v', kind: string, path: string, versions: string[], operations = CU, plural = `${kind}s`): WebhookSpec {
+function kruise(prefix: 'm' | 'v', kind: string, path: string, versions: string[], operations = CU, name = `${prefix}${kind}.kb.io`): WebhookSpec {
   const verb = prefix === 'm' ? 'mutate' : 'validate';
   return {
-    name: `${prefix}${kind}.kb.io`,
+    name,
     path: `/${verb}-${path}`,
     group: APPS,
     versions,
     operations,
-    resources: [plural],
+    resources: [`${kind}s`],
     failurePolicy: 'Fail',
     selectors: Selectors.NONE,
     kind,
@@ -96,8 +111,8 @@ export const MUTATING_WEBHOOKS: WebhookSpec[] = [
   kruise('m', 'cloneset', 'apps-kruise-io-v1alpha1-cloneset', A1),
   kruise('m', 'containerrecreaterequest', 'apps-kruise-io-v1alpha1-containerrecreaterequest', A1),
   kruise('m', 'daemonset', 'apps-kruise-io-daemonset', A1B1),
-  kruise('m', 'imagelistpulljob', 'apps-kruise-io-imagelistpulljob', A1B1),
-  kruise('m', 'imagepulljob', 'apps-kruise-io-imagepulljob', A1B1),
+  kruise('m', 'imagelistpulljob', 'apps-kruise-io-imagelistpulljob', A1B1, CU, 'mimagelistpulljob-v1beta1.kb.io'),
+  kruise('m', 'imagepulljob', 'apps-kruise-io-imagepulljob', A1B1, CU, 'mimagepulljob-v1beta1.kb.io'),
   kruise('m', 'nodeimage', 'apps-kruise-io-nodeimage', A1B1),
   kruise('m', 'sidecarset', 'apps-kruise-io-sidecarset', A1B1),
   kruise('m', 'statefulset', 'apps-kruise-io-statefulset', A1B1),
@@ -159,8 +174,8 @@ export const VALIDATING_WEBHOOKS: WebhookSpec[] = [
   kruise('v', 'broadcastjob', 'apps-kruise-io-broadcastjob', A1B1),
   kruise('v', 'cloneset', 'apps-kruise-io-v1alpha1-cloneset', A1, CUD),
   kruise('v', 'daemonset', 'apps-kruise-io-daemonset', A1B1),
-  kruise('v', 'imagelistpulljob', 'apps-kruise-io-imagelistpulljob', A1B1),
-  kruise('v', 'imagepulljob', 'apps-kruise-io-imagepulljob', A1B1),
+  kruise('v', 'imagelistpulljob', 'apps-kruise-io-imagelistpulljob', A1B1, CU, 'vimagelistpulljob-v1beta1.kb.io'),
+  kruise('v', 'imagepulljob', 'apps-kruise-io-imagepulljob', A1B1, CU, 'vimagepulljob-v1beta1.kb.io'),
   kruise('v', 'nodeimage', 'apps-kruise-io-nodeimage', A1B1),
   kruise('v', 'persistentpodstate', 'apps-kruise-io-persistentpodstate', A1),
   kruise('v', 'podprobemarker', 'apps-kruise-io-podprobemarker', A1),
@@ -170,22 +185,28 @@ export const VALIDATING_WEBHOOKS: WebhookSpec[] = [
   },
   kruise('v', 'sidecarset', 'apps-kruise-io-sidecarset', A1B1),
   kruise('v', 'statefulset', 'apps-kruise-io-statefulset', A1B1, CUD),
-  kruise('v', 'uniteddeployment', 'apps-kruise-io-v1alpha1-uniteddeployment', A1, CUD),
   {
-    ...kruise('v', 'ephemeraljob', 'apps-kruise-io-v1alpha1-ephemeraljob', A1),
+    ...kruise('v', 'ephemeraljob', 'apps-kruise-io-v1alpha1-ephemeraljob', A1, CU, 'vephemeraljobs.kb.io'),
     when: c => c.ephemeralJobs,
   },
+  kruise('v', 'uniteddeployment', 'apps-kruise-io-v1alpha1-uniteddeployment', A1, CUD),
 ];
 
 const NOT_KUBE_SYSTEM: k8s.LabelSelectorRequirement = { key: 'kubernetes.io/metadata.name', operator: 'NotIn', values: ['kube-system'] };
 
-function selectors(s: Selectors): { namespaceSelector?: k8s.LabelSelector; objectSelector?: k8s.LabelSelector } {
+/** The selectors of a webhook; with `aks`, AKS's terms where the chart's `aksIntegration` puts them. */
+function selectors(s: Selectors, aks: boolean): { namespaceSelector?: k8s.LabelSelector; objectSelector?: k8s.LabelSelector } {
+  const aksTerms: k8s.LabelSelectorRequirement[] = aks
+    ? [{ key: CONTROL_PLANE_LABEL.key, operator: 'NotIn', values: [AKS_EXCLUDED.controlPlane] }, AKS_EXCLUDED.managedBy]
+    : [];
   switch (s) {
     case Selectors.POD:
+      // the chart adds AKS's control-plane value to the term that already excludes the install namespace
       return {
         namespaceSelector: {
           matchExpressions: [
-            { key: CONTROL_PLANE_LABEL.key, operator: 'NotIn', values: [CONTROL_PLANE_LABEL.value] },
+            { key: CONTROL_PLANE_LABEL.key, operator: 'NotIn', values: aks ? [CONTROL_PLANE_LABEL.value, AKS_EXCLUDED.controlPlane] : [CONTROL_PLANE_LABEL.value] },
+            ...(aks ? [AKS_EXCLUDED.managedBy] : []),
             NOT_KUBE_SYSTEM,
           ],
         },
@@ -193,10 +214,10 @@ function selectors(s: Selectors): { namespaceSelector?: k8s.LabelSelector; objec
     case Selectors.PROTECTION:
       return {
         objectSelector: { matchExpressions: [{ key: DELETE_PROTECTION_LABEL, operator: 'Exists' }] },
-        namespaceSelector: { matchExpressions: [NOT_KUBE_SYSTEM] },
+        namespaceSelector: { matchExpressions: [NOT_KUBE_SYSTEM, ...aksTerms] },
       };
     default:
-      return {};
+      return aks ? { namespaceSelector: { matchExpressions: aksTerms } } : {};
   }
 }
 
@@ -212,13 +233,19 @@ export interface WebhookConfigurationOptions {
    * for v1alpha1 only (`ControlPlaneFacts.versionedWebhookPaths`).
    */
   readonly versionedPaths?: readonly string[];
+  /** Write the namespaceSelector terms of AKS's Admissions Enforcer (`KruiseControlPlaneProps.aksIntegration`). */
+  readonly aksIntegration?: boolean;
 }
 
-/** A webhook as the release's manager serves it: a kind of `versionedPaths` at its v1alpha1 path, for v1alpha1 only. */
+/**
+ * A webhook as the release's manager serves it: a kind of `versionedPaths` at
+ * its v1alpha1 path, for v1alpha1 only, under the name it had before the kind
+ * gained a v1beta1 (`mimagepulljob.kb.io` for 1.9's `mimagepulljob-v1beta1.kb.io`).
+ */
 function served(w: WebhookSpec, versionedPaths: readonly string[]): WebhookSpec {
   if (w.kind === undefined || !versionedPaths.includes(w.kind)) return w;
   const path = w.path.replace(/^\/(mutate|validate)-apps-kruise-io-/, '/$1-apps-kruise-io-v1alpha1-');
-  return { ...w, path, versions: ['v1alpha1'] };
+  return { ...w, path, versions: ['v1alpha1'], name: w.name.replace('-v1beta1.kb.io', '.kb.io') };
 }
 
 function webhook(w: WebhookSpec, o: WebhookConfigurationOptions): k8s.ValidatingWebhook {
@@ -227,7 +254,7 @@ function webhook(w: WebhookSpec, o: WebhookConfigurationOptions): k8s.Validating
     clientConfig: { service: { name: NAMES.webhookService, namespace: o.namespace, path: w.path } },
     failurePolicy: w.failurePolicy,
     name: w.name,
-    ...selectors(w.selectors),
+    ...selectors(w.selectors, o.aksIntegration ?? false),
     rules: [{ apiGroups: [w.group], apiVersions: [...w.versions], operations: [...w.operations], resources: [...w.resources] }],
     sideEffects: 'None',
     timeoutSeconds: o.timeoutSeconds,

@@ -324,7 +324,9 @@ export class KruiseContext extends Chart {
       if (obj === null || typeof obj !== 'object' || Array.isArray(obj) || typeof obj.apiVersion !== 'string' || typeof obj.kind !== 'string') {
         throw new Error(`KruiseContext at '${this.node.path}': '${origin}', object ${i + 1} is ${JSON.stringify(obj)?.slice(0, 80)}, not a Kubernetes object with apiVersion and kind; keep only manifests there`);
       }
-      const checked = CHECKED_GROUPS.has(groupOf(obj.apiVersion)) || (obj.kind === 'Namespace' && obj.apiVersion === 'v1') || podTemplateOf(obj) !== undefined;
+      // the CRDs of OpenKruise kinds say which kinds the cluster has beyond its chart's (admission: a kind the chart leaves out)
+      const kruiseCrd = obj.kind === 'CustomResourceDefinition' && groupOf(obj.apiVersion) === 'apiextensions.k8s.io' && String(obj.metadata?.name).endsWith('.kruise.io');
+      const checked = CHECKED_GROUPS.has(groupOf(obj.apiVersion)) || (obj.kind === 'Namespace' && obj.apiVersion === 'v1') || podTemplateOf(obj) !== undefined || kruiseCrd;
       if (!checked) return;
       const created = new ApiObject(this, `o${this.count++}`, obj);
       this.origins.set(created, origin);

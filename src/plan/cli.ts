@@ -100,18 +100,22 @@ export function planMain(rest: string[], io: CliIo): number {
     const cwd = io.cwd ?? process.cwd();
     let oldObjs: any[];
     let newObjs: any[];
+    let newDir: string;
     if (str('git-ref') !== undefined) {
       const dir = str('dir') ?? 'dist';
       oldObjs = readGitRef(str('git-ref')!, dir, cwd);
       newObjs = readDirectory(path.resolve(cwd, dir), '--dir');
+      newDir = dir;
     } else if (str('old-live') !== undefined) {
       const dir = str('new') ?? str('dir');
       if (dir === undefined) return fail('--old-live needs --new DIR, the manifests about to be applied');
       oldObjs = readLive(str('old-live')!);
       newObjs = readDirectory(dir, str('new') ? '--new' : '--dir');
+      newDir = dir;
     } else {
       oldObjs = readDirectory(str('old')!, '--old');
       newObjs = readDirectory(str('new')!, '--new');
+      newDir = str('new')!;
     }
     const report = comparePlan(oldObjs, newObjs, {
       featureGates,
@@ -119,6 +123,7 @@ export function planMain(rest: string[], io: CliIo): number {
       daemonSetNodes: nodes,
       defaultNamespace: str('namespace'),
       oldIsLive: str('old-live') !== undefined,
+      newManifestsDir: newDir,
       openKruise: str('openkruise'),
       openKruiseOrigin: '--openkruise',
       kruiseRollouts: str('rollouts'),

@@ -49,7 +49,7 @@ export class UpdatePlan {
    * @param options feature gates, DaemonSet node count, default namespace
    */
   public static fromDirectories(oldDir: string, newDir: string, options: UpdatePlanOptions = {}): PlanReport {
-    return comparePlan(readDirectory(oldDir, 'old directory'), readDirectory(newDir, 'new directory'), options);
+    return comparePlan(readDirectory(oldDir, 'old directory'), readDirectory(newDir, 'new directory'), { newManifestsDir: newDir, ...options });
   }
 
   /**
@@ -61,7 +61,7 @@ export class UpdatePlan {
    * @param options feature gates, DaemonSet node count, default namespace
    */
   public static fromGitRef(ref: string, dir: string, options: UpdatePlanOptions = {}): PlanReport {
-    return comparePlan(readGitRef(ref, dir), readDirectory(dir, 'directory'), options);
+    return comparePlan(readGitRef(ref, dir), readDirectory(dir, 'directory'), { newManifestsDir: dir, ...options });
   }
 
   /**

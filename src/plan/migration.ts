@@ -11,6 +11,8 @@ import { analyzeTemplate, goEncoded } from './template';
 import { AdoptedPod, MigrationKind, MigrationPlan, UpdateType } from './types';
 import { planStatefulSet, PlanContext } from './workloads';
 import { _compareTags, _imageTag } from '../_image-tags';
+import { _decodeHelmRecord, _isHelmRecord, _managerImageOf } from '../control-plane/_helm-record';
+import { _compareRunning, _keepReleaseFix, _runningRelease } from '../control-plane/_running-release';
 import { _migrationSteps } from '../deployment-migration';
 import { PruneProtection } from '../prune-protection';
 import { defaultPodTemplate } from '../validation/pod-template';
@@ -364,8 +366,129 @@ function handoverCommand(obj: Json, ns: string, manager: string, to: string): st
 
 const WORKLOAD_KINDS = new Set(['Deployment', 'DaemonSet']);
 
+/** The label of the handover manager pods, added to the webhook Service's selector while the chart's manager pods stop. */
+export const HANDOVER_LABEL = 'cdk8s-kruise/handover';
+
+/** The kruise-manager containers of the taken-over workloads (the Deployment's `manager` first), live and new. */
+interface ManagerContainer { readonly what: string; readonly container: string; readonly liveImage: string; readonly newImage: string }
+
+function managerContainers(taken: MigrationObject[], after: Map<string, MigrationObject>): ManagerContainer[] {
+  const out: ManagerContainer[] = [];
+  for (const k of taken.filter(t => WORKLOAD_KINDS.has(t.obj.kind) && groupOf(t.obj.apiVersion) === 'apps')) {
+    const n = after.get(k.key)!.obj;
+    for (const c of k.obj.spec?.template?.spec?.containers ?? []) {
+      const nc = (n.spec?.template?.spec?.containers ?? []).find((x: Json) => x?.name === c?.name);
+      if (typeof c?.image !== 'string' || typeof nc?.image !== 'string') continue;
+      out.push({ what: `${k.obj.kind} ${k.namespace}/${k.obj.metadata.name}`, container: c.name, liveImage: c.image, newImage: nc.image });
+    }
+  }
+  const rank = (x: { what: string; container: string }) => (x.what.startsWith('Deployment') && x.container === 'manager' ? 0 : x.what.startsWith('Deployment') ? 1 : 2);
+  return out.sort((a, b) => rank(a) - rank(b));
+}
+
+/** What moving the webhook traffic to handover pods adds to a takeover: steps and commands before and after the apply. */
+interface WebhookHandover {
+  readonly stepsBefore: string[];
+  readonly commandsBefore: string[];
+  readonly stepsAfter: string[];
+  readonly commandsAfter: string[];
+  readonly handoverPods: number;
+}
+
+/**
+ * The webhook Service's pods are the chart's manager pods, which the apply
+ * replaces: without more, a Pod created or deleted while one of them stops can
+ * meet it (kube-proxy still sends it new connections for a moment, and it has
+ * no drain hook). So pods of the new manager serve first: a handover
+ * Deployment with the new manifests' pod template and one more label runs
+ * beside the chart's; the Service selects only them (and kube-proxy is given
+ * the drain time to follow); the chart's manager pods are stopped while no
+ * new connection goes to them, and kruise-manager answers the calls under way
+ * as its webhook server shuts down; the apply then puts the Service's own
+ * selector back (the handover pods and the new manager pods as they become
+ * ready); once the new pods are endpoints, the handover pods go, serving
+ * through their drain hook until they have left the endpoints.
+ */
+function webhookHandover(taken: MigrationObject[], after: Map<string, MigrationObject>, rolling: MigrationObject[],
+  notes: string[]): WebhookHandover | undefined {
+  const serviceRefs = new Set<string>();
+  for (const n of after.values()) {
+    if (n.obj.kind !== 'MutatingWebhookConfiguration' && n.obj.kind !== 'ValidatingWebhookConfiguration') continue;
+    for (const w of n.obj.webhooks ?? []) {
+      const svc = w?.clientConfig?.service;
+      if (svc?.name && svc?.namespace) serviceRefs.add(keyOf('', 'Service', svc.namespace, svc.name));
+    }
+  }
+  for (const key of serviceRefs) {
+    const svc = taken.find(t => t.key === key);
+    const selector: Record<string, string> | undefined = svc?.obj.spec?.selector;
+    if (!svc || !selector || Object.keys(selector).length === 0) continue;
+    const dep = rolling.find(k => k.obj.kind === 'Deployment' && k.namespace === svc.namespace && selectorMatches({ matchLabels: selector }, templateLabels(k.obj)));
+    if (!dep) continue;
+    const ns = dep.namespace;
+    const name: string = dep.obj.metadata.name;
+    const svcName: string = svc.obj.metadata.name;
+    const n = after.get(dep.key)!.obj;
+    const template = clone(n.spec?.template ?? {});
+    const replicas: number = n.spec?.replicas ?? 1;
+    const hName = `${name}-handover`;
+    template.metadata = { ...(template.metadata ?? {}), labels: { ...(template.metadata?.labels ?? {}), [HANDOVER_LABEL]: 'true' } };
+    const handoverDeployment = {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: hName, namespace: ns, labels: { [HANDOVER_LABEL]: 'true' } },
+      spec: {
+        replicas,
+        selector: { ...(n.spec?.selector ?? {}), matchLabels: { ...(n.spec?.selector?.matchLabels ?? {}), [HANDOVER_LABEL]: 'true' } },
+        template,
+      },
+    };
+    const drains = (template.spec?.containers ?? []).map((c: Json) => Number(c?.lifecycle?.preStop?.sleep?.seconds ?? 0));
+    const drain = Math.max(0, ...drains);
+    const settle = drain > 0 ? drain : 5;
+    const endpoints = `kubectl get endpointslices -n ${ns} -l kubernetes.io/service-name=${svcName} -o json`;
+    const until = (jq: string) => `timeout 300 sh -c 'until ${endpoints} | jq -e "${jq.replace(/"/g, '\\"')}" >/dev/null; do sleep 1; done'`;
+    const onlyHandover = `[.items[].endpoints[]?] | length > 0 and all(.conditions.ready and (.targetRef.name | startswith("${hName}-")))`;
+    const newReady = `[.items[].endpoints[]? | select(.conditions.ready and (.targetRef.name | startswith("${hName}-") | not))] | length > 0`;
+    const chartPods = `${Object.entries(selector).map(([k, v]) => `${k}=${v}`).join(',')},!${HANDOVER_LABEL}`;
+    if (drain === 0) {
+      notes.push('the new manager pods have no preStop drain (manager.drainDelay 0): as the handover pods stop at the end, kube-proxy can still send them a new connection for a moment');
+    }
+    if (template.spec?.hostNetwork) {
+      notes.push(`the manager pods use the host network: the ${replicas} handover pods need nodes where no other manager pod runs (the same ports)`);
+    }
+    notes.push('during the handover the chart\'s manager pods, then the new ones, take part in leader election with the handover pods: one of them runs the controllers, every ready one answers webhook calls');
+    return {
+      handoverPods: replicas,
+      stepsBefore: [
+        `start the handover pods: Deployment ${ns}/${hName}, the new manifests' manager pod template with the label ${HANDOVER_LABEL}: "true", ${replicas} pod${replicas === 1 ? '' : 's'} beside the chart's; wait until they are ready`,
+        `move the webhook calls to them: Service ${ns}/${svcName} selects only the handover pods; wait until its EndpointSlices list only them, then ${settle} s for kube-proxy to follow (the manager's drain time)`,
+        `stop the chart's manager pods (Deployment ${ns}/${name} to 0): no new connection goes to them, and kruise-manager answers the calls under way as its webhook server shuts down; wait until they are gone`,
+      ],
+      commandsBefore: [
+        `kubectl apply --server-side --field-manager=cdk8s-kruise-handover -f - <<'EOF'\n${J(handoverDeployment)}\nEOF`,
+        `kubectl rollout status deployment/${hName} -n ${ns} --timeout=300s`,
+        `kubectl patch service ${svcName} -n ${ns} --type=merge -p '${J({ spec: { selector: { [HANDOVER_LABEL]: 'true' } } })}'`,
+        `${until(onlyHandover)} && sleep ${settle}`,
+        `kubectl scale deployment ${name} -n ${ns} --replicas=0`,
+        `kubectl wait --for=delete pod -n ${ns} -l '${chartPods}' --timeout=300s`,
+      ],
+      stepsAfter: [
+        `end the handover: once pods of Deployment ${ns}/${name} are endpoints of Service ${ns}/${svcName} again (the apply put its selector back), delete Deployment ${ns}/${hName}; `
+          + `its pods leave the endpoints at once and keep serving for their drain time (${drain} s) before they stop`,
+      ],
+      commandsAfter: [
+        until(newReady),
+        `kubectl delete deployment ${hName} -n ${ns}`,
+        `kubectl wait --for=delete pod -n ${ns} -l ${HANDOVER_LABEL}=true --timeout=300s`,
+      ],
+    };
+  }
+  return undefined;
+}
+
 function helmTakeover(release: string, releaseNs: string, owned: MigrationObject[], oldAll: MigrationObject[],
-  after: Map<string, MigrationObject>, ctx: PlanContext): MigrationPlan {
+  after: Map<string, MigrationObject>, ctx: PlanContext, applyFrom: string): MigrationPlan {
   const notes: string[] = [];
   const steps: string[] = [];
   const commands: string[] = [];
@@ -395,9 +518,16 @@ function helmTakeover(release: string, releaseNs: string, owned: MigrationObject
   let webhooks = 0;
   for (const k of taken.filter(t => t.obj.kind === 'MutatingWebhookConfiguration' || t.obj.kind === 'ValidatingWebhookConfiguration')) {
     const mine = new Map<string, Json>((after.get(k.key)!.obj.webhooks ?? []).map((w: Json) => [w?.name, w]));
+    const liveNames = new Set((k.obj.webhooks ?? []).map((w: Json) => w?.name));
     for (const w of k.obj.webhooks ?? []) {
       webhooks++;
-      const m = mine.get(w?.name);
+      // a webhook renamed by a newer chart (mimagepulljob.kb.io -> mimagepulljob-v1beta1.kb.io) judges the same resources under its new name
+      const resources = (h: Json) => J((h?.rules ?? []).flatMap((r: Json) => (r?.resources ?? []).map((x: string) => `${(r?.apiGroups ?? []).join(',')}/${x}`)).sort());
+      const renamed = mine.has(w?.name) ? undefined
+        : [...mine.values()].find(h => !liveNames.has(h?.name) && resources(h) === resources(w)
+          && J(h?.rules?.[0]?.operations) === J(w?.rules?.[0]?.operations));
+      const m = mine.get(w?.name) ?? renamed;
+      if (renamed) notes.push(`${k.obj.kind} ${k.obj.metadata.name}: webhook ${w.name} is ${renamed.name} in the new manifests (the same resources and operations)`);
       if (!m) {
         refuse(`${k.obj.kind} ${k.obj.metadata.name}: webhook ${w?.name} is live but not in the new manifests: taking the configuration over removes it, and ${w?.name} stops judging ${J((w?.rules ?? []).flatMap((r: Json) => r?.resources ?? []))}; keep it (check the control plane's feature gates)`);
       } else if (w?.clientConfig?.service?.path !== m?.clientConfig?.service?.path) {
@@ -417,12 +547,18 @@ function helmTakeover(release: string, releaseNs: string, owned: MigrationObject
     }
   }
   const svc = taken.find(t => t.obj.kind === 'Service' && t.obj.metadata.name === 'kruise-webhook-service');
-  if (svc && !sameJson(svc.obj.spec?.selector, after.get(svc.key)!.obj.spec?.selector)) {
+  const liveSelector = { ...(svc?.obj.spec?.selector ?? {}) };
+  if (svc && liveSelector[HANDOVER_LABEL] !== undefined) {
+    delete liveSelector[HANDOVER_LABEL];
+    notes.push(`Service ${svc.namespace}/${svc.obj.metadata.name} selects pods labelled ${HANDOVER_LABEL}: a handover is under way; the apply puts the Service's own selector back`);
+  }
+  if (svc && !sameJson(liveSelector, after.get(svc.key)!.obj.spec?.selector)) {
     refuse(`Service ${svc.namespace}/kruise-webhook-service: its selector changes from ${J(svc.obj.spec?.selector)} to ${J(after.get(svc.key)!.obj.spec?.selector)}: the webhooks lose their endpoints while the pods roll; keep the selector`);
   }
 
-  // the pods that roll, and the image: never a downgrade
+  // the pods that roll
   const rolls: string[] = [];
+  const rolling: MigrationObject[] = [];
   for (const k of taken.filter(t => WORKLOAD_KINDS.has(t.obj.kind) && groupOf(t.obj.apiVersion) === 'apps')) {
     const n = after.get(k.key)!.obj;
     const oldT = goEncoded(defaultPodTemplate(dropTimestamp(k.obj.spec?.template), true));
@@ -434,19 +570,38 @@ function helmTakeover(release: string, releaseNs: string, owned: MigrationObject
         ? `maxSurge ${J(n.spec?.strategy?.rollingUpdate?.maxSurge ?? '25%')}, maxUnavailable ${J(n.spec?.strategy?.rollingUpdate?.maxUnavailable ?? '25%')}`
         : `maxUnavailable ${J(n.spec?.updateStrategy?.rollingUpdate?.maxUnavailable ?? 1)} per node`;
       rolls.push(`${what} (${strategy})`);
+      rolling.push(k);
       differences.push(...differenceLines(ops, `${what}: spec.template`, n.spec?.template, k.obj.spec?.template, 'Kubernetes', 'Kubernetes'));
-    }
-    for (const c of n.spec?.template?.spec?.containers ?? []) {
-      const liveC = (k.obj.spec?.template?.spec?.containers ?? []).find((x: Json) => x?.name === c?.name);
-      const cmp = _compareTags(_imageTag(liveC?.image), _imageTag(c?.image));
-      if (cmp !== undefined && cmp > 0) {
-        refuse(`${what}: container ${c.name} runs ${liveC.image}, newer than ${c.image} of the new manifests: taking over would downgrade OpenKruise; set imageTag to ${_imageTag(liveC.image)} or newer`);
-      }
     }
   }
 
-  const record = oldAll.filter(k => k.obj.kind === 'Secret' && k.obj.type === HELM_RECORD_TYPE && k.obj.metadata?.labels?.name === release && k.namespace === releaseNs);
-  const recordCmd = `kubectl delete secret -n ${releaseNs} -l owner=helm,name=${release}`;
+  // the release: the one the cluster runs (its kruise-manager's image, else the release record's manifest), never a downgrade
+  const record = oldAll.filter(k => _isHelmRecord(k.obj) && k.obj.metadata?.labels?.name === release && k.namespace === releaseNs);
+  const decoded = record.map(r => { try { return _decodeHelmRecord(r.obj, 'the release record'); } catch { return undefined; } })
+    .filter((r): r is NonNullable<typeof r> => r !== undefined)
+    .sort((a, b) => (a.status === 'deployed' ? -1 : 0) - (b.status === 'deployed' ? -1 : 0) || (b.version ?? 0) - (a.version ?? 0))[0];
+  const manager = managerContainers(taken, after)[0];
+  const liveImage = manager?.liveImage ?? (decoded ? _managerImageOf(decoded.manifest) : undefined);
+  const liveSource = manager ? `${manager.what}: container ${manager.container} runs ${manager.liveImage}`
+    : decoded ? `the release record (chart kruise ${decoded.chartVersion}) runs ${liveImage}` : undefined;
+  const newImage = manager?.newImage;
+  let releaseChange: string | undefined;
+  if (liveImage !== undefined && newImage !== undefined && _imageTag(liveImage) !== undefined) {
+    const running = _runningRelease(_imageTag(liveImage)!);
+    const target = _runningRelease(_imageTag(newImage) ?? '');
+    const cmp = target.version === undefined ? _compareTags(running.tag, _imageTag(newImage)) : _compareRunning(running, target.version);
+    if (cmp !== undefined && cmp > 0) {
+      refuse(`${liveSource}, newer than ${newImage} of the new manifests: taking over would downgrade OpenKruise; ${_keepReleaseFix(running)}`);
+    } else if (cmp !== undefined && cmp < 0) {
+      releaseChange = `OpenKruise ${running.version} -> ${target.version ?? _imageTag(newImage)}`;
+      notes.push(`the takeover upgrades OpenKruise: ${liveSource}, the new manifests ${newImage}`
+        + (running.release && target.release && running.release.line.line !== target.release.line.line
+          ? `; cdk8s-kruise plan --openkruise ${running.release.line.line}..${target.release.line.line} lists what the new line changes` : ''));
+    }
+  }
+
+  const recordKind = record.some(r => r.obj.kind === 'ConfigMap') ? 'configmap' : 'secret';
+  const recordCmd = `kubectl delete ${recordKind} -n ${releaseNs} -l owner=helm,name=${release}`;
   steps.push(`delete the release record (${record.length > 0 ? record.map(r => r.obj.metadata.name).join(', ') : `Secrets labelled owner=helm,name=${release}`}): ${recordCmd}; `
     + `helm list no longer shows ${release}, and no helm uninstall can delete the ${crds} CRDs (and with them every OpenKruise object) or the other objects`);
   if (record.length === 0) notes.push(`the release record is not in the live objects: add secrets -n ${releaseNs} -l owner=helm to the kubectl get to see it`);
@@ -457,14 +612,33 @@ function helmTakeover(release: string, releaseNs: string, owned: MigrationObject
   const noFields = taken.filter(k => (k.obj.metadata?.managedFields ?? []).length === 0).length;
   steps.push(`hand Helm's fields to the field manager cdk8s-kruise (${handover.length} objects), so that the apply below removes what only the chart wrote, Helm's labels and annotations included`
     + (noFields > 0 ? `; ${noFields} of the live objects have no managedFields: save them with kubectl get ... -o json --show-managed-fields to get the commands` : ''));
-  steps.push('apply the new manifests: kubectl apply --server-side --field-manager=cdk8s-kruise --force-conflicts -f <dir> (kruise-manager owns fields of the webhook configurations and CRDs, so conflicts are certain)');
-  if (rolls.length > 0) steps.push(`wait for the pods that roll: ${rolls.join('; ')}`);
-  notes.push('without the handover, Helm\'s labels (app.kubernetes.io/managed-by: Helm) and annotations (meta.helm.sh/release-*) stay, and a later helm install of the same release adopts the objects again without a word');
-  notes.push('a helm.sh/resource-policy: keep annotation added to live objects does not stop helm uninstall: Helm reads the policy from the manifests in its release record; delete the record instead');
   commands.push(recordCmd, ...handover);
+
+  // the webhook traffic moves to pods of the new manager before the chart's manager pods stop
+  const moved = webhookHandover(taken, after, rolling, notes);
+  if (moved) {
+    steps.push(...moved.stepsBefore);
+    commands.push(...moved.commandsBefore);
+  }
+  const applyCmd = `kubectl apply --server-side --field-manager=cdk8s-kruise --force-conflicts -f ${applyFrom}`;
+  steps.push(`apply the new manifests: ${applyCmd} (kruise-manager owns fields of the webhook configurations and CRDs, so conflicts are certain)`);
+  commands.push(applyCmd);
+  if (rolls.length > 0) {
+    steps.push(`wait for the pods that roll: ${rolls.join('; ')}`);
+    commands.push(...rolling.map(k => `kubectl rollout status ${k.obj.kind.toLowerCase()}/${k.obj.metadata.name} -n ${k.namespace} --timeout=600s`));
+  }
+  if (moved) {
+    steps.push(...moved.stepsAfter);
+    commands.push(...moved.commandsAfter);
+  }
+  notes.push('without the handover, Helm\'s labels (app.kubernetes.io/managed-by: Helm) and annotations (meta.helm.sh/release-*) stay, and a later helm install of the same release adopts the objects again without a word');
+  notes.push('a helm.sh/resource-policy: keep annotation added to live objects does not stop helm uninstall: Helm reads the policy from the manifests in its record; delete the record instead');
   const summary = cause
     ? `takeover refused: ${cause}`
-    : `takeover: the manifests take over the ${taken.length} objects of Helm release ${releaseNs}/${release} (${crds} CRDs and ${webhooks} webhooks kept, the certificate kept); ${rolls.length > 0 ? `the pods of ${rolls.length} workload${rolls.length === 1 ? '' : 's'} roll once` : 'no pod rolls'}`;
+    : `takeover: the manifests take over the ${taken.length} objects of Helm release ${releaseNs}/${release} (${crds} CRDs and ${webhooks} webhooks kept, the certificate kept); `
+      + `${releaseChange ? `the release changes: ${releaseChange}; ` : ''}`
+      + `${rolls.length > 0 ? `the pods of ${rolls.length} workload${rolls.length === 1 ? '' : 's'} roll once` : 'no pod rolls'}`
+      + `${moved ? `, the webhook calls moved to ${moved.handoverPods} handover pods of the new manager first` : ''}`;
   return {
     kind: MigrationKind.HELM_TAKEOVER,
     namespace: releaseNs,
@@ -486,7 +660,7 @@ function helmTakeover(release: string, releaseNs: string, owned: MigrationObject
 
 /** Recognise the migrations between the two sides. */
 export function planMigrations(before: Map<string, MigrationObject>, after: Map<string, MigrationObject>, live: boolean, gates: PlanGates,
-  daemonSetNodes?: number): MigrationResult {
+  daemonSetNodes?: number, applyFrom = 'dist'): MigrationResult {
   const ctx: PlanContext = { gates, daemonSetNodes };
   const migrations: MigrationPlan[] = [];
   const consumed = new Set<string>();
@@ -535,7 +709,7 @@ export function planMigrations(before: Map<string, MigrationObject>, after: Map<
     for (const [id, owned] of releases) {
       if (!owned.some(k => after.has(k.key))) continue;
       const [releaseNs, release] = [id.slice(0, id.indexOf('/')), id.slice(id.indexOf('/') + 1)];
-      migrations.push(helmTakeover(release, releaseNs, owned, oldAll, after, ctx));
+      migrations.push(helmTakeover(release, releaseNs, owned, oldAll, after, ctx, applyFrom));
       for (const k of owned) if (!after.has(k.key)) consumed.add(k.key);
     }
   }

@@ -333,7 +333,7 @@ export function comparePlan(oldObjs: Json[], newObjs: Json[], options: CompareOp
   // migrations (a StatefulSet becoming an Advanced StatefulSet, a Deployment's pods moving to a CloneSet, a
   // Helm release taken over) are planned first; the run-time objects of a live dump (pods, claims of claim
   // templates, revisions, Helm's release records) are never manifests, so they are neither removed nor compared
-  const { migrations, consumed } = planMigrations(before, after, live, gates, ctx.daemonSetNodes);
+  const { migrations, consumed } = planMigrations(before, after, live, gates, ctx.daemonSetNodes, options.newManifestsDir);
   if (live) {
     const liveSets = [...before.values()].filter(k => k.obj.kind === 'StatefulSet').map(k => k.obj);
     for (const k of before.values()) if (!after.has(k.key) && isRuntimeObject(k.obj, liveSets)) consumed.add(k.key);

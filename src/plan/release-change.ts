@@ -92,9 +92,13 @@ function gateChanges(product: Product, from: Release, to: Release): string[] {
   return out;
 }
 
-/** The webhook rules that start or stop refusing from `from` to `to`. */
+/**
+ * The webhook rules that start or stop refusing from `from` to `to`, one line
+ * per change with the kinds it applies to (a rule of pod templates is one
+ * change of every kind that judges them).
+ */
 function ruleChanges(product: Product, from: Release, to: Release): string[] {
-  const out: string[] = [];
+  const kinds = new Map<string, string[]>();
   for (const m of admissionModules()) {
     if (productOfGroup(m.group) !== product) continue;
     for (const r of m.releaseRules ?? []) {
@@ -102,10 +106,13 @@ function ruleChanges(product: Product, from: Release, to: Release): string[] {
       const after = atLeast(to, r.release);
       if (before === after) continue;
       const refusesAfter = r.change === 'refuses' ? after : !after;
-      out.push(`${m.kind}: ${refusesAfter ? 'starts refusing' : 'stops refusing'} ${r.what} (${r.change === 'refuses' ? 'refused' : 'accepted'} from ${PRODUCT_NAME[product]} ${r.release})`);
+      const change = `${refusesAfter ? 'starts refusing' : 'stops refusing'} ${r.what} (${r.change === 'refuses' ? 'refused' : 'accepted'} from ${PRODUCT_NAME[product]} ${r.release})`;
+      const list = kinds.get(change) ?? [];
+      if (!list.includes(m.kind)) list.push(m.kind);
+      kinds.set(change, list);
     }
   }
-  return out;
+  return [...kinds].map(([change, list]) => `${[...list].sort().join(', ')}: ${change}`);
 }
 
 /** The known failures on some clusters that the move fixes, or brings (src/releases/failures.ts). */

@@ -256,6 +256,14 @@ export interface UpdatePlanOptions {
   readonly oldIsLive?: boolean;
 
   /**
+   * The folder the new manifests are applied from, as the commands of a
+   * migration write it (`kubectl apply ... -f DIR`).
+   *
+   * @default "dist"
+   */
+  readonly newManifestsDir?: string;
+
+  /**
    * The OpenKruise release the cluster runs: a line (`"1.8"`) or a release
    * (`"1.8.2"`). For an upgrade or downgrade, `"1.8..1.9"` (the release now,
    * then the one the change moves to). The control planes in the manifests

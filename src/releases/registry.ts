@@ -45,6 +45,11 @@ export interface ReleaseLine {
   readonly gates: GateChanges;
   /** CRDs upstream ships that the line's Helm chart does not install (e.g. `EphemeralJob`). */
   readonly chartLeavesOut?: readonly string[];
+  /**
+   * The Kubernetes minor whose libraries (go.mod `k8s.io/kubernetes`, `k8s.io/api`) the
+   * line's webhooks decode and validate pod templates with, e.g. `1.30` (OpenKruise only).
+   */
+  readonly kubernetesLibraries?: string;
   /** What the line's control plane installs, where it differs from the default line's, and the chart it is matched to. */
   readonly controlPlane: ControlPlaneFacts;
 }

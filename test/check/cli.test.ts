@@ -389,6 +389,30 @@ describe('the release the cluster runs (--openkruise, --rollouts, --live)', () =
     expect(run([file])).toEqual({ code: 0, out: SUMMARY(1, 1, 1, 0, 'all admitted'), err: '' });
   });
 
+  test('a kind whose CRD the line\'s chart does not install is refused there, unless the documents or --live hold the CRD', () => {
+    const job = 'apiVersion: apps.kruise.io/v1alpha1\nkind: EphemeralJob\nmetadata: {name: debug, namespace: shop}\n'
+      + 'spec:\n  selector: {matchLabels: {app: web}}\n  replicas: 1\n  template:\n    ephemeralContainers:\n'
+      + '    - {name: debugger, image: "busybox:1.36", imagePullPolicy: IfNotPresent, terminationMessagePolicy: File}\n';
+    const dir = tmp();
+    const file = write(dir, 'debug.yaml', job);
+    expect(run(['--openkruise', '1.8', file])).toEqual({
+      code: 2,
+      out: `EphemeralJob "debug" (apps.kruise.io/v1alpha1; ${file}, document 1) kind: "EphemeralJob" has no resource in a cluster of OpenKruise 1.8: `
+        + 'its chart does not install the CRD ephemeraljobs.apps.kruise.io, so the API server answers "no matches for kind EphemeralJob in version apps.kruise.io/v1alpha1"; '
+        + 'the target is 1.8 (given with --openkruise); install the CRD (config/crd/bases/apps.kruise.io_ephemeraljobs.yaml of the release\'s sources) and pass it '
+        + 'with the documents or with --live (kubectl get crd ephemeraljobs.apps.kruise.io -o json), or upgrade the cluster to OpenKruise 1.9 and declare that release\n'
+        + SUMMARY(1, 1, 1, 0, '1 document refused', ON_18),
+      err: '',
+    });
+    expect(run([file]).code).toBe(0);
+    // the cluster has the CRD: kubectl get crd -o json (a List), or the CRD among the documents
+    const crd = { apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'ephemeraljobs.apps.kruise.io' } };
+    const live = write(dir, 'crds.json', JSON.stringify({ apiVersion: 'v1', kind: 'List', items: [crd] }));
+    expect(run(['--openkruise', '1.8', '--live', live, file])).toEqual({ code: 0, out: SUMMARY(1, 1, 1, 0, 'all admitted', ON_18), err: '' });
+    const withCrd = write(dir, 'with-crd.yaml', `${JSON.stringify(crd)}\n---\n${job}`);
+    expect(run(['--openkruise', '1.7', withCrd])).toEqual({ code: 0, out: SUMMARY(2, 1, 1, 1, 'all admitted', 'OpenKruise v1.7.4 and Kruise Rollouts v0.6.2'), err: '' });
+  });
+
   test('--feature-gates are read as the release has them', () => {
     const file = write(tmp(), 'web.yaml', CLONESET);
     expect(run(['--openkruise', '1.8', '--feature-gates', 'InPlacePodVerticalScaling=true', file]).err).toBe(

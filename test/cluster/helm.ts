@@ -1,21 +1,25 @@
 /**
  * The `helm` v3 binary (build-helm.sh: helm.sh/helm/v3 from the Go module
  * proxy) against the tier's cluster, and the openkruise/charts `kruise` chart
- * of the line the cluster runs (1.9).
+ * 1.9.1, the chart of the line the cluster runs.
  *
- * Where the chart comes from, in order:
- * - `KRUISE_CHART_DIR`: the chart folder (`versions/kruise/<version>` of a
+ * Where the chart comes from:
+ * - `KRUISE_CHART_DIR`: the chart folder (`versions/kruise/1.9.1` of a
  *   checkout of openkruise/charts), installed as it is;
- * - `../shared/reference/kruise-chart-1.9.0-alpha.3/chart/`, the same folder
- *   kept beside the clone;
- * - otherwise the chart is assembled at run time, in a temporary folder,
- *   from `../shared/reference/kruise-chart-1.9.0-alpha.3/helm-template.yaml`
- *   (the chart's own rendering with its default values): one template per
- *   rendered object, the manager image turned back into the chart's
- *   `manager.image.repository`/`tag` values. No registry the tier may use
- *   serves the chart (it is neither a Go module, nor an npm, PyPI, Maven or
- *   Debian package), so a clean CI machine has only the rendering; the
- *   objects Helm installs are then those of the chart with its defaults.
+ * - otherwise the chart is assembled at run time, in a temporary folder, from
+ *   `../shared/reference` only (no registry the tier may use serves the chart:
+ *   it is neither a Go module nor an npm, PyPI, Maven or Debian package):
+ *   - chart 1.9.1's own files: Chart.yaml, values.yaml and the templates
+ *     webhookconfiguration.yaml, rbac_role.yaml and the ResourceDistribution
+ *     and WorkloadSpread CRDs; chart 1.9.0's CloneSet, UnitedDeployment and
+ *     PodUnavailableBudget CRD templates (each byte-identical to 1.9.0-alpha.3's);
+ *   - stand-ins for the templates that could not be had (manager.yaml,
+ *     _helpers.tpl, pre_delete_hook_job.yaml and 13 CRDs): the objects of
+ *     chart 1.9.0-alpha.3's own rendering with its default values, one
+ *     template each, the manager image turned back into the chart's
+ *     `manager.image.repository`/`tag` values (so 1.9.1's values.yaml gives
+ *     it v1.9.1). openkruise/charts' `versions/kruise/next`, which became
+ *     1.9.0, keeps alpha.3's manager, helper and hook templates byte for byte.
  * Nothing of the chart is committed.
  */
 import { spawnSync } from 'child_process';
@@ -24,13 +28,15 @@ import * as os from 'os';
 import * as path from 'path';
 import { parseAllDocuments, stringify } from 'yaml';
 import { Kube } from './kube';
-import { REFERENCE_DIR } from '../util/reference';
+import {
+  ALPHA3_RENDERING, CHART_1_9_0_TEMPLATES, CHART_1_9_1, CHART_1_9_1_TEMPLATES, CHART_1_9_1_VALUES, chartValues, matchKey, renderObjects,
+} from '../control-plane/_chart-template';
 
-export const CHART_VERSION = '1.9.0-alpha.3';
-export const CHART_REFERENCE = path.join(REFERENCE_DIR, `kruise-chart-${CHART_VERSION}`);
-const RENDERING = path.join(CHART_REFERENCE, 'helm-template.yaml');
-/** The image the chart's templates name with their default values. */
-const CHART_IMAGE = 'openkruise/kruise-manager:v1.9.0-alpha3';
+export const CHART_VERSION = '1.9.1';
+/** The files the chart is assembled from. */
+export const CHART_SOURCES = [path.join(CHART_1_9_1, 'chart', 'Chart.yaml'), CHART_1_9_1_VALUES, ...CHART_1_9_1_TEMPLATES, ...CHART_1_9_0_TEMPLATES, ALPHA3_RENDERING];
+/** The image alpha.3's manager template renders with its own values. */
+const ALPHA3_IMAGE = 'openkruise/kruise-manager:v1.9.0-alpha3';
 
 /** The helm binary (built on first use; the prebuild builds it in the background). */
 export function helmBinary(): string {
@@ -40,35 +46,43 @@ export function helmBinary(): string {
   return r.stdout.trim().split('\n').pop()!;
 }
 
-/** Where the chart is, and what it is (the chart's own folder, or assembled from its rendering). */
+/** Where the chart is, and what it is (the chart's own folder, or assembled). */
 export interface ChartSource {
   readonly dir: string;
   readonly origin: string;
+  /** The objects of the chart's own templates and of the stand-ins, by `Kind name`. */
+  readonly standIns: string[];
 }
 
-/** The kruise chart to install (see the file's comment for the order). */
+/** The kruise chart 1.9.1 to install (see the file's comment). */
 export function kruiseChart(): ChartSource {
-  const own = process.env.KRUISE_CHART_DIR ?? path.join(CHART_REFERENCE, 'chart');
-  if (fs.existsSync(path.join(own, 'Chart.yaml'))) return { dir: own, origin: `the chart folder ${own}` };
-  if (!fs.existsSync(RENDERING)) {
-    throw new Error(`cluster tier: no kruise chart: set KRUISE_CHART_DIR to versions/kruise/${CHART_VERSION} of openkruise/charts, or keep ${RENDERING} beside the clone`);
+  const own = process.env.KRUISE_CHART_DIR;
+  if (own && fs.existsSync(path.join(own, 'Chart.yaml'))) return { dir: own, origin: `the chart folder ${own}`, standIns: [] };
+  const missing = CHART_SOURCES.filter(f => !fs.existsSync(f));
+  if (missing.length > 0) {
+    throw new Error(`cluster tier: no kruise chart: set KRUISE_CHART_DIR to versions/kruise/${CHART_VERSION} of openkruise/charts, or keep ${missing.join(', ')} beside the clone`);
   }
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cluster-tier-kruise-chart-'));
   fs.mkdirSync(path.join(dir, 'templates'));
-  fs.writeFileSync(path.join(dir, 'Chart.yaml'), stringify({
-    apiVersion: 'v1',
-    name: 'kruise',
-    version: CHART_VERSION.replace('alpha.', 'alpha'),
-    appVersion: CHART_VERSION.replace('alpha.', 'alpha'),
-    description: `the kruise chart ${CHART_VERSION}, assembled from its rendering with default values`,
-  }));
-  fs.writeFileSync(path.join(dir, 'values.yaml'), stringify({ manager: { image: { repository: 'openkruise/kruise-manager', tag: 'v1.9.0-alpha3' } } }));
-  const docs = parseAllDocuments(fs.readFileSync(RENDERING, 'utf-8')).map(d => d.toJSON()).filter(x => x);
-  docs.forEach((obj, i) => {
-    const text = stringify(obj, { lineWidth: 0 }).split(`image: ${CHART_IMAGE}`).join('image: "{{ .Values.manager.image.repository }}:{{ .Values.manager.image.tag }}"');
-    fs.writeFileSync(path.join(dir, 'templates', `${String(i).padStart(2, '0')}-${String(obj.kind).toLowerCase()}-${obj.metadata.name}.yaml`), text);
+  fs.copyFileSync(path.join(CHART_1_9_1, 'chart', 'Chart.yaml'), path.join(dir, 'Chart.yaml'));
+  fs.copyFileSync(CHART_1_9_1_VALUES, path.join(dir, 'values.yaml'));
+  const real = [...CHART_1_9_1_TEMPLATES, ...CHART_1_9_0_TEMPLATES];
+  for (const f of real) fs.copyFileSync(f, path.join(dir, 'templates', path.basename(f)));
+  // what the real templates render, with the default values: the stand-ins are the rest of alpha.3's rendering
+  const covered = new Set(real.flatMap(f => renderObjects(f, chartValues())).map(matchKey));
+  const standIns: string[] = [];
+  const docs = parseAllDocuments(fs.readFileSync(ALPHA3_RENDERING, 'utf-8')).map(d => d.toJSON()).filter(x => x && x.kind);
+  docs.filter(obj => !covered.has(matchKey(obj))).forEach((obj, i) => {
+    const text = stringify(obj, { lineWidth: 0 }).split(`image: ${ALPHA3_IMAGE}`).join('image: "{{ .Values.manager.image.repository }}:{{ .Values.manager.image.tag }}"');
+    fs.writeFileSync(path.join(dir, 'templates', `stand-in-${String(i).padStart(2, '0')}-${String(obj.kind).toLowerCase()}-${obj.metadata.name}.yaml`), text);
+    standIns.push(`${obj.kind} ${obj.metadata.name}`);
   });
-  return { dir, origin: `assembled from ${path.relative(path.resolve(__dirname, '..', '..'), RENDERING)} (${docs.length} objects)` };
+  return {
+    dir,
+    origin: `chart ${CHART_VERSION} assembled from ../shared/reference: its own Chart.yaml, values.yaml and ${real.length} templates (${real.map(f => path.basename(f)).join(', ')}), `
+      + `and ${standIns.length} objects of chart 1.9.0-alpha.3's rendering standing in for the templates that could not be had`,
+    standIns,
+  };
 }
 
 /** Run helm against the tier's cluster, with its own config and cache folders; throws with its output when it fails. */

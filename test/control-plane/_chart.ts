@@ -1,7 +1,12 @@
 /**
- * Facts of the openkruise/charts `kruise` chart, version 1.9.0-alpha.3,
- * rendered with its default values (namespace kruise-system), written down
- * by hand for the parity tests: object list, RBAC rules, webhooks.
+ * Facts of the openkruise/charts `kruise` chart 1.9.1 rendered with its
+ * default values (namespace kruise-system), written down by hand for the
+ * parity tests: object list, RBAC rules, webhooks. The webhooks and the RBAC
+ * rules are read from chart 1.9.1's own templates (chart-parity.test.ts holds
+ * these lines to them); the object list from 1.9.0-alpha.3's rendering, whose
+ * manager template chart 1.9.1 keeps (../shared/reference/kruise-chart-1.9.1/README.md).
+ * The webhooks of the older layout (charts 1.7.5, 1.8.3, 1.9.0-alpha.3:
+ * v1alpha1 paths, no EphemeralJob webhook) are kept for the 1.7 and 1.8 lines.
  */
 import { Chart, Testing } from 'cdk8s';
 import { KruiseControlPlane, KruiseControlPlaneProps } from '../../src';
@@ -117,8 +122,8 @@ export const CHART_RULES: Record<string, string[]> = {
     ` | nodes | ${RO}`,
     ` | persistentvolumeclaims | ${RW}`,
     ` | pods | ${RW}`,
-    ` | pods/ephemeralcontainers | ${ST}`,
-    ` | pods/status,pods/resize | ${ST}`,
+    ` | pods/ephemeralcontainers,pods/resize | ${ST}`,
+    ` | pods/status | ${ST}`,
     `policy.kruise.io | podunavailablebudgets | ${RW}`,
     'policy.kruise.io | podunavailablebudgets/finalizers | update',
     `policy.kruise.io | podunavailablebudgets/status | ${ST}`,
@@ -166,7 +171,7 @@ export const CHART_BINDINGS = [
 ];
 
 /**
- * The chart's webhooks, in order: `name | path | group | versions | operations | resources | failurePolicy | selectors`
+ * The webhooks of charts 1.7.5, 1.8.3 and 1.9.0-alpha.3, in order: `name | path | group | versions | operations | resources | failurePolicy | selectors`
  * (selectors: - none, pod = control-plane NotIn openkruise + not kube-system, protect = label Exists + not kube-system).
  */
 export const CHART_MUTATING = [
@@ -210,21 +215,25 @@ export const CHART_VALIDATING = [
   'vuniteddeployment.kb.io | /validate-apps-kruise-io-v1alpha1-uniteddeployment | apps.kruise.io | v1alpha1 | CREATE,UPDATE,DELETE | uniteddeployments | Fail | -',
 ];
 
-/**
- * Kinds whose chart webhook path the v1.9.0 manager does not serve (it
- * registers them without the version segment, for v1alpha1 and v1beta1, and
- * drops webhooks whose path it does not serve): the chart's line with the
- * path and versions the manager serves.
- */
-export function servedByV190(line: string): string {
-  const kinds = ['advancedcronjob', 'broadcastjob', 'daemonset', 'imagelistpulljob', 'imagepulljob', 'nodeimage', 'sidecarset'];
+/** What chart 1.9.1 changed in a webhook line of the older layout: the seven kinds at paths without the version, for v1alpha1 and v1beta1; the pull jobs renamed. */
+function chart191(line: string): string {
   const parts = line.split(' | ');
-  const m = /^\/(mutate|validate)-apps-kruise-io-v1alpha1-(.+)$/.exec(parts[1]);
-  if (!m || !kinds.includes(m[2])) return line;
+  const m = /^\/(mutate|validate)-apps-kruise-io-v1alpha1-(advancedcronjob|broadcastjob|daemonset|imagelistpulljob|imagepulljob|nodeimage|sidecarset)$/.exec(parts[1]);
+  if (!m) return line;
   parts[1] = `/${m[1]}-apps-kruise-io-${m[2]}`;
   parts[3] = 'v1alpha1,v1beta1';
+  if (m[2].endsWith('pulljob')) parts[0] = parts[0].replace('.kb.io', '-v1beta1.kb.io');
   return parts.join(' | ');
 }
+
+/** The webhooks of chart 1.9.1 (12 mutating). */
+export const CHART_1_9_1_MUTATING = CHART_MUTATING.map(chart191);
+/** The webhooks of chart 1.9.1 (25 validating: the EphemeralJob webhook is new, before the UnitedDeployment one). */
+export const CHART_1_9_1_VALIDATING = [
+  ...CHART_VALIDATING.slice(0, -1).map(chart191),
+  'vephemeraljobs.kb.io | /validate-apps-kruise-io-v1alpha1-ephemeraljob | apps.kruise.io | v1alpha1 | CREATE,UPDATE | ephemeraljobs | Fail | -',
+  ...CHART_VALIDATING.slice(-1),
+];
 
 /** A synthesized webhook in the `CHART_MUTATING` notation. */
 export function webhookLine(w: any): string {

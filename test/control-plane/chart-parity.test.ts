@@ -1,8 +1,12 @@
 /**
- * The control plane of each line against the own rendering of that line's
- * chart (../shared/reference/kruise-chart-<chart>/helm-template.yaml:
- * 1.9.0-alpha.3 for the default control plane, 1.8.3 for `release: '1.8'`,
- * 1.7.5 for `release: '1.7'`), object by object and field by field. Every
+ * The control plane of each line against that line's chart rendered with its
+ * default values, object by object and field by field: for the default
+ * control plane chart 1.9.1 as far as its files could be had (its webhook
+ * and RBAC templates and five CRD templates, read as data by
+ * _chart-template.ts, with its values.yaml; the other objects from
+ * 1.9.0-alpha.3's own rendering, ../shared/reference/kruise-chart-1.9.0-alpha.3,
+ * whose templates 1.9.1 keeps, with 1.9.1's image); for `release: '1.8'` and
+ * `'1.7'` the own renderings of charts 1.8.3 and 1.7.5. Every
  * difference must be declared in chart-differences.ts, every declared
  * difference must still occur, and the tables of docs/control-planes.md must
  * be the ones rendered from the declarations.
@@ -15,11 +19,24 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { Chart, Testing } from 'cdk8s';
 import { parseAllDocuments } from 'yaml';
+import { CHART_1_9_0_TEMPLATES, CHART_1_9_1_TEMPLATES, CHART_1_9_1_VALUES, chart191Objects, matchKey, objectId } from './_chart-template';
 import { DifferenceSite, KruiseLine, LINE_CHART, chartDifferences, differencesTable } from './chart-differences';
 import { KruiseControlPlane, KruiseControlPlaneProps } from '../../src';
 import { REFERENCE_DIR, describeWithReference } from '../util/reference';
 
-const rendering = (line: KruiseLine) => path.join(REFERENCE_DIR, `kruise-chart-${LINE_CHART[line]}`, 'helm-template.yaml');
+const rendering = (line: KruiseLine) => path.join(REFERENCE_DIR, `kruise-chart-${line === '1.9' ? '1.9.0-alpha.3' : LINE_CHART[line]}`, 'helm-template.yaml');
+/** The files each line's chart side is made of. */
+const SOURCES: Record<KruiseLine, string[]> = {
+  1.9: [rendering('1.9'), CHART_1_9_1_VALUES, ...CHART_1_9_1_TEMPLATES, ...CHART_1_9_0_TEMPLATES],
+  1.8: [rendering('1.8')],
+  1.7: [rendering('1.7')],
+};
+/** The chart side of a line: its objects, and where each comes from. */
+function chartSide(line: KruiseLine): { objects: any[]; origin: Map<string, string> } {
+  if (line === '1.9') return chart191Objects();
+  const objects: any[] = parseAllDocuments(fs.readFileSync(rendering(line), 'utf-8')).map(d => d.toJS()).filter(isObj);
+  return { objects, origin: new Map(objects.map(o => [objectId(o), `chart ${LINE_CHART[line]}'s own rendering`])) };
+}
 /** Objects of each chart's rendering: 18, 17, 17 CRDs; 1.7's chart has no aggregated ClusterRoles. */
 const OBJECTS: Record<KruiseLine, number> = { 1.9: 47, 1.8: 46, 1.7: 43 };
 const LINES: KruiseLine[] = ['1.9', '1.8', '1.7'];
@@ -98,9 +115,6 @@ function diff(ctx: { object: string; ourObject: any }, at: string, ours: unknown
   if (!same(ours, chart)) push(at, ours, chart);
 }
 
-const groupOf = (m: any) => (String(m.apiVersion).includes('/') ? String(m.apiVersion).split('/')[0] : '');
-const matchKey = (m: any) => `${groupOf(m)}/${m.kind}/${m.metadata?.namespace ?? ''}/${m.metadata?.name}`;
-const objectId = (m: any) => `${m.kind} ${m.metadata?.namespace ? `${m.metadata.namespace}/` : ''}${m.metadata?.name}`;
 
 /** Every difference between two sets of manifests, objects matched by API group, kind, namespace and name. */
 function compare(ours: any[], chart: any[]): Found[] {
@@ -180,11 +194,47 @@ const line = (f: Found) => `${f.object}${f.path ? ` ${f.path}` : ' (whole object
 const sitesOf = (l: KruiseLine) => chartDifferences(l).flatMap(d => (d.sites ?? []).map(site => ({ title: d.title, site })));
 
 describe.each(LINES)('OpenKruise %s', kruiseLine => {
-  const RENDERING = rendering(kruiseLine);
   const SITES = sitesOf(kruiseLine);
-  describeWithReference(`parity with the kruise chart ${LINE_CHART[kruiseLine]}'s own rendering`, [RENDERING], () => {
-    const chart: any[] = parseAllDocuments(fs.readFileSync(RENDERING, 'utf-8')).map(d => d.toJS()).filter(isObj);
+  describeWithReference(`parity with the kruise chart ${LINE_CHART[kruiseLine]} rendered with its default values`, SOURCES[kruiseLine], () => {
+    const side = chartSide(kruiseLine);
+    const chart = side.objects;
     const found = compare(synth(kruiseLine), chart);
+
+    if (kruiseLine === '1.9') {
+      test('what of chart 1.9.1 is compared from its own files, and what stands in for the files that could not be had', () => {
+        const by = new Map<string, string[]>();
+        for (const [object, origin] of side.origin) by.set(origin, [...(by.get(origin) ?? []), object]);
+        const count = (origin: string) => (by.get(origin) ?? []).length;
+        // chart 1.9.1's own templates: both webhook configurations, the 15 RBAC objects, two CRDs; chart 1.9.0's: three CRDs
+        expect(count('chart 1.9.1 templates/webhookconfiguration.yaml')).toBe(2);
+        expect(count('chart 1.9.1 templates/rbac_role.yaml')).toBe(15);
+        expect(count('chart 1.9.1 templates/apps.kruise.io_resourcedistributions.yaml') + count('chart 1.9.1 templates/apps.kruise.io_workloadspreads.yaml')).toBe(2);
+        expect(['clonesets', 'uniteddeployments', 'podunavailablebudgets'].map(p => count(`chart 1.9.0 templates/${p.startsWith('pod') ? 'policy' : 'apps'}.kruise.io_${p}.yaml`))).toEqual([1, 1, 1]);
+        // not compared with chart 1.9.1: the manager, daemon, namespaces, Service, Secret, ServiceAccounts, 13 CRDs and the hook (its
+        // manager.yaml, _helpers.tpl, pre_delete_hook_job.yaml and those CRD templates could not be had; 1.9.0-alpha.3's stand in, with 1.9.1's values.yaml)
+        expect((by.get('chart 1.9.0-alpha.3\'s rendering, standing in') ?? []).sort()).toEqual([
+          'ClusterRole kruise-helm-hook-role', 'ClusterRoleBinding kruise-helm-hook-rolebinding',
+          ...['advancedcronjobs', 'broadcastjobs', 'containerrecreaterequests', 'daemonsets', 'ephemeraljobs', 'imagelistpulljobs', 'imagepulljobs',
+            'nodeimages', 'nodepodprobes', 'persistentpodstates', 'podprobemarkers', 'sidecarsets', 'statefulsets'].map(p => `CustomResourceDefinition ${p}.apps.kruise.io`),
+          'DaemonSet kruise-system/kruise-daemon', 'Deployment kruise-system/kruise-controller-manager', 'Job kruise-system/kruise-finalizer',
+          'Namespace kruise-daemon-config', 'Namespace kruise-system', 'Secret kruise-system/kruise-webhook-certs',
+          'Service kruise-system/kruise-webhook-service', 'ServiceAccount kruise-system/kruise-daemon', 'ServiceAccount kruise-system/kruise-helm-hook',
+          'ServiceAccount kruise-system/kruise-manager',
+        ].sort());
+        expect(chart.find(m => m.kind === 'Deployment').spec.template.spec.containers[0].image).toBe('openkruise/kruise-manager:v1.9.1');
+      });
+
+      test('aksIntegration: true writes the namespaceSelector terms chart 1.9.1 writes with webhookConfiguration.aksIntegration=true, on the same webhooks', () => {
+        const configs = (ms: any[]) => ms.filter(m => m.kind.endsWith('WebhookConfiguration'));
+        const chartAks = configs(chart191Objects({ webhookConfiguration: { aksIntegration: true } }).objects);
+        const oursAks = configs(synth('1.9', { aksIntegration: true }));
+        const differences = compare(oursAks, chartAks);
+        expect(differences.filter(f => !SITES.some(({ site }) => matches(site, f))).map(line)).toEqual([]);
+        // the comparison can see the terms: 37 webhooks carry AKS's managedby term on both sides, none without the value
+        const aks = (ms: any[]) => configs(ms).flatMap(c => c.webhooks).filter((w: any) => JSON.stringify(w.namespaceSelector ?? {}).includes('kubernetes.azure.com/managedby'));
+        expect([aks(oursAks).length, aks(chartAks).length, aks(configs(synth('1.9'))).length, aks(configs(chart)).length]).toEqual([37, 37, 0, 0]);
+      });
+    }
 
     test(`the rendering is the ${OBJECTS[kruiseLine]} objects of the chart, the four pre-delete hook objects among them`, () => {
       expect(chart).toHaveLength(OBJECTS[kruiseLine]);

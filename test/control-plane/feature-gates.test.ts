@@ -37,7 +37,7 @@ test('PodWebhook=false leaves out the pod webhooks, as the chart does', () => {
   const v = find(all, 'ValidatingWebhookConfiguration', 'kruise-validating-webhook-configuration').webhooks.map((w: any) => w.name);
   expect(m).toHaveLength(11);
   expect(m).not.toContain('mpod.kb.io');
-  expect(v).toHaveLength(22);
+  expect(v).toHaveLength(23);
   expect(v).not.toContain('vpod.kb.io');
   expect(v).not.toContain('vpodeviction.kb.io');
 });

@@ -160,18 +160,22 @@ test('fails: webhookTimeout above 30 seconds', () => {
   expect(() => synth({ webhookTimeout: Duration.minutes(1) })).toThrow(/webhookTimeout: "60000ms" must be a whole number of seconds from 1 to 30/);
 });
 
-test('validateEphemeralJobs adds the EphemeralJob validating webhook', () => {
-  const hooks = validating(synth({ validateEphemeralJobs: true })).webhooks;
+test('the EphemeralJob validating webhook is registered as chart 1.9.1 does, before the UnitedDeployment one; validateEphemeralJobs: false leaves it out', () => {
+  const hooks = validating(synth()).webhooks;
   expect(hooks).toHaveLength(25);
-  expect(hooks[24]).toEqual({
+  expect(hooks[23]).toEqual({
     admissionReviewVersions: ['v1', 'v1beta1'],
     clientConfig: { service: { name: 'kruise-webhook-service', namespace: 'kruise-system', path: '/validate-apps-kruise-io-v1alpha1-ephemeraljob' } },
     failurePolicy: 'Fail',
-    name: 'vephemeraljob.kb.io',
+    name: 'vephemeraljobs.kb.io',
     rules: [{ apiGroups: ['apps.kruise.io'], apiVersions: ['v1alpha1'], operations: ['CREATE', 'UPDATE'], resources: ['ephemeraljobs'] }],
     sideEffects: 'None',
     timeoutSeconds: 30,
   });
+  expect(hooks[24].name).toBe('vuniteddeployment.kb.io');
+  const without = validating(synth({ validateEphemeralJobs: false })).webhooks.map((w: any) => w.name);
+  expect(without).toHaveLength(24);
+  expect(without).not.toContain('vephemeraljobs.kb.io');
 });
 
 describe('manager options', () => {
@@ -450,7 +454,7 @@ describe('delete protection', () => {
     for (const crd of all.filter(m => m.kind === 'CustomResourceDefinition')) expect(crd.metadata.labels).toBeUndefined();
     expect(manager(all).args).toContain('--feature-gates=ImagePullJobGate=true');
     const names = validating(all).webhooks.map((w: any) => w.name);
-    expect(names).toHaveLength(22);
+    expect(names).toHaveLength(23);
     expect(names).not.toContain('vservice.kb.io');
     expect(names).not.toContain('vingress.kb.io');
   });

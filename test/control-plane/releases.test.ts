@@ -8,6 +8,7 @@
 import { Chart, Testing } from 'cdk8s';
 import { CHART_MUTATING, CHART_RULES, CHART_VALIDATING, ruleLine } from './_chart';
 import { DeletionProtection, KruiseControlPlane, KruiseControlPlaneProps, KruiseRolloutControlPlane, KruiseRolloutControlPlaneProps } from '../../src';
+import { supportedText } from '../../src/releases/registry';
 
 function synth(props?: KruiseControlPlaneProps): any[] {
   const chart = new Chart(Testing.app(), 'kruise');
@@ -155,13 +156,13 @@ describe('KruiseControlPlane per release', () => {
 
   test('RBAC: pods/resize from 1.9; StorageClasses from 1.8; 1.7\'s chart has no aggregated roles', () => {
     const manager = (ms: any[]) => rules(ms, 'ClusterRole', 'kruise-manager-role');
-    expect(manager(v19)).toContain(' | pods/status,pods/resize | get,patch,update');
-    expect(manager(v18)).toContain(' | pods/status | get,patch,update');
-    expect(manager(v17)).toContain(' | pods/status | get,patch,update');
+    expect(manager(v19)).toContain(' | pods/ephemeralcontainers,pods/resize | get,patch,update');
+    expect(manager(v18)).toContain(' | pods/ephemeralcontainers | get,patch,update');
+    expect(manager(v17)).toContain(' | pods/ephemeralcontainers | get,patch,update');
     expect(manager(v18)).toContain('storage.k8s.io | storageclasses | get,list,watch');
     expect(manager(v17).filter((r: string) => r.includes('storageclasses'))).toEqual([]);
     // otherwise the chart's rules, in order
-    const chart18 = CHART_RULES['ClusterRole/kruise-manager-role'].map(r => r.replace('pods/status,pods/resize', 'pods/status'));
+    const chart18 = CHART_RULES['ClusterRole/kruise-manager-role'].map(r => r.replace('pods/ephemeralcontainers,pods/resize', 'pods/ephemeralcontainers'));
     expect(manager(v18)).toEqual([...chart18, 'storage.k8s.io | storageclasses | get,list,watch']);
     expect(manager(v17)).toEqual(chart18);
     const aggregates = (ms: any[]) => ms.filter(m => m.kind === 'ClusterRole' && m.metadata.name.startsWith('aggregate-kruise-')).map(m => m.metadata.name);
@@ -173,27 +174,27 @@ describe('KruiseControlPlane per release', () => {
     expect(() => synth({ imageTag: 'v1.8.2' })).toThrow(
       '[kruise/kruise] KruiseControlPlane imageTag: "v1.8.2" runs OpenKruise 1.8, but this control plane installs OpenKruise 1.9 (release (unset: 1.9)): '
       + 'its CRDs, webhook configuration, RBAC and feature gates would not be the ones that manager expects; '
-      + "remove imageTag and set release: '1.8.2' instead, which installs OpenKruise 1.8.2 whole");
+      + "remove imageTag and set release: '1.8.2' on the control plane, which installs OpenKruise 1.8.2 whole");
     expect(() => synth({ release: '1.8', imageTag: 'v1.9.0' })).toThrow(
       'KruiseControlPlane imageTag: "v1.9.0" runs OpenKruise 1.9, but this control plane installs OpenKruise 1.8 (release "1.8"): '
       + 'its CRDs, webhook configuration, RBAC and feature gates would not be the ones that manager expects; '
-      + "remove imageTag and set release: '1.9.0' instead, which installs OpenKruise 1.9.0 whole");
+      + "remove imageTag and set release: '1.9.0' on the control plane, which installs OpenKruise 1.9.0 whole");
     expect(() => synth({ imageTag: 'v1.6.0' })).toThrow(
       'KruiseControlPlane imageTag: "v1.6.0" runs OpenKruise 1.6, but this control plane installs OpenKruise 1.9 (release (unset: 1.9)): '
       + 'its CRDs, webhook configuration, RBAC and feature gates would not be the ones that manager expects; '
-      + 'OpenKruise 1.6.0 is not modelled; remove imageTag and set release to one of 1.7 (1.7.0 to 1.7.4), 1.8 (1.8.0 to 1.8.4) or 1.9 (1.9.0 to 1.9.1)');
+      + `remove imageTag and set release on the control plane to one of ${supportedText('openkruise')} (this cdk8s-kruise does not model OpenKruise 1.6.0)`);
   });
 
   test('an image tag of the line that is no release of it, or another release than the one named, is refused', () => {
     expect(() => synth({ release: '1.7', imageTag: 'v1.7.5' })).toThrow(
       'KruiseControlPlane imageTag: "v1.7.5" is not 1.7 code: its tag is the commit of 1.8.3 (the 1.7 line ends at 1.7.4), so give 1.8.3 for a manager built from it; '
-      + 'remove imageTag and set release to that release');
+      + 'remove imageTag and set release on the control plane to that release');
     expect(() => synth({ release: '1.8', imageTag: 'v1.8.9' })).toThrow(
       'KruiseControlPlane imageTag: "v1.8.9" is not a release of OpenKruise 1.8, whose releases are 1.8.0, 1.8.1, 1.8.2, 1.8.3, 1.8.4; '
-      + "use one of them, or remove imageTag and set release: '1.8' for 1.8.4");
+      + `remove imageTag and upgrade cdk8s-kruise to a version that models OpenKruise 1.8.9 (this one models ${supportedText('openkruise')}); until then, leave what runs 1.8.9 to what installed it`);
     expect(() => synth({ release: '1.8.2', imageTag: 'v1.8.4' })).toThrow(
       'KruiseControlPlane imageTag: "v1.8.4" names OpenKruise 1.8.4, but release "1.8.2" names 1.8.2; '
-      + 'remove imageTag (release "1.8.2" installs v1.8.2), or set release: \'1.8.4\'');
+      + "remove imageTag and set release: '1.8.4' on the control plane, which installs OpenKruise 1.8.4 whole");
   });
 
   test('1.7 and 1.8 refuse what their binaries and charts lack: the daemon\'s REST flags, the EphemeralJob webhook', () => {
@@ -206,13 +207,15 @@ describe('KruiseControlPlane per release', () => {
     expect(() => synth({ daemon: { restConfigQps: 20 }, validateEphemeralJobs: true })).not.toThrow();
   });
 
-  test('a Helm takeover keeps the live line through release, and a newer live tag names the release to set', () => {
-    const chart = Testing.chart();
-    const cp = KruiseControlPlane.fromHelmValues(chart, 'kruise', { manager: { image: { tag: 'v1.8.3' } } }, { release: '1.8' });
+  test('a Helm takeover keeps the live release; release chooses a newer one, and an older one is refused naming the release to set', () => {
+    expect(KruiseControlPlane.fromHelmValues(Testing.chart(), 'kruise', { manager: { image: { tag: 'v1.8.3' } } }).managerImage).toBe('openkruise/kruise-manager:v1.8.3');
+    const cp = KruiseControlPlane.fromHelmValues(Testing.chart(), 'kruise', { manager: { image: { tag: 'v1.8.3' } } }, { release: '1.8' });
     expect(cp.managerImage).toBe('openkruise/kruise-manager:v1.8.4');
     expect(() => KruiseControlPlane.fromHelmValues(Testing.chart(), 'kruise', { manager: { image: { tag: 'v1.8.3' } } }, { release: '1.7' })).toThrow(
-      "KruiseControlPlane.fromHelmValues() at 'test/kruise': manager.image.tag \"v1.8.3\" is newer than v1.7.4, the release this control plane installs: "
-      + "taking over would downgrade OpenKruise; set props.release to '1.8.3' or a newer release");
+      "KruiseControlPlane.fromHelmValues() at 'test/kruise': the cluster runs OpenKruise 1.8.3 (manager.image.tag \"v1.8.3\" of the values), newer than 1.7.4, "
+      + "the release this control plane installs: taking over would downgrade OpenKruise; set release: '1.8.3' on the control plane");
+    // the fix, taken, works
+    expect(KruiseControlPlane.fromHelmValues(Testing.chart(), 'kruise', { manager: { image: { tag: 'v1.8.3' } } }, { release: '1.8.3' }).release).toBe('1.8.3');
   });
 });
 
@@ -267,7 +270,7 @@ describe('KruiseRolloutControlPlane per release', () => {
     expect(() => synthRollout({ imageTag: 'v0.5.5' })).toThrow(
       '[rollout/rollout] KruiseRolloutControlPlane imageTag: "v0.5.5" runs Kruise Rollouts 0.5, but this control plane installs Kruise Rollouts 0.6 (release (unset: 0.6)): '
       + 'its CRDs, webhook configuration, RBAC and feature gates would not be the ones that manager expects; '
-      + "remove imageTag and set release: '0.5.5' instead, which installs Kruise Rollouts 0.5.5 whole");
+      + "remove imageTag and set release: '0.5.5' on the control plane, which installs Kruise Rollouts 0.5.5 whole");
     expect(() => synthRollout({ release: '0.5', partitionPercentLimit: 60 })).toThrow(
       'KruiseRolloutControlPlane partitionPercentLimit: 60 sets --partition-percent-limit, a flag kruise-rollout-manager has from Kruise Rollouts 0.6; '
       + "the Kruise Rollouts 0.5.5 binary refuses to start with it (and has no such limit); remove partitionPercentLimit, or install Kruise Rollouts 0.6 (release: '0.6')");

@@ -16,7 +16,7 @@ test('the control-plane example installs OpenKruise v1.9.1 with the chart defaul
   expect(d.spec.template.spec.containers[0].image).toBe('openkruise/kruise-manager:v1.9.1');
   expect(all.find(m => m.kind === 'DaemonSet').metadata.name).toBe('kruise-daemon');
   expect(all.find(m => m.kind === 'MutatingWebhookConfiguration').webhooks).toHaveLength(12);
-  expect(all.find(m => m.kind === 'ValidatingWebhookConfiguration').webhooks).toHaveLength(24);
+  expect(all.find(m => m.kind === 'ValidatingWebhookConfiguration').webhooks).toHaveLength(25);
   expect(JSON.stringify(all)).not.toContain('caBundle');
 });
 

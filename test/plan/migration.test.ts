@@ -5,11 +5,14 @@ import { ApiObject, JsonPatch, Size, Testing } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { parseAllDocuments, stringify } from 'yaml';
 import {
-  AdvancedStatefulSet, AdvancedStatefulSetUpdateStrategy, CloneSet, DeploymentMigration, KruiseControlPlane, MigrationKind, MigrationPlan, PlanFormat,
+  AdvancedStatefulSet, AdvancedStatefulSetUpdateStrategy, CloneSet, DeploymentMigration, KruiseControlPlane, KruiseHelmRelease, MigrationKind,
+  MigrationPlan, PlanFormat,
   PodUnavailableBudget,
   PruneProtection, StatefulSetTakeover, UpdatePlan,
 } from '../../src';
 import { main } from '../../src/cli';
+import { ALPHA3_RENDERING, CHART_1_9_1_TEMPLATES, chart191Objects, chartValues } from '../control-plane/_chart-template';
+import { helmRecord } from '../fixtures/helm-release';
 import { liveRevision, liveStatefulSet, liveStatefulSetDump } from '../fixtures/live-migration';
 import { REFERENCE_DIR, describeWithReference } from '../util/reference';
 
@@ -197,48 +200,108 @@ describe('Deployment -> CloneSet', () => {
   });
 });
 
-const RENDERING = path.join(REFERENCE_DIR, 'kruise-chart-1.9.0-alpha.3', 'helm-template.yaml');
+const CHART_SOURCES = [ALPHA3_RENDERING, ...CHART_1_9_1_TEMPLATES];
 
-describeWithReference('Helm takeover (the kruise chart\'s rendering as the live objects)', [RENDERING], () => {
-  function chartLive(tag = 'v1.9.0-alpha3'): any[] {
-    const objs = parseAllDocuments(fs.readFileSync(RENDERING, 'utf-8')).map(d => d.toJS()).filter(o => o && !o.metadata?.annotations?.['helm.sh/hook']);
+describeWithReference('Helm takeover (chart 1.9.1 rendered as the live objects, its release record)', CHART_SOURCES, () => {
+  /** The chart's objects as a live install holds them (Helm's labels, annotations, field manager; CRD status), and its release record. */
+  function chartLive(config: any = {}, objects = chart191Objects(config).objects): any[] {
+    const objs = JSON.parse(JSON.stringify(objects)).filter((o: any) => !o.metadata?.annotations?.['helm.sh/hook']);
+    const record = helmRecord({ chartVersion: '1.9.1', chartValues: chartValues(), config, manifest: objs });
     for (const o of objs) {
       o.metadata.labels = { ...o.metadata.labels, 'app.kubernetes.io/managed-by': 'Helm' };
       o.metadata.annotations = { ...o.metadata.annotations, 'meta.helm.sh/release-name': 'kruise', 'meta.helm.sh/release-namespace': 'default' };
       o.metadata.managedFields = [{ manager: 'helm', operation: 'Update', apiVersion: o.apiVersion, fieldsType: 'FieldsV1', fieldsV1: {} }];
       if (o.kind === 'CustomResourceDefinition') o.status = { storedVersions: o.spec.versions.filter((v: any) => v.storage).map((v: any) => v.name) };
-      for (const c of o.spec?.template?.spec?.containers ?? []) c.image = c.image.replace('v1.9.0-alpha3', tag);
     }
-    objs.push({ apiVersion: 'v1', kind: 'Secret', type: 'helm.sh/release.v1', metadata: { name: 'sh.helm.release.v1.kruise.v1', namespace: 'default', labels: { owner: 'helm', name: 'kruise' } } });
-    return objs;
+    return [...objs, record];
   }
-  const ours = () => asts(c => new KruiseControlPlane(c, 'kruise'));
+  const recordOf = (objs: any[]) => objs.find(o => o.type === 'helm.sh/release.v1');
+  const ours = (objs: any[], props = {}) => asts(c => KruiseControlPlane.fromHelmRelease(c, 'kruise', KruiseHelmRelease.fromRecord(recordOf(objs)), props));
 
-  test('the 43 objects of the release are taken over: 18 CRDs and every webhook kept, the certificate kept, manager and daemon roll once, the steps and their commands', () => {
-    const r = UpdatePlan.compare(chartLive(), ours(), live);
+  test('chart 1.9.1 with its defaults is taken over with no change of release: every object kept, the webhook calls moved to handover pods before the chart\'s manager pods stop, the commands in order', () => {
+    const liveObjs = chartLive();
+    const r = UpdatePlan.compare(liveObjs, ours(liveObjs), { ...live, newManifestsDir: 'dist/kruise' });
     const m = only(r.migrations);
     expect(m.kind).toBe(MigrationKind.HELM_TAKEOVER);
-    expect(m.refused).toBe(false);
-    expect(m.summary).toBe('takeover: the manifests take over the 43 objects of Helm release default/kruise (18 CRDs and 36 webhooks kept, the certificate kept); the pods of 2 workloads roll once');
+    expect([m.refused, m.cause]).toEqual([false, undefined]);
+    expect(m.summary).toBe('takeover: the manifests take over the 43 objects of Helm release default/kruise (18 CRDs and 37 webhooks kept, the certificate kept); '
+      + 'the pods of 2 workloads roll once, the webhook calls moved to 2 handover pods of the new manager first');
+    expect(m.templateDifferences.filter(d => d.includes('.image:'))).toEqual([]);
+    const patches = m.commands.filter(c => c.startsWith('kubectl patch') && c.includes('managedFields'));
+    expect(patches).toHaveLength(43);
+    const [handover, ...rest] = m.commands.slice(1 + patches.length);
     expect(m.commands[0]).toBe('kubectl delete secret -n default -l owner=helm,name=kruise');
-    expect(m.commands.length).toBe(44);
-    expect(m.commands).toContain('kubectl patch deployment.apps kruise-controller-manager -n kruise-system --type=json -p \'[{"op":"test","path":"/metadata/managedFields/0/manager","value":"helm"},'
-      + '{"op":"replace","path":"/metadata/managedFields/0/manager","value":"cdk8s-kruise"},{"op":"replace","path":"/metadata/managedFields/0/operation","value":"Apply"}]\'');
-    expect(m.steps[3]).toBe('wait for the pods that roll: DaemonSet kruise-system/kruise-daemon (maxUnavailable "10%" per node); Deployment kruise-system/kruise-controller-manager (maxSurge "100%", maxUnavailable 0)');
-    expect(m.templateDifferences).toContain('Deployment kruise-system/kruise-controller-manager: spec.template.spec.containers[0].image: "openkruise/kruise-manager:v1.9.0-alpha3" -> "openkruise/kruise-manager:v1.9.1"');
-    expect(m.notes).toContain('MutatingWebhookConfiguration kruise-mutating-webhook-configuration: webhook msidecarset.kb.io moves from path /mutate-apps-kruise-io-v1alpha1-sidecarset to /mutate-apps-kruise-io-sidecarset');
+    const deployment = JSON.parse(handover.split('\n')[1]);
+    const manager = ours(liveObjs).find(o => o.kind === 'Deployment');
+    expect(handover.split('\n')[0]).toBe('kubectl apply --server-side --field-manager=cdk8s-kruise-handover -f - <<\'EOF\'');
+    expect(deployment.metadata).toEqual({ name: 'kruise-controller-manager-handover', namespace: 'kruise-system', labels: { 'cdk8s-kruise/handover': 'true' } });
+    expect(deployment.spec.selector).toEqual({ matchLabels: { 'control-plane': 'controller-manager', 'cdk8s-kruise/handover': 'true' } });
+    expect(deployment.spec.template.spec).toEqual(manager.spec.template.spec);
+    expect(deployment.spec.template.metadata.labels).toEqual({ ...manager.spec.template.metadata.labels, 'cdk8s-kruise/handover': 'true' });
+    const endpoints = 'kubectl get endpointslices -n kruise-system -l kubernetes.io/service-name=kruise-webhook-service -o json';
+    expect(rest).toEqual([
+      'kubectl rollout status deployment/kruise-controller-manager-handover -n kruise-system --timeout=300s',
+      'kubectl patch service kruise-webhook-service -n kruise-system --type=merge -p \'{"spec":{"selector":{"cdk8s-kruise/handover":"true"}}}\'',
+      `timeout 300 sh -c 'until ${endpoints} | jq -e "[.items[].endpoints[]?] | length > 0 and all(.conditions.ready and (.targetRef.name | startswith(\\"kruise-controller-manager-handover-\\")))" >/dev/null; do sleep 1; done' && sleep 5`,
+      'kubectl scale deployment kruise-controller-manager -n kruise-system --replicas=0',
+      'kubectl wait --for=delete pod -n kruise-system -l \'control-plane=controller-manager,!cdk8s-kruise/handover\' --timeout=300s',
+      'kubectl apply --server-side --field-manager=cdk8s-kruise --force-conflicts -f dist/kruise',
+      'kubectl rollout status daemonset/kruise-daemon -n kruise-system --timeout=600s',
+      'kubectl rollout status deployment/kruise-controller-manager -n kruise-system --timeout=600s',
+      `timeout 300 sh -c 'until ${endpoints} | jq -e "[.items[].endpoints[]? | select(.conditions.ready and (.targetRef.name | startswith(\\"kruise-controller-manager-handover-\\") | not))] | length > 0" >/dev/null; do sleep 1; done'`,
+      'kubectl delete deployment kruise-controller-manager-handover -n kruise-system',
+      'kubectl wait --for=delete pod -n kruise-system -l cdk8s-kruise/handover=true --timeout=300s',
+    ]);
+    expect(m.steps.map(x => x.split(':')[0])).toEqual([
+      'delete the release record (sh.helm.release.v1.kruise.v1)', 'hand Helm\'s fields to the field manager cdk8s-kruise (43 objects), so that the apply below removes what only the chart wrote, Helm\'s labels and annotations included',
+      'start the handover pods', 'move the webhook calls to them', 'stop the chart\'s manager pods (Deployment kruise-system/kruise-controller-manager to 0)', 'apply the new manifests',
+      'wait for the pods that roll', 'end the handover',
+    ]);
     expect(r.otherChanges).toEqual(['PodDisruptionBudget kruise-system/kruise-controller-manager: added']);
     expect(UpdatePlan.render(r, PlanFormat.MARKDOWN)).toContain('```sh\nkubectl delete secret -n default -l owner=helm,name=kruise\n');
   });
 
-  test('a newer live image is refused as a downgrade; a CRD or a webhook that would go is refused', () => {
-    expect(only(UpdatePlan.compare(chartLive('v1.10.0'), ours(), live).migrations).cause)
-      .toBe('DaemonSet kruise-system/kruise-daemon: container daemon runs openkruise/kruise-manager:v1.10.0, newer than openkruise/kruise-manager:v1.9.1 of the new manifests: taking over would downgrade OpenKruise; set imageTag to v1.10.0 or newer');
-    const noCrds = ours().filter(o => !(o.kind === 'CustomResourceDefinition' && o.metadata.name === 'clonesets.apps.kruise.io'));
-    expect(only(UpdatePlan.compare(chartLive(), noCrds, live).migrations).cause)
+  test('a release record without manager.image.tag set still says the release: the takeover keeps 1.9.1, where the values alone would not know it', () => {
+    const liveObjs = chartLive();
+    expect(KruiseHelmRelease.fromRecord(recordOf(liveObjs)).runningImage).toBe('openkruise/kruise-manager:v1.9.1');
+    expect(KruiseHelmRelease.fromRecord({ apiVersion: 'v1', kind: 'List', items: [recordOf(liveObjs)] }).runningImageSource)
+      .toBe('the release record of default/kruise (revision 1, chart kruise 1.9.1, deployed) runs openkruise/kruise-manager:v1.9.1');
+    expect(ours(liveObjs).find(o => o.kind === 'Deployment').spec.template.spec.containers[0].image).toBe('openkruise/kruise-manager:v1.9.1');
+  });
+
+  test('a takeover to an older release is refused, in fromHelmRelease and in the plan, with the same fix; a newer one is an upgrade the plan states', () => {
+    const liveObjs = chartLive();
+    const fix = 'set release: \'1.9.1\' on the control plane';
+    expect(() => ours(liveObjs, { release: '1.9.0' })).toThrow('KruiseControlPlane.fromHelmRelease() at \'test/kruise\': the cluster runs OpenKruise 1.9.1 (the release record of default/kruise '
+      + `(revision 1, chart kruise 1.9.1, deployed) runs openkruise/kruise-manager:v1.9.1), newer than 1.9.0, the release this control plane installs: taking over would downgrade OpenKruise; ${fix}`);
+    const older = asts(c => new KruiseControlPlane(c, 'kruise', { release: '1.9.0' }));
+    expect(only(UpdatePlan.compare(liveObjs, older, live).migrations).cause).toBe('Deployment kruise-system/kruise-controller-manager: container manager runs openkruise/kruise-manager:v1.9.1, '
+      + `newer than openkruise/kruise-manager:v1.9.0 of the new manifests: taking over would downgrade OpenKruise; ${fix}`);
+    // the same fix, taken, works: the control plane of release 1.9.1 is the takeover of the plan above
+    const fixed = asts(c => new KruiseControlPlane(c, 'kruise', { release: '1.9.1' }));
+    expect(only(UpdatePlan.compare(liveObjs, fixed, live).migrations).refused).toBe(false);
+    // chart 1.9.1 with manager.image.tag v1.9.0 set runs 1.9.0: taken over as is, or upgraded when release says so
+    const at190 = chartLive({ manager: { image: { tag: 'v1.9.0' } } });
+    expect(ours(at190).find(o => o.kind === 'Deployment').spec.template.spec.containers[0].image).toBe('openkruise/kruise-manager:v1.9.0');
+    const up = only(UpdatePlan.compare(at190, ours(at190, { release: '1.9.1' }), live).migrations);
+    expect(up.refused).toBe(false);
+    expect(up.summary).toContain('the release changes: OpenKruise 1.9.0 -> 1.9.1; ');
+  });
+
+  test('a CRD or a webhook that would go is refused; a webhook renamed by the chart is kept under its new name', () => {
+    const liveObjs = chartLive();
+    const noCrds = ours(liveObjs).filter(o => !(o.kind === 'CustomResourceDefinition' && o.metadata.name === 'clonesets.apps.kruise.io'));
+    expect(only(UpdatePlan.compare(liveObjs, noCrds, live).migrations).cause)
       .toBe('CustomResourceDefinition clonesets.apps.kruise.io of the release is not in the new manifests: nothing would manage it, and deleting the release record leaves it behind; install the CRDs with the control plane (installCrds)');
-    const fewer = ours().map(o => (o.kind === 'ValidatingWebhookConfiguration' ? { ...o, webhooks: o.webhooks.filter((w: any) => w.name !== 'vpod.kb.io') } : o));
-    expect(only(UpdatePlan.compare(chartLive(), fewer, live).migrations).cause)
+    const fewer = ours(liveObjs).map(o => (o.kind === 'ValidatingWebhookConfiguration' ? { ...o, webhooks: o.webhooks.filter((w: any) => w.name !== 'vpod.kb.io') } : o));
+    expect(only(UpdatePlan.compare(liveObjs, fewer, live).migrations).cause)
       .toBe('ValidatingWebhookConfiguration kruise-validating-webhook-configuration: webhook vpod.kb.io is live but not in the new manifests: taking the configuration over removes it, and vpod.kb.io stops judging ["pods"]; keep it (check the control plane\'s feature gates)');
+    // a live install of chart 1.9.0-alpha.3 names the pull jobs' webhooks without -v1beta1
+    const alpha3 = parseAllDocuments(fs.readFileSync(ALPHA3_RENDERING, 'utf-8')).map(d => d.toJS()).filter(o => o && o.kind);
+    const fromAlpha3 = only(UpdatePlan.compare(chartLive({ manager: { image: { tag: 'v1.9.0' } } }, alpha3.map(o => JSON.parse(JSON.stringify(o).split('v1.9.0-alpha3').join('v1.9.0')))),
+      asts(c => new KruiseControlPlane(c, 'kruise', { release: '1.9.0' })), live).migrations);
+    expect(fromAlpha3.refused).toBe(false);
+    expect(fromAlpha3.notes).toContain('MutatingWebhookConfiguration kruise-mutating-webhook-configuration: webhook mimagepulljob.kb.io is mimagepulljob-v1beta1.kb.io in the new manifests (the same resources and operations)');
   });
 });
+

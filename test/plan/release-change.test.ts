@@ -57,14 +57,28 @@ describe('OpenKruise 1.8 -> 1.9', () => {
   test('gates and webhook rules', () => {
     expect(change.gates).toEqual(['EnableSortSidecarContainerByName: a new gate (default off)', 'InPlacePodVerticalScaling: a new gate (default off)']);
     expect([...change.rules].sort()).toEqual([
+      'AdvancedCronJob, BroadcastJob, CloneSet, DaemonSet, SidecarSet, UnitedDeployment: starts refusing an image volume '
+        + 'without a pullPolicy, or a mount of one with a subPath (refused from OpenKruise 1.9)',
+      'AdvancedCronJob, BroadcastJob, CloneSet, DaemonSet, SidecarSet, UnitedDeployment: stops refusing an azureDisk volume '
+        + 'without kind whose diskURI is not an https:// URI (accepted from OpenKruise 1.9)',
+      'AdvancedCronJob, BroadcastJob, CloneSet, DaemonSet, UnitedDeployment: starts refusing a resourceClaims entry that names '
+        + 'its claim in source (refused from OpenKruise 1.9)',
+      'AdvancedCronJob, BroadcastJob, CloneSet, DaemonSet, UnitedDeployment: starts refusing a seLinuxChangePolicy or '
+        + 'supplementalGroupsPolicy of the pod that is not one of its values (refused from OpenKruise 1.9)',
+      'AdvancedCronJob, BroadcastJob, CloneSet, DaemonSet, UnitedDeployment: stops refusing a container port without hostPort '
+        + 'in a pod template with hostNetwork (accepted from OpenKruise 1.9)',
+      'AdvancedCronJob, BroadcastJob, CloneSet, DaemonSet, UnitedDeployment: stops refusing a resourceClaims entry that names '
+        + 'its claim in the entry (resourceClaimName, resourceClaimTemplateName) (accepted from OpenKruise 1.9)',
       'CloneSet: stops refusing a fractional percentage in spec.updateStrategy.maxUnavailable or maxSurge (accepted from OpenKruise 1.9)',
-      'ImageListPullJob: starts refusing a percentage, a negative number or a string that is no integer in spec.parallelism (refused from OpenKruise 1.9)',
-      'ImagePullJob: starts refusing a percentage, a negative number or a string that is no integer in spec.parallelism (refused from OpenKruise 1.9)',
+      'ImageListPullJob, ImagePullJob: starts refusing a percentage, a negative number or a string that is no integer in '
+        + 'spec.parallelism (refused from OpenKruise 1.9)',
       'PodProbeMarker: stops refusing an httpGet probe handler (accepted from OpenKruise 1.9)',
       'PodUnavailableBudget: stops refusing RESIZE in the annotation kruise.io/pub-protect-operations (accepted from OpenKruise 1.9)',
+      'SidecarSet: starts refusing a sidecar resourcesPolicy on an init container that is no native sidecar, beside resources, '
+        + 'or with a regular expression or resource expression that does not parse (refused from OpenKruise 1.9)',
       'SidecarSet: stops refusing spec.namespace together with spec.namespaceSelector (v1alpha1) (accepted from OpenKruise 1.9)',
       'UnitedDeployment: starts refusing spec.topology.subsets[].replicas with the Adaptive schedule strategy (refused from OpenKruise 1.9)',
-      'WorkloadSpread: starts refusing a value of a required node selector term that is no label value (refused from OpenKruise 1.9)',
+      'WorkloadSpread: starts refusing a value of a requiredNodeSelectorTerm expression that is not a valid label value (refused from OpenKruise 1.9)',
     ]);
   });
 
@@ -130,6 +144,7 @@ test('Kruise Rollouts 0.5 -> 0.6', () => {
   expect(change.rules).toEqual([
     'Rollout: starts refusing a partition-style step that routes traffic to more than --partition-percent-limit (50%) of the replicas (refused from Kruise Rollouts 0.6)',
     'Rollout: starts refusing a v1alpha1 step without replicas whose weight is not between 1 and 100 (refused from Kruise Rollouts 0.6)',
+    'Rollout: starts refusing a v1beta1 step traffic that is no percentage in range, in a strategy without trafficRoutings (refused from Kruise Rollouts 0.6)',
     'Rollout: starts refusing a negative gracePeriodSeconds of a traffic routing (refused from Kruise Rollouts 0.6)',
   ]);
 });

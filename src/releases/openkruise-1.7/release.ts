@@ -28,6 +28,8 @@ export const OPENKRUISE_1_7: ReleaseLine = {
     defaults: { ResourcesDeletionProtection: true },
   },
   chartLeavesOut: ['EphemeralJob'],
+  // go.mod of v1.7.4: k8s.io/kubernetes v1.28.9, k8s.io/api v0.28.9
+  kubernetesLibraries: '1.28',
   controlPlane: {
     // versions/kruise/1.7.5, whose image v1.7.5 is 1.8.3 code: the control plane installs v1.7.4
     chart: '1.7.5',

@@ -23,6 +23,8 @@ export const OPENKRUISE_1_8: ReleaseLine = {
   },
   // the kruise chart 1.8.x renders every CRD of config/crd/bases but EphemeralJob's
   chartLeavesOut: ['EphemeralJob'],
+  // go.mod of v1.8.4: k8s.io/kubernetes v1.30.10, k8s.io/api v0.30.10
+  kubernetesLibraries: '1.30',
   controlPlane: {
     // versions/kruise/1.8.3 (there is no chart 1.8.4; its CRDs are the line's)
     chart: '1.8.3',

@@ -54,6 +54,8 @@ export const OPENKRUISE_1_9: ReleaseLine = {
     { version: '1.9.1', imageTag: 'v1.9.1', fixes: ['suffixed-minor-panic'] },
   ],
   gates: { all: OPENKRUISE_1_9_GATES },
+  // go.mod of v1.9.0 and v1.9.1: k8s.io/kubernetes v1.32.10, k8s.io/api v0.32.10
+  kubernetesLibraries: '1.32',
   // there is no chart 1.9.0 yet: the newest, 1.9.0-alpha.3, installs a pre-release image
   controlPlane: { chart: '1.9.0-alpha.3', chartImageTag: 'v1.9.0-alpha3' },
 };

@@ -1,16 +1,19 @@
 /**
  * Coming aboard from a Helm install, on the real node: the real `helm` v3
- * binary installs the kruise chart of the 1.9 line (test/cluster/helm.ts says
- * where the chart comes from) with its image pointing at the tier's
- * registry; a CloneSet, a SidecarSet that injects into its pods and a budget
- * run under the chart's kruise-manager. Then `KruiseControlPlane.fromHelmValues()`
- * (the values `helm get values` prints) takes the install over, by the steps
- * `cdk8s-kruise plan --old-live` prints for it, while an HTTP client asks the
- * CloneSet's Service every 100 ms and a pod is created and deleted every
- * second: not one request or pod creation fails, no workload pod restarts,
- * nothing is deleted, `helm list` is empty. Then our control plane updates a
- * pod in place, injects the sidecar into a new pod and refuses an eviction
- * beyond the budget.
+ * binary installs the kruise chart 1.9.1 (test/cluster/helm.ts says where it
+ * comes from: its own templates where they could be had, stand-ins for the
+ * rest) with its image from the tier's registry; a CloneSet, a SidecarSet
+ * that injects into its pods and a budget run under the chart's
+ * kruise-manager. Then `KruiseControlPlane.fromHelmRelease()`, with the
+ * release read from Helm's release record on the cluster, takes the install
+ * over by the commands `cdk8s-kruise plan --old-live` prints, run as they
+ * are, while an HTTP client asks the CloneSet's Service every 100 ms and a pod
+ * is created and deleted every second: not one request, pod creation or pod
+ * deletion fails (the webhook calls move to handover pods of the new manager
+ * before the chart's manager pods stop), no workload pod restarts, nothing is
+ * deleted, `helm list` is empty. Then our control plane updates a pod in
+ * place, injects the sidecar into a new pod and refuses an eviction beyond
+ * the budget.
  *
  * This file runs first in the rung: Helm installs OpenKruise into a cluster
  * that has none, as a user's chart did. It ends with the control plane every
@@ -25,11 +28,12 @@ import * as kplus from 'cdk8s-plus-28';
 import { parse, parseAllDocuments, stringify } from 'yaml';
 import * as lib from '../../../src';
 import { main } from '../../../src/cli';
-import { CHART_REFERENCE, helm, kruiseChart } from '../helm';
+import { CHART_1_9_1_TEMPLATES, chartValues, renderObjects } from '../../control-plane/_chart-template';
+import { CHART_SOURCES, helm, kruiseChart } from '../helm';
 import { Kube, Manifest, describeObject } from '../kube';
 import { testNamespace } from '../manager';
 import {
-  KRUISE_NAMESPACE, applyAccepted, containerStatus, live, nodeControlPlaneSynth, nodeObjects, podsOf, requireRealNode,
+  KRUISE_NAMESPACE, applyAccepted, containerStatus, live, nodeControlPlaneProps, nodeControlPlaneSynth, nodeObjects, podsOf, requireRealNode,
   serverContainer, sleep, until, waitDaemonSetReady, waitDeploymentAvailable, waitPodsReady, waitWorkloadSettled,
 } from '../node';
 import { synthApp } from '../sources';
@@ -41,7 +45,13 @@ let kube: Kube;
 /** What the chart installed (helm get manifest). */
 let chartObjects: Manifest[] = [];
 
-const describeWithChart = fs.existsSync(CHART_REFERENCE) || process.env.KRUISE_CHART_DIR ? describe : describe.skip;
+const describeWithChart = CHART_SOURCES.every(f => fs.existsSync(f)) || process.env.KRUISE_CHART_DIR ? describe : describe.skip;
+/** The image tag chart 1.9.1 installs with its values. */
+const CHART_TAG = 'v1.9.1';
+/** The tag the rung's control plane runs: the chart's, unless the node's registry has another build. */
+const nodeTag = () => nodeControlPlaneProps().imageTag ?? CHART_TAG;
+/** What the install sets: the tier's registry, and the tag only where the node's registry has no image of the chart's. */
+const setValues = () => ({ manager: { image: { repository: `${requireRealNode().registry}/cluster-tier/kruise-manager`, ...(nodeTag() === CHART_TAG ? {} : { tag: nodeTag() }) } } });
 
 beforeAll(() => {
   requireRealNode();
@@ -54,10 +64,10 @@ const webhookConfigs = (objs: Manifest[]) => objs.filter(m => m.kind === 'Mutati
 const paths = (objs: Manifest[]) => new Map(webhookConfigs(objs)
   .flatMap(c => (c.webhooks ?? []).map((w: any) => [w.name, w.clientConfig?.service?.path] as [string, string])));
 
-/** The control plane that takes the install over: the chart's values, and what the rung's other files use on top. */
-function takeoverSynth(values: any) {
-  return synthApp('KruiseControlPlane.fromHelmValues', (app: App) => {
-    lib.KruiseControlPlane.fromHelmValues(new Chart(app, 'kruise'), 'kruise', values, {
+/** The control plane that takes the install over: the release as its record holds it, and what the rung's other files use on top. */
+function takeoverSynth(record: any) {
+  return synthApp('KruiseControlPlane.fromHelmRelease', (app: App) => {
+    lib.KruiseControlPlane.fromHelmRelease(new Chart(app, 'kruise'), 'kruise', lib.KruiseHelmRelease.fromRecord(record), {
       featureGates: { PreDownloadImageForInPlaceUpdate: true },
       daemon: { socketLocation: path.join(requireRealNode().dir, 'run') },
     });
@@ -89,7 +99,7 @@ function workloads(image: string, replicas: number): Manifest[] {
 function run(command: string): { status: number; out: string } {
   const r = spawnSync('bash', ['-c', command], {
     encoding: 'utf-8',
-    timeout: 120_000,
+    timeout: 900_000,
     env: { ...process.env, PATH: `${path.dirname(kube.env.kubectl)}:${process.env.PATH}`, KUBECONFIG: kube.env.kubeconfig },
   });
   return { status: r.status ?? -1, out: `${r.stdout}${r.stderr}` };
@@ -100,34 +110,37 @@ describeWithChart('a Helm install of OpenKruise taken over by KruiseControlPlane
   let podsBefore: Manifest[] = [];
   let uidsBefore = new Map<string, string>();
   let values: any;
+  let record: any;
   let report: TrafficReport;
   let plan: lib.PlanReport;
 
-  test('helm installs the chart; its kruise-manager serves from pods and drops exactly the chart\'s webhooks whose path v1.9.0 does not serve', async () => {
+  test('helm installs chart 1.9.1: its webhook configuration and RBAC are what chart-parity reads from the same templates, and its kruise-manager serves every webhook but the two its gate leaves off', async () => {
     const chart = kruiseChart();
-    console.log(`Helm takeover: installing the kruise chart ${chart.origin}`);
-    helm(kube, ['install', RELEASE, chart.dir,
-      '--set', `manager.image.repository=${node().registry}/cluster-tier/kruise-manager`, '--set', 'manager.image.tag=v1.9.0']);
+    console.log(`Helm takeover: installing the kruise chart, ${chart.origin}`);
+    const set = setValues();
+    helm(kube, ['install', RELEASE, chart.dir, '--set', `manager.image.repository=${set.manager.image.repository}`,
+      ...('tag' in set.manager.image ? ['--set', `manager.image.tag=${set.manager.image.tag}`] : [])]);
     chartObjects = parseAllManifests(helm(kube, ['get', 'manifest', RELEASE]));
     expect(chartObjects.filter(m => m.kind === 'CustomResourceDefinition').length).toBe(18);
+    // the real helm renders chart 1.9.1's own templates as the unit tier reads them (test/control-plane/_chart-template.ts)
+    const byReading = CHART_1_9_1_TEMPLATES.slice(0, 2).flatMap(f => renderObjects(f, chartValues(set)));
+    const byName = (objs: Manifest[]) => Object.fromEntries(objs.map(m => [`${m.kind}/${m.metadata.name}`, m]));
+    const installed = byName(chartObjects);
+    expect(Object.fromEntries(Object.keys(byName(byReading)).map(k => [k, installed[k]]))).toEqual(byName(byReading));
     await waitDeploymentAvailable(kube, KRUISE_NAMESPACE, 'kruise-controller-manager', 300_000);
     await waitDaemonSetReady(kube, KRUISE_NAMESPACE, 'kruise-daemon', 300_000);
-    const served = paths(nodeControlPlaneSynth().objects);
     const chartPaths = paths(chartObjects);
-    const unserved = [...chartPaths].filter(([, p]) => ![...served.values()].includes(p)).map(([name]) => name).sort();
     // kruise-manager rewrites its webhook configurations at start: a webhook whose path it serves keeps its caBundle, one it does not is removed
     const now = await until('the chart\'s kruise-manager to write its webhook configurations', 120_000, async () => {
       const objs = await Promise.all(webhookConfigs(chartObjects).map(async m => (await kube.get(m)).body));
       const hooks = objs.flatMap(o => o.webhooks ?? []);
-      const written = hooks.length > 0 && hooks.every((h: any) => h.clientConfig?.caBundle);
-      return written && !hooks.some((h: any) => unserved.includes(h.name)) ? objs : undefined;
+      return hooks.length > 0 && hooks.every((h: any) => h.clientConfig?.caBundle) && hooks.length < chartPaths.size ? objs : undefined;
     });
     const kept = paths(now);
     const dropped = [...chartPaths.keys()].filter(n => !kept.has(n)).sort();
-    console.log(`Helm takeover: the chart's ${chartPaths.size} webhooks: ${kept.size} kept by kruise-manager v1.9.0; dropped for a path it does not serve: ${unserved.join(', ')}; `
-      + `dropped for another reason: ${dropped.filter(n => !unserved.includes(n)).join(', ') || 'none'}`);
-    expect(dropped).toEqual(expect.arrayContaining(unserved));
-    for (const p of kept.values()) expect([...served.values()]).toContain(p);
+    console.log(`Helm takeover: the chart's ${chartPaths.size} webhooks: ${kept.size} kept by kruise-manager ${nodeTag()}; dropped: ${dropped.join(', ')}`);
+    // chart 1.9.1 registers the paths the 1.9 manager serves; only the Service and Ingress protection webhooks go, served with ResourcesDeletionProtection, which the chart leaves off
+    expect(dropped).toEqual(['vingress.kb.io', 'vservice.kb.io']);
   }, 600_000);
 
   test('a CloneSet, a SidecarSet injecting into its pods and a budget run under the chart\'s control plane', async () => {
@@ -146,22 +159,28 @@ describeWithChart('a Helm install of OpenKruise taken over by KruiseControlPlane
     }
   }, 300_000);
 
-  test('the plan of the takeover: every value carried over, no gap in CRDs, webhooks or the certificate, manager and daemon roll once', async () => {
+  test('the plan of the takeover: the release read from Helm\'s record (not from helm get values), no gap in CRDs, webhooks or the certificate, manager and daemon roll once, the webhook calls moved first', async () => {
     values = parse(helm(kube, ['get', 'values', RELEASE, '-o', 'yaml'])) ?? {};
-    expect(values).toEqual({ manager: { image: { repository: `${node().registry}/cluster-tier/kruise-manager`, tag: 'v1.9.0' } } });
-    expect(lib.KruiseControlPlane.mapHelmValues(values)).toEqual([
-      { path: 'manager.image.repository', value: `${node().registry}/cluster-tier/kruise-manager`, prop: 'imageRepository' },
-      { path: 'manager.image.tag', value: 'v1.9.0', prop: 'imageTag is not carried over: the control plane installs its own release (a newer live tag is refused as a downgrade)' },
+    expect(values).toEqual(setValues());
+    const records = ((await kube.request('GET', `/api/v1/namespaces/default/secrets?labelSelector=${encodeURIComponent(`owner=helm,name=${RELEASE}`)}`)).body.items as Manifest[])
+      .map(r => ({ apiVersion: 'v1', kind: 'Secret', ...r }));
+    expect(records.map((s: any) => s.metadata.name)).toEqual([`sh.helm.release.v1.${RELEASE}.v1`]);
+    record = { apiVersion: 'v1', kind: 'List', items: records };
+    // the record helm wrote, read as the library reads it: the chart version, the values set, the image its manifest gives kruise-manager
+    const release = lib.KruiseHelmRelease.fromRecord(record);
+    expect([release.name, release.namespace, release.chartVersion, release.values]).toEqual([RELEASE, 'default', '1.9.1', values]);
+    expect(release.runningImage).toBe(`${node().registry}/cluster-tier/kruise-manager:${nodeTag()}`);
+    expect(lib.KruiseControlPlane.mapHelmValues(values).map(m => `${m.path} -> ${m.prop ?? m.refusal}`)).toEqual([
+      'manager.image.repository -> imageRepository',
+      ...(nodeTag() === CHART_TAG ? [] : [`manager.image.tag -> release '${nodeTag().slice(1)}' (the release the cluster runs, installed whole)`]),
     ]);
-    const ours = takeoverSynth(values);
+    const ours = takeoverSynth(record);
+    expect(ours.objects.find(o => o.kind === 'Deployment')!.spec.template.spec.containers[0].image).toBe(release.runningImage);
     const liveObjs: Manifest[] = [];
     for (const m of ours.objects) {
       const res = await kube.get(m);
       if (res.status === 200) liveObjs.push(res.body);
     }
-    const records = ((await kube.request('GET', `/api/v1/namespaces/default/secrets?labelSelector=${encodeURIComponent(`owner=helm,name=${RELEASE}`)}`)).body.items as Manifest[])
-      .map(r => ({ apiVersion: 'v1', kind: 'Secret', ...r }));
-    expect(records.map((s: any) => s.metadata.name)).toEqual([`sh.helm.release.v1.${RELEASE}.v1`]);
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'aboard-helm-'));
     fs.writeFileSync(path.join(dir, 'live.json'), JSON.stringify({ apiVersion: 'v1', kind: 'List', items: [...liveObjs, ...records] }));
     fs.mkdirSync(path.join(dir, 'dist'));
@@ -175,31 +194,29 @@ describeWithChart('a Helm install of OpenKruise taken over by KruiseControlPlane
     expect(m.refused).toBe(false);
     expect(m.current).toBe(`Helm release default/${RELEASE}`);
     expect(m.podsRoll).toBe(true);
-    expect(m.summary).toMatch(/^takeover: the manifests take over the \d+ objects of Helm release default\/kruise \(18 CRDs and \d+ webhooks kept, the certificate kept\); the pods of 2 workloads roll once$/);
+    expect(m.summary).toMatch(/^takeover: the manifests take over the \d+ objects of Helm release default\/kruise \(18 CRDs and 35 webhooks kept, the certificate kept\); the pods of 2 workloads roll once, the webhook calls moved to 2 handover pods of the new manager first$/);
     expect(m.commands[0]).toBe(`kubectl delete secret -n default -l owner=helm,name=${RELEASE}`);
-    expect(m.commands.length).toBe(1 + liveObjs.filter(o => (o.metadata.managedFields ?? []).some((f: any) => f.manager === 'helm')).length);
+    expect(m.commands).toContain(`kubectl apply --server-side --field-manager=cdk8s-kruise --force-conflicts -f ${path.join(dir, 'dist')}`);
     fs.writeFileSync(path.join(dir, 'plan.json'), out);
     (globalThis as any).__aboardDir = dir;
   }, 120_000);
 
-  test('the takeover, by the plan\'s steps, while clients run: 0 failed requests, at most one Pod admission call cut per chart manager Pod as it exits, no workload pod restarted, nothing deleted, helm list empty', async () => {
-    const dir: string = (globalThis as any).__aboardDir;
+  test('the takeover, by the plan\'s commands as they are, while clients run: 0 failed requests, 0 failed Pod creations or deletions, no workload pod restarted, nothing deleted, helm list empty', async () => {
     const m = plan.migrations.find(x => x.kind === lib.MigrationKind.HELM_TAKEOVER)!;
     const svc = (await kube.request('GET', `/api/v1/namespaces/${NS}/services/web`)).body;
     const traffic = await Traffic.start(kube, { url: `http://${svc.spec.clusterIP}:8080/`, podNamespace: NS });
     const started = Date.now();
+    const timings: string[] = [];
     try {
       await sleep(3000);
       for (const c of m.commands) {
+        const t0 = Date.now();
         const r = run(c);
         if (r.status !== 0) throw new Error(`cluster tier: ${c}: ${r.out}`);
+        if (!c.includes('managedFields')) timings.push(`${Math.round((t0 - started) / 100) / 10}s +${Math.round((Date.now() - t0) / 100) / 10}s ${c.split('\n')[0].slice(0, 90)}`);
       }
-      const applied = run(`kubectl apply --server-side --field-manager=cdk8s-kruise --force-conflicts -f ${path.join(dir, 'dist')}`);
-      if (applied.status !== 0) throw new Error(`cluster tier: kubectl apply: ${applied.out}`);
-      await waitDeploymentAvailable(kube, KRUISE_NAMESPACE, 'kruise-controller-manager', 300_000);
-      await waitDaemonSetReady(kube, KRUISE_NAMESPACE, 'kruise-daemon', 300_000);
       await until('kruise-manager writes the caBundle of every webhook', 120_000, async () => {
-        for (const w of webhookConfigs(takeoverSynth(values).objects)) {
+        for (const w of webhookConfigs(takeoverSynth(record).objects)) {
           if (((await kube.get(w)).body.webhooks ?? []).some((h: any) => !h.clientConfig?.caBundle)) return false;
         }
         return true;
@@ -209,25 +226,17 @@ describeWithChart('a Helm install of OpenKruise taken over by KruiseControlPlane
       report = await traffic.stop();
     }
     console.log(`Helm takeover: ${Math.round((Date.now() - started) / 1000)} s; ${report.requests} requests (${report.failedRequests} failed), `
-      + `${report.podsCreated} pods created (${report.failedPodCreations} failed, ${report.failedPodDeletions} deletions failed)${report.failures.length > 0 ? `\n  ${report.failures.join('\n  ')}` : ''}`);
-    // The HTTP client never fails. A Pod creation or deletion can meet one of the chart's manager Pods as it exits:
-    // kruise-manager stops without draining its webhook server, the chart's Pods have no drain hook (ours do:
-    // manager.drainDelay), and the API server does not retry a webhook call on a connection that closed under it or
-    // that kube-proxy still sent to the gone Pod. Such a window lasts about a second and the churn client makes about
-    // one call a second: at most one cut per chart manager Pod; nothing else may fail (a controller retries its calls).
-    // A cut call is one the webhook never answered: the API server reports the transport error of its POST to the
-    // webhook Service (Go's url.Error, `Post "<url>": <cause>`), whose cause is whatever the socket met as the Pod
-    // went (broken pipe, reset, refused, no route to host, i/o timeout, EOF, the 30 s deadline: runs here have met five
-    // of these). An answer of the webhook, a refusal or an error it returned, reads otherwise and fails the test.
-    const cut = /: HTTP 500 Internal error occurred: failed calling webhook "(mpod|vpod)\.kb\.io": failed to call webhook: Post "https:\/\/kruise-webhook-service\.kruise-system\.svc:443\/(mutate|validate)-pod\?timeout=30s": \S/;
-    const calls = report.failures.filter(f => / (create|delete) pod churn-\d+: HTTP 500 /.test(f));
-    const chartManagers = chartObjects.find(o => o.kind === 'Deployment' && o.metadata.name === 'kruise-controller-manager')!.spec.replicas;
+      + `${report.podsCreated} pods created (${report.failedPodCreations} failed, ${report.failedPodDeletions} deletions failed)${report.failures.length > 0 ? `\n  ${report.failures.join('\n  ')}` : ''}`
+      + `\n  the commands (start, duration):\n  ${timings.join('\n  ')}`);
+    // Nothing is cut: the chart's manager pods stop only once the webhook Service sends no new connection to them (its
+    // EndpointSlices hold only the handover pods, and kube-proxy was given the drain time), and kruise-manager answers the
+    // calls under way on connections the API server already holds as its webhook server shuts down; the handover pods stop
+    // after the drain hook, once they have left the endpoints.
     expect(report.failedRequests).toBe(0);
-    expect(report.failures.filter(f => !calls.includes(f))).toEqual([]);
-    expect(calls.filter(f => !cut.test(f))).toEqual([]);
-    expect(calls.length).toBeLessThanOrEqual(chartManagers);
-    expect(report.failedPodCreations + report.failedPodDeletions).toBe(calls.length);
+    expect(report.failures).toEqual([]);
+    expect(report.failedPodCreations + report.failedPodDeletions).toBe(0);
     expect(report.requests).toBeGreaterThan(100);
+    expect(report.podsCreated).toBeGreaterThan(20);
 
     // no workload pod restarted: the same pods, the same containers
     const after = await podsOf(kube, NS, 'app=aboard-web');
@@ -253,7 +262,7 @@ describeWithChart('a Helm install of OpenKruise taken over by KruiseControlPlane
     expect(Object.keys(dep.metadata.annotations ?? {}).filter(k => k.startsWith('meta.helm.sh/'))).toEqual([]);
     expect(dep.spec.template.spec.containers[0].securityContext.capabilities).toEqual({ drop: ['ALL'] });
     expect(managers.length).toBe(2);
-    const ours = takeoverSynth(values);
+    const ours = takeoverSynth(record);
     const crd = ours.objects.find(x => x.kind === 'CustomResourceDefinition')!;
     const liveCrd = (await kube.get(crd)).body;
     expect(liveCrd.metadata.labels?.['app.kubernetes.io/managed-by']).toBeUndefined();

@@ -118,7 +118,8 @@ function judgingControlPlane(line: string, validateEphemeralJobs: boolean): Synt
  * ImagePullJobGate on, and, where the line's chart installs the kind, the
  * EphemeralJob webhook registered. The charts of 1.7 and 1.8 install no
  * EphemeralJob CRD (and the library refuses `validateEphemeralJobs` there):
- * their clusters answer an EphemeralJob as a cluster without the kind does.
+ * their clusters answer an EphemeralJob as a cluster without the kind does
+ * (404), and our admission refuses it.
  */
 export function kruiseJudgingSynth(line: string): { library: Synth; installed: Synth } {
   const withJobs = !(lineOf('openkruise', line)?.chartLeavesOut ?? []).includes('EphemeralJob');
