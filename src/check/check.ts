@@ -17,7 +17,7 @@ import { judgeUpdate } from '../admission/update';
 import { groupOf, identityOf } from '../fleet/manifest';
 import { failureFix } from '../releases/failures';
 import { PRODUCT_NAME, releaseText } from '../releases/registry';
-import { failureLine, knownFailures, moveToFor, targetGate } from '../releases/target';
+import { failureLine, knownFailures, moveToFor, targetGate, targetVerdict } from '../releases/target';
 import { KRUISE_GROUPS } from '../validation/schemas';
 
 /** One document read from a file (or standard input). */
@@ -198,7 +198,8 @@ function targetProblems(target: CheckTarget, ctx: AdmissionContext): { errors: s
     const given = m.release.product === 'openkruise' ? t.openKruise : t.rollouts;
     const line = `the target: ${PRODUCT_NAME[m.release.product]} ${releaseText(given.release)} (${given.declared}) runs ${failureLine(m, t)}; `
       + failureFix(m, moveToFor(given), n => ctx.gate(n));
-    (m.failure.verdict === 'refuse' ? errors : warnings).push(line);
+    // the documents' workloads it breaks are refused each; a check installs no manager
+    (targetVerdict(m.failure, false) === 'refuse' ? errors : warnings).push(line);
   }
   return { errors, warnings };
 }

@@ -555,7 +555,7 @@ export class KruiseControlPlane extends Construct {
       releases: { openkruise: this.releaseModel },
       featureGates: { ...(props.featureGates ?? {}) },
       // the fix of a known failure of the release on the cluster's Kubernetes (src/releases/failures.ts)
-      moveTo: { openkruise: v => (props.imageTag === undefined ? `set release: '${v}'` : `remove imageTag and set release: '${v}'`) },
+      moveTo: { openkruise: v => (props.imageTag === undefined ? `set release: '${v}'` : `remove imageTag and set release: '${v}'`) },      installs: true,
     });
     const self = this;
     _registerGateSource(this, {

@@ -23,7 +23,7 @@
  * of the release.
  */
 import { IConstruct } from 'constructs';
-import { MetFailure, failureFix, failureSubject, failuresOf } from './failures';
+import { ClusterFailure, MetFailure, failureFix, failureSubject, failuresOf } from './failures';
 import { KubernetesCluster, kubernetesDisagreement, kubernetesText, mergeKubernetes } from './kubernetes';
 import {
   Product, PRODUCT_NAME, Release, defaultRelease, gateDefaults, preciser, releaseName, releaseText, sameRelease,
@@ -59,6 +59,14 @@ export interface _ReleaseDeclaration {
    * absent: a general sentence.
    */
   readonly moveTo?: Readonly<Partial<Record<Product, (version: string) => string>>>;
+  /**
+   * The declaration installs the release it declares (a control plane), so a
+   * failure that breaks only some workloads is refused here too: the app
+   * would install a manager known to fail on the cluster. Otherwise such a
+   * failure is a warning on the target, and each workload it breaks is
+   * refused (./workload-failures.ts).
+   */
+  readonly installs?: boolean;
 }
 
 /** The release of one product an app targets. */
@@ -257,11 +265,22 @@ function appFailures(root: IConstruct): Array<{ reportOn: IConstruct; verdict: '
       ?? ((v: string) => `upgrade the cluster's ${PRODUCT_NAME[product]} to ${v} and declare that release`);
     out.push({
       reportOn: d.reportOn,
-      verdict: m.failure.verdict,
+      verdict: targetVerdict(m.failure, byRelease?.installs === true),
       line: `${d.by} ${prop}: ${fmt(value)} runs ${failureLine(m, t)}; ${failureFix(m, moveTo, name => targetGate(t, name))}`,
     });
   }
   return out;
+}
+
+/**
+ * What a known failure does to the target itself. A failure that breaks only
+ * the workloads that update pods in place (each of them refused on its own)
+ * is a warning on a target that installs nothing: an app or a check without
+ * such workloads is what the cluster accepts and runs. A control plane that
+ * would install the failing release is refused.
+ */
+export function targetVerdict(f: ClusterFailure, installs: boolean): 'refuse' | 'warn' {
+  return f.verdict === 'refuse' && f.inPlaceWorkloads === true && !installs ? 'warn' : f.verdict;
 }
 
 /** The target release of a product. */

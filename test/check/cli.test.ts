@@ -454,18 +454,19 @@ describe('the cluster\'s Kubernetes (--kubernetes, --kubernetes-vendor, a /versi
     + 'and an Advanced DaemonSet\'s update, run in a goroutine of its own, stops the whole kruise-manager and its webhooks (upstream issue #2404)';
   const ON_EKS = 'OpenKruise v1.9.0 and Kruise Rollouts v0.6.2 on Kubernetes v1.37.2-eks-0000000';
 
-  test('OpenKruise 1.9.0 on an EKS gitVersion: the target and each in-place workload refused, exit 2, naming 1.9.1', () => {
+  test('OpenKruise 1.9.0 on an EKS gitVersion: each in-place workload refused, exit 2, and the target warned, naming 1.9.1', () => {
     const dir = tmp();
     const file = write(dir, 'web.yaml', `${CLONESET}---\n${sidecarSet('logtail')}`);
     expect(run(['--openkruise', '1.9.0', '--kubernetes', 'v1.37.2-eks-0000000', file])).toEqual({
       code: 2,
-      out: 'the target: OpenKruise 1.9.0 (given with --openkruise) runs kruise-manager v1.9.0 on Kubernetes v1.37.2-eks-0000000 (/version minor "37+", given with --kubernetes), '
-        + `which ${PANIC}; upgrade the cluster's OpenKruise to 1.9.1 and check with --openkruise 1.9.1 (OpenKruise 1.9.1 fixes it)\n`
+      out: ''
         + `CloneSet "web" (apps.kruise.io/v1alpha1; ${file}, document 1) spec.updateStrategy.type: "InPlaceIfPossible" updates pods in place, which kruise-manager v1.9.0 on `
         + 'Kubernetes v1.37.2-eks-0000000 (/version minor "37+") cannot do: each pod it updates in place is marked not ready, then kruise-manager panics and the update never completes; '
         + 'the target is 1.9.0 (given with --openkruise), on Kubernetes v1.37.2-eks-0000000 (given with --kubernetes); '
         + "upgrade the cluster's OpenKruise to 1.9.1 and check with --openkruise 1.9.1 (OpenKruise 1.9.1 fixes it); until then, set spec.updateStrategy.type to ReCreate\n"
-        + SUMMARY(2, 1, 2, 0, 'the target and 1 document refused', ON_EKS),
+        + 'warning: the target: OpenKruise 1.9.0 (given with --openkruise) runs kruise-manager v1.9.0 on Kubernetes v1.37.2-eks-0000000 (/version minor "37+", given with --kubernetes), '
+        + `which ${PANIC}; upgrade the cluster's OpenKruise to 1.9.1 and check with --openkruise 1.9.1 (OpenKruise 1.9.1 fixes it)\n`
+        + SUMMARY(2, 1, 2, 0, '1 document refused', ON_EKS),
       err: '',
     });
     // the same documents on 1.9.1, the default
@@ -474,11 +475,13 @@ describe('the cluster\'s Kubernetes (--kubernetes, --kubernetes-vendor, a /versi
     });
   });
 
-  test('documents with nothing that updates in place: the target alone is refused', () => {
+  test('documents with nothing that updates in place: admitted, exit 0, and the target warned (the cluster takes them, and they never meet the panic)', () => {
     const file = write(tmp(), 'policy.yaml', sidecarSet('logtail'));
     const r = run(['--openkruise', '1.9.0', '--kubernetes', 'v1.37.2-eks-0000000', file]);
-    expect(r.code).toBe(2);
-    expect(r.out.split('\n').slice(1)).toEqual([SUMMARY(1, 1, 1, 0, 'the target refused', ON_EKS).trimEnd(), '']);
+    expect(r.code).toBe(0);
+    expect(r.out.split('\n')[0]).toBe('warning: the target: OpenKruise 1.9.0 (given with --openkruise) runs kruise-manager v1.9.0 on Kubernetes v1.37.2-eks-0000000 '
+      + `(/version minor "37+", given with --kubernetes), which ${PANIC}; upgrade the cluster's OpenKruise to 1.9.1 and check with --openkruise 1.9.1 (OpenKruise 1.9.1 fixes it)`);
+    expect(r.out.split('\n').slice(1)).toEqual([SUMMARY(1, 1, 1, 0, 'all admitted', ON_EKS).trimEnd(), '']);
   });
 
   test('--live reads a saved /version (kubectl get --raw /version): the same refusal; it and --kubernetes must be one cluster', () => {
@@ -487,12 +490,12 @@ describe('the cluster\'s Kubernetes (--kubernetes, --kubernetes-vendor, a /versi
     const file = write(dir, 'web.yaml', CLONESET);
     const r = run(['--openkruise', '1.9.0', '--live', version, file]);
     expect(r.code).toBe(2);
-    expect(r.out.split('\n')[0]).toBe('the target: OpenKruise 1.9.0 (given with --openkruise) runs kruise-manager v1.9.0 on Kubernetes v1.37.2-eks-0000000 '
+    expect(r.out.split('\n')[1]).toBe('warning: the target: OpenKruise 1.9.0 (given with --openkruise) runs kruise-manager v1.9.0 on Kubernetes v1.37.2-eks-0000000 '
       + `(/version minor "37+", given with --live ${version}), which ${PANIC}; upgrade the cluster's OpenKruise to 1.9.1 and check with --openkruise 1.9.1 (OpenKruise 1.9.1 fixes it)`);
     // the cluster's kruise-manager and /version, both in --live
     const manager = write(dir, 'live.json', liveManager('openkruise/kruise-manager:v1.9.0'));
-    expect(run(['--live', manager, '--live', version, file]).out.split('\n')[0]).toBe(
-      `the target: OpenKruise 1.9.0 (given with --live: the kruise-manager in ${manager} runs image 'openkruise/kruise-manager:v1.9.0') runs kruise-manager v1.9.0 on `
+    expect(run(['--live', manager, '--live', version, file]).out.split('\n')[1]).toBe(
+      `warning: the target: OpenKruise 1.9.0 (given with --live: the kruise-manager in ${manager} runs image 'openkruise/kruise-manager:v1.9.0') runs kruise-manager v1.9.0 on `
       + `Kubernetes v1.37.2-eks-0000000 (/version minor "37+", given with --live ${version}), which ${PANIC}; `
       + "upgrade the cluster's OpenKruise to 1.9.1, then save its live state again (OpenKruise 1.9.1 fixes it)");
     expect(run(['--live', version, file])).toEqual({
@@ -508,8 +511,8 @@ describe('the cluster\'s Kubernetes (--kubernetes, --kubernetes-vendor, a /versi
 
   test('--kubernetes-vendor: GKE says the minor has the suffix; AKS and a minor say nothing of it', () => {
     const file = write(tmp(), 'web.yaml', CLONESET);
-    expect(run(['--openkruise', '1.9.0', '--kubernetes', '1.31', '--kubernetes-vendor', 'gke', file]).out.split('\n')[0]).toBe(
-      'the target: OpenKruise 1.9.0 (given with --openkruise) runs kruise-manager v1.9.0 on Kubernetes 1.31 (GKE) (/version minor "31+", given with --kubernetes and --kubernetes-vendor), '
+    expect(run(['--openkruise', '1.9.0', '--kubernetes', '1.31', '--kubernetes-vendor', 'gke', file]).out.split('\n')[1]).toBe(
+      'warning: the target: OpenKruise 1.9.0 (given with --openkruise) runs kruise-manager v1.9.0 on Kubernetes 1.31 (GKE) (/version minor "31+", given with --kubernetes and --kubernetes-vendor), '
       + `which ${PANIC}; upgrade the cluster's OpenKruise to 1.9.1 and check with --openkruise 1.9.1 (OpenKruise 1.9.1 fixes it)`);
     expect(run(['--openkruise', '1.9.0', '--kubernetes', '1.31', '--kubernetes-vendor', 'aks', file]).code).toBe(0);
     expect(run(['--openkruise', '1.9.0', '--kubernetes', '1.31', file]).code).toBe(0);

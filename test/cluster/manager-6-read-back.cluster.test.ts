@@ -46,16 +46,29 @@ afterAll(async () => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
+/**
+ * `m` under `name`; a WorkloadSpread also targets a workload of its own name.
+ * The WorkloadSpread webhook refuses a second one for the same workload, and
+ * it reads the others from the manager's cache, which may not yet have seen
+ * the delete of the one judged before it.
+ */
+function renamed(m: Manifest, name: string): Manifest {
+  const out = JSON.parse(JSON.stringify(m));
+  out.metadata = { ...out.metadata, name };
+  if (out.kind === 'WorkloadSpread' && out.spec?.targetRef?.name) out.spec.targetRef.name = `${out.spec.targetRef.name}-${name}`;
+  return out;
+}
+
 /** Every object the tier creates through the webhooks, each under a name of its own. */
 function objectsToCreate(): Array<{ id: string; manifest: Manifest; clusterSkip?: string }> {
   const out: Array<{ id: string; manifest: Manifest; clusterSkip?: string }> = [];
   // names of their own: earlier files of the shared cluster may leave a cluster-scoped fixture of the same name
   for (const f of fixtures()) {
     const manifest = versionedObject(f);
-    out.push({ id: `fixture ${f.apiVersion} ${f.kind}`, manifest: { ...manifest, metadata: { ...manifest.metadata, name: `${manifest.metadata.name}-read-back` } }, clusterSkip: f.clusterSkip });
+    out.push({ id: `fixture ${f.apiVersion} ${f.kind}`, manifest: renamed(manifest, `${manifest.metadata.name}-read-back`), clusterSkip: f.clusterSkip });
   }
   admissionCases().filter(c => c.allowed && c.clusterSkip === undefined).forEach((c, i) => {
-    out.push({ id: c.id, manifest: { ...JSON.parse(JSON.stringify(c.manifest)), metadata: { ...c.manifest.metadata, name: `case-${i}` } } });
+    out.push({ id: c.id, manifest: renamed(c.manifest, `case-${i}`) });
   });
   return out;
 }

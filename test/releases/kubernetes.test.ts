@@ -169,16 +169,18 @@ describe('declaring it', () => {
   });
 });
 
-describe('OpenKruise 1.9.0 on a cluster whose /version minor has a suffix (EKS, GKE): refused', () => {
-  test('a KruiseContext that declares 1.9.0 on EKS: the declaration, and each workload that updates in place', () => {
+describe('OpenKruise 1.9.0 on a cluster whose /version minor has a suffix (EKS, GKE): in-place workloads and a control plane refused, a declaration warned', () => {
+  test('a KruiseContext that declares 1.9.0 on EKS: each workload that updates in place refused, the declaration warned', () => {
     const app = Testing.app();
     new KruiseContext(app, 'cluster', { openKruise: '1.9.0', kubernetes: 'v1.31.4-eks-2d5f260' });
     const web = new Chart(app, 'web');
     new CloneSet(web, 'api', { metadata: { name: 'api' }, containers: [container], updateStrategy: CloneSetUpdateStrategy.inPlaceIfPossible() });
     new CloneSet(web, 'batch', { metadata: { name: 'batch' }, containers: [container] });
-    expect(errorsOf(app)).toEqual([
+    expect(Warnings.of(app)).toEqual([
       `[] KruiseContext openKruise: "1.9.0" runs kruise-manager v1.9.0 on Kubernetes v1.31.4-eks-2d5f260 (/version minor "31+", declared at 'cluster'), which ${PANIC}; `
         + "upgrade the cluster's OpenKruise to 1.9.1 and declare openKruise: '1.9.1' (OpenKruise 1.9.1 fixes it)",
+    ]);
+    expect(errorsOf(app)).toEqual([
       '[web/api] CloneSet "api" (apps.kruise.io/v1alpha1) spec.updateStrategy.type: "InPlaceIfPossible" updates pods in place, which kruise-manager v1.9.0 on '
         + 'Kubernetes v1.31.4-eks-2d5f260 (/version minor "31+") cannot do: each pod it updates in place is marked not ready, then kruise-manager panics and the update never completes; '
         + "this app targets 1.9.0 (declared at 'cluster'), on Kubernetes v1.31.4-eks-2d5f260 (declared at 'cluster'); "
@@ -216,9 +218,11 @@ describe('OpenKruise 1.9.0 on a cluster whose /version minor has a suffix (EKS, 
     new AdvancedDaemonSet(c, 'agent', { metadata: { name: 'agent' }, containers: [container], updateStrategy: AdvancedDaemonSetUpdateStrategy.inPlaceIfPossible() });
     const live = `read from the kruise-manager of '${manager}' (context 'cluster')`;
     const where = `read from the /version of '${version}' (context 'cluster')`;
-    expect(errorsOf(app)).toEqual([
+    expect(Warnings.of(app)).toEqual([
       `[] KruiseContext kruise-manager image (${manager}): "1.9.0" runs kruise-manager v1.9.0 on Kubernetes v1.31.4-eks-2d5f260 (/version minor "31+", ${where}), which ${PANIC}; `
         + "upgrade the cluster's OpenKruise to 1.9.1, then save its live state again (OpenKruise 1.9.1 fixes it)",
+    ]);
+    expect(errorsOf(app)).toEqual([
       '[c/db] StatefulSet "db" (apps.kruise.io/v1beta1) spec.updateStrategy.rollingUpdate.podUpdatePolicy: "InPlaceOnly" updates pods in place, which kruise-manager v1.9.0 on '
         + 'Kubernetes v1.31.4-eks-2d5f260 (/version minor "31+") cannot do: each pod it updates in place is marked not ready, then kruise-manager panics and the update never completes; '
         + `this app targets 1.9.0 (${live}), on Kubernetes v1.31.4-eks-2d5f260 (${where}); `
@@ -259,8 +263,9 @@ describe('OpenKruise 1.9.0 on a cluster whose /version minor has a suffix (EKS, 
     }));
     new KruiseInclude(c, 'ud', { url: file });
     const lines = errorsOf(app);
-    expect(lines).toHaveLength(2);
-    expect(lines[1]).toBe(`[c/ud/ud-uniteddeployment-shop] UnitedDeployment "ud" (apps.kruise.io/v1alpha1; ${file}, document 1) `
+    expect(Warnings.of(app)).toEqual([expect.stringContaining('[] KruiseContext openKruise: "1.9.0" runs kruise-manager v1.9.0 on Kubernetes v1.31.5-gke.1234000')]);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toBe(`[c/ud/ud-uniteddeployment-shop] UnitedDeployment "ud" (apps.kruise.io/v1alpha1; ${file}, document 1) `
       + 'spec.template.cloneSetTemplate.spec.updateStrategy.type: "InPlaceOnly" updates pods in place, which kruise-manager v1.9.0 on '
       + 'Kubernetes v1.31.5-gke.1234000 (/version minor "31+") cannot do: each pod it updates in place is marked not ready, then kruise-manager panics and the update never completes; '
       + "this app targets 1.9.0 (declared at 'cluster'), on Kubernetes v1.31.5-gke.1234000 (declared at 'cluster'); "

@@ -12,26 +12,36 @@
  *   `<major>.<minor>.0` from the server's /version (ShouldUpdateResourceByResize,
  *   pkg/client/registry.go), called at the end of every in-place update
  *   (pkg/util/inplaceupdate), and "1.37+.0" is none, so every update of a pod
- *   stops there, before the pod is touched: its log shows the panic of each
- *   controller and no pod moves. Back on v1.9.1 (which reads the version from
- *   gitVersion's digits), the waiting updates complete in place.
+ *   stops there, after the pod was marked not ready and before its containers
+ *   change: its log shows the panic of each controller (the DaemonSet's ends
+ *   the process), the pods it took on are out of their Services, and no
+ *   container restarts. Back on v1.9.1 (which reads the version from
+ *   gitVersion's digits), the waiting updates complete in place;
+ * - `cdk8s-kruise check`, fed this API server's `kubectl get --raw /version`
+ *   (or its gitVersion), refuses OpenKruise 1.9.0 for these manifests (the
+ *   target, and each of the three for its in-place strategy) and names 1.9.1,
+ *   and admits them on 1.9.1: the check guards against the failure just seen.
  */
 import * as fs from 'fs';
 import * as path from 'path';
 import { Duration } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
+import { stringify } from 'yaml';
 import * as lib from '../../../src';
+import { main as cli } from '../../../src/cli';
 import { Kube, Manifest } from '../kube';
 import {
-  KRUISE_NAMESPACE, PodFacts, answerOf, applyAccepted, ensureKruise, findKind, leaseHolder, live, nodeControlPlaneSynth,
+  KRUISE_NAMESPACE, PodFacts, answerOf, applyAccepted, describePods, ensureKruise, findKind, isReady, leaseHolder, live, nodeControlPlaneSynth,
   nodeObjects, openOnRealNode, podFacts, podsOf, requireRealNode, serverContainer, tierImage, until, waitWorkloadSettled,
 } from '../node';
 
 const NS = 'node-eks';
 let kube: Kube;
+let dir: string;
 
 beforeAll(async () => {
   kube = await openOnRealNode(NS);
+  dir = fs.mkdtempSync(path.join(requireRealNode().clusterDir, 'eks-'));
 }, 400_000);
 
 afterAll(() => kube?.close());
@@ -170,6 +180,7 @@ test('the API server answers /version as EKS does, and our default control plane
   version = JSON.parse(raw.stdout);
   expect({ major: version.major, minor: version.minor }).toEqual({ major: '1', minor: '37+' });
   expect(version.gitVersion).toMatch(/^v1\.37\.\d+-eks-[0-9a-f]{7}$/);
+  fs.writeFileSync(path.join(dir, 'version.json'), raw.stdout);
 
   const synth = nodeControlPlaneSynth();
   const images = synth.objects.filter(m => m.kind === 'Deployment' || m.kind === 'DaemonSet')
@@ -216,7 +227,7 @@ describe('kruise-manager v1.9.0 on the same API server', () => {
   // StatefulSet controllers update a pod in their reconcile, where controller-runtime recovers the
   // panic; the DaemonSet controller updates each pod in a goroutine of its own
   // (pkg/controller/daemonset/daemonset_update.go), where nothing does: the process ends.
-  test.each(WORKLOADS.map(w => [w.kind, w] as const))('panics on the in-place update of the %s, whose pods do not move', async (_kind, w) => {
+  test.each(WORKLOADS.map(w => [w.kind, w] as const))('panics on the in-place update of the %s: its pods are marked not ready and their containers never change', async (_kind, w) => {
     const images = { ...all('server:v2'), ...Object.fromEntries(WORKLOADS.slice(0, WORKLOADS.indexOf(w) + 1).map(x => [x.name, 'server:v6'])) } as Images;
     await applyAccepted(kube, workloads(images));
     const ended = w.kind === 'DaemonSet';
@@ -240,8 +251,16 @@ describe('kruise-manager v1.9.0 on the same API server', () => {
     const shown = panics.find(p => p.endedProcess === ended)!;
     console.log(`kruise-manager v1.9.0, ${w.kind} in place on an EKS-shaped API server: panic "${shown.message}"${ended ? ' (the process ended)' : ' (recovered)'} in `
       + `${shown.frames.filter(f => f.startsWith('github.com/openkruise/kruise/')).slice(0, 4).join(' < ')}`);
-    // no pod of the three moved: the same pods, containers and images as on v2
+    // v1.9.0 marks a pod not ready before it patches it (InPlaceUpdateReady false, then the panic): the pod leaves its
+    // Services, and its containers never change: the same pods, containers and images as on v2
+    // (the kubelet turns Ready false once it sees the readiness gate's condition)
+    const marked = await until(`a pod of the ${w.kind} marked not ready`, 60_000, async () => {
+      const pods = (await podsOf(kube, NS, w.selector)).filter(p => !isReady(p)
+        && (p.status?.conditions ?? []).some((c: any) => c.type === 'InPlaceUpdateReady' && c.status === 'False' && c.reason === 'StartInPlaceUpdate'));
+      return pods.length > 0 ? pods : undefined;
+    }, () => describePods(kube, NS, w.selector));
     expect(await podsOfWorkloads()).toEqual(onV2);
+    console.log(`  ${marked.map(p => p.metadata.name).join(', ')}: not ready (InPlaceUpdateReady False, StartInPlaceUpdate), containers unchanged`);
   }, 400_000);
 
   test('back on v1.9.1 the waiting updates complete in place', async () => {
@@ -249,4 +268,61 @@ describe('kruise-manager v1.9.0 on the same API server', () => {
     const onV6 = await settledOn('server:v6', 240_000);
     await expectInPlace(onV2, onV6, 'v6');
   }, 400_000);
+});
+
+describe('cdk8s-kruise check, fed this API server\'s /version', () => {
+  const run = (argv: string[]) => {
+    let out = '';
+    let err = '';
+    const code = cli(['check', ...argv], { out: t => (out += t), err: t => (err += t) });
+    return { code, out, err };
+  };
+  let manifests: string;
+
+  beforeAll(() => {
+    // the manifests of the three workloads as the app writes them (the last change, to v6)
+    manifests = path.join(dir, 'manifests');
+    fs.mkdirSync(manifests);
+    fs.writeFileSync(path.join(manifests, 'workloads.yaml'), workloads(all('server:v6')).map(m => stringify(m)).join('---\n'));
+  });
+
+  /** What the check says of OpenKruise 1.9.0 on this cluster, the Kubernetes given as `given` says. */
+  const refusal = (given: string) => {
+    const file = path.join(manifests, 'workloads.yaml');
+    const cluster = `Kubernetes ${version.gitVersion} (/version minor "${version.minor}")`;
+    const fix = 'upgrade the cluster\'s OpenKruise to 1.9.1 and check with --openkruise 1.9.1 (OpenKruise 1.9.1 fixes it)';
+    const workload = (kind: string, name: string, apiVersion: string, doc: number, field: string, value: string, instead: string) =>
+      `${kind} "${name}" (${apiVersion}; ${file}, document ${doc}) ${field}: "${value}" updates pods in place, which kruise-manager v1.9.0 on ${cluster} `
+      + 'cannot do: each pod it updates in place is marked not ready, then kruise-manager panics and the update never completes; '
+      + `the target is 1.9.0 (given with --openkruise), on Kubernetes ${version.gitVersion} (given with ${given}); ${fix}; until then, set ${field} to ${instead}\n`;
+    return ''
+      + workload('CloneSet', 'web', 'apps.kruise.io/v1alpha1', 1, 'spec.updateStrategy.type', 'InPlaceIfPossible', 'ReCreate')
+      + workload('StatefulSet', 'db', 'apps.kruise.io/v1beta1', 3, 'spec.updateStrategy.rollingUpdate.podUpdatePolicy', 'InPlaceIfPossible', 'ReCreate')
+      + workload('DaemonSet', 'agent', 'apps.kruise.io/v1beta1', 4, 'spec.updateStrategy.rollingUpdate.rollingUpdateType', 'InPlaceIfPossible', 'Standard')
+      + `warning: the target: OpenKruise 1.9.0 (given with --openkruise) runs kruise-manager v1.9.0 on Kubernetes ${version.gitVersion} (/version minor "${version.minor}", given with ${given}), `
+      + 'which reads /version\'s minor as a number in every in-place update of a CloneSet, Advanced StatefulSet or Advanced DaemonSet and panics there, '
+      + 'after marking the pod not ready (InPlaceUpdateReady false): the update never completes and the pod stays out of its Services, '
+      + 'and an Advanced DaemonSet\'s update, run in a goroutine of its own, stops the whole kruise-manager and its webhooks (upstream issue #2404); '
+      + `${fix}\n`
+      + `checked 4 documents in 1 file against OpenKruise v1.9.0 and Kruise Rollouts v0.6.2 on Kubernetes ${version.gitVersion}: `
+      + '3 OpenKruise objects judged, 1 other document passed by; 3 documents refused\n';
+  };
+
+  test('refuses the three in-place workloads on OpenKruise 1.9.0 there, from the saved /version, names 1.9.1, and warns of the target', () => {
+    const saved = path.join(dir, 'version.json');
+    expect(run(['--openkruise', '1.9.0', '--live', saved, manifests])).toEqual({ code: 2, out: refusal(`--live ${saved}`), err: '' });
+  });
+
+  test('refuses it the same from the gitVersion alone (--kubernetes)', () => {
+    expect(run(['--openkruise', '1.9.0', '--kubernetes', version.gitVersion, manifests])).toEqual({ code: 2, out: refusal('--kubernetes'), err: '' });
+  });
+
+  test('admits the same manifests on OpenKruise 1.9.1, the release that ran them above', () => {
+    expect(run(['--openkruise', '1.9.1', '--live', path.join(dir, 'version.json'), manifests])).toEqual({
+      code: 0,
+      out: `checked 4 documents in 1 file against OpenKruise v1.9.1 and Kruise Rollouts v0.6.2 on Kubernetes ${version.gitVersion}: `
+        + '3 OpenKruise objects judged, 1 other document passed by; all admitted\n',
+      err: '',
+    });
+  });
 });
