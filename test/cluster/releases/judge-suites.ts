@@ -37,6 +37,15 @@ import { disagreementLine } from '../verdicts';
 /** The generated sample: its size per release and its seed (KRUISE_GEN_CASES, KRUISE_GEN_SEED). */
 export const GEN_CASES = Number(process.env.KRUISE_GEN_CASES ?? 3000);
 export const GEN_SEED = Number(process.env.KRUISE_GEN_SEED ?? 42_0001);
+/** The seed of CI's sample. */
+const CI_SEED = 42_0001;
+/**
+ * Cases generated and judged at a time: after each slice the run's tally so
+ * far is appended to generated-<release>[-<seed>].progress (one JSON line),
+ * and its disagreements are printed, so a long run can be followed, or
+ * stopped, and read.
+ */
+const SLICE = Number(process.env.KRUISE_GEN_SLICE ?? 1000);
 /** Requests in flight per cluster (creates and dry runs store nothing, so they do not see each other). */
 const CONCURRENCY = Number(process.env.KRUISE_GEN_CONCURRENCY ?? 8);
 
@@ -115,9 +124,15 @@ export function generatedLine(v: GenVerdict): string {
     + `ours ${v.ours.allowed ? 'admit' : `refuse "${v.ours.message}"`}, cluster ${v.cluster.allowed ? 'admit' : `refuse (${v.cluster.status}) "${v.cluster.message}"`}`;
 }
 
-/** Write a generated run to .cache/cluster-tier/generated-<release>.json and print its tally; returns the failure lines. */
+/** Where a run's figures go: .cache/cluster-tier/generated-<release>[-<seed>].json (the CI seed's file has no suffix). */
+function reportFile(key: ReleaseKey, ext: string): string {
+  const suffix = GEN_SEED === CI_SEED ? '' : `-${GEN_SEED}`;
+  return path.resolve(__dirname, '..', '..', '..', '.cache', 'cluster-tier', `generated-${key}${suffix}.${ext}`);
+}
+
+/** Write a generated run to its report file (reportFile) and print its tally; returns the failure lines. */
 function report(key: ReleaseKey, run: GenRun): string[] {
-  const out = path.resolve(__dirname, '..', '..', '..', '.cache', 'cluster-tier', `generated-${key}.json`);
+  const out = reportFile(key, 'json');
   fs.mkdirSync(path.dirname(out), { recursive: true });
   const judged = run.verdicts.filter(v => !v.skipped);
   const differ = judged.filter(v => v.ours.allowed !== v.cluster.allowed);
@@ -186,10 +201,35 @@ function generatedTest(key: ReleaseKey, kube: () => Kube, namespace: string, gat
   test(`${GEN_CASES} generated cases (seed ${GEN_SEED}) get the same verdict from the v${r.version} API server and webhooks as from check --${r.product} ${r.version}`, async () => {
     const seeds = seedsOf(r.product, r.line, exampleObjects());
     if (r.product === 'openkruise') await recreateRequestPods(kube(), namespace, seeds);
-    const cases = generateCases(seeds, GEN_SEED, GEN_CASES, key);
     const cluster = new ClusterSide(kube(), namespace);
     const ours = new CheckSide(checkFlags(r.product, r.version, gates()));
-    const run = await judgeGenerated(cluster, ours, cases, CONCURRENCY);
+    const progress = reportFile(key, 'progress');
+    fs.mkdirSync(path.dirname(progress), { recursive: true });
+    fs.writeFileSync(progress, '');
+    const slices: GenRun[] = [];
+    for (let from = 0; from < GEN_CASES; from += SLICE) {
+      const slice = await judgeGenerated(cluster, ours, generateCases(seeds, GEN_SEED, Math.min(SLICE, GEN_CASES - from), key, from), CONCURRENCY);
+      slices.push(slice);
+      const sum = (f: (x: GenRun) => number) => slices.reduce((a, x) => a + f(x), 0);
+      for (const v of slice.disagree) console.log(`generated ${key}: disagree: ${generatedLine(v)}`);
+      fs.appendFileSync(progress, JSON.stringify({
+        release: key,
+        seed: GEN_SEED,
+        cases: from + slice.verdicts.length,
+        disagree: sum(x => x.disagree.length),
+        seconds: sum(x => x.seconds),
+        requests: sum(x => x.requests),
+        kubectlRuns: sum(x => x.kubectlRuns),
+        at: new Date().toISOString(),
+      }) + '\n');
+    }
+    const run: GenRun = {
+      verdicts: slices.flatMap(x => x.verdicts),
+      disagree: slices.flatMap(x => x.disagree),
+      seconds: slices.reduce((a, x) => a + x.seconds, 0),
+      requests: slices.reduce((a, x) => a + x.requests, 0),
+      kubectlRuns: slices.reduce((a, x) => a + x.kubectlRuns, 0),
+    };
     expect(report(key, run)).toEqual([]);
     expect(run.verdicts.filter(v => !v.skipped).length).toBeGreaterThan(GEN_CASES * 0.8);
   }, 600_000 + GEN_CASES * 200);
