@@ -42,8 +42,8 @@ const CI_SEED = 42_0001;
 /**
  * Cases generated and judged at a time: after each slice the run's tally so
  * far is appended to generated-<release>[-<seed>].progress (one JSON line),
- * and its disagreements are printed, so a long run can be followed, or
- * stopped, and read.
+ * with the slice's disagreements, so a long run can be followed, or stopped,
+ * and read (jest prints a file's output only when the file ends).
  */
 const SLICE = Number(process.env.KRUISE_GEN_SLICE ?? 1000);
 /** Requests in flight per cluster (creates and dry runs store nothing, so they do not see each other). */
@@ -211,7 +211,6 @@ function generatedTest(key: ReleaseKey, kube: () => Kube, namespace: string, gat
       const slice = await judgeGenerated(cluster, ours, generateCases(seeds, GEN_SEED, Math.min(SLICE, GEN_CASES - from), key, from), CONCURRENCY);
       slices.push(slice);
       const sum = (f: (x: GenRun) => number) => slices.reduce((a, x) => a + f(x), 0);
-      for (const v of slice.disagree) console.log(`generated ${key}: disagree: ${generatedLine(v)}`);
       fs.appendFileSync(progress, JSON.stringify({
         release: key,
         seed: GEN_SEED,
@@ -221,6 +220,7 @@ function generatedTest(key: ReleaseKey, kube: () => Kube, namespace: string, gat
         requests: sum(x => x.requests),
         kubectlRuns: sum(x => x.kubectlRuns),
         at: new Date().toISOString(),
+        disagreements: slice.disagree.map(generatedLine),
       }) + '\n');
     }
     const run: GenRun = {
