@@ -270,7 +270,8 @@ export function manifestWarnings(manifest: Manifest, ctx: AdmissionContext, app:
     found.push(fieldError('metadata', server, 'were set by the cluster the object was read from: the API server refuses to create an object with a resourceVersion, and applies it to nothing but that one object',
       'remove them, or include the file with KruiseInclude, which leaves them out'));
   }
-  const created = asCreated(manifest);
+  // the object as the API server keeps it: the nulls it takes out are no values to warn about (a partition: null is no partition)
+  const created = withoutNulls(asCreated(manifest), releaseFor(manifest, ctx));
   const module = admissionModuleFor(String(created.apiVersion), String(created.kind));
   if (module?.warnings) found.push(...module.warnings(created, ctx, app));
   found.push(...ignoredFieldWarnings(created, ctx));

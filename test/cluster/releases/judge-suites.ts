@@ -14,6 +14,7 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
+import { stringify } from 'yaml';
 import { OwnCluster, ownCluster } from './cluster';
 import { CheckSide, ClusterSide, DECLARED_STRICTER, GenRun, GenVerdict, checkFlags, judgeGenerated } from './judge';
 import { JudgedCase, RELEASES, ReleaseKey, sameObjects, gatesOf, judgeCorpus, kindsLeftOut, kruiseJudgingSynth, rolloutsSynth, runKruiseRelease, runRolloutsRelease } from './release';
@@ -27,7 +28,7 @@ import { foundCases, foundRolloutCases } from '../../fixtures/admission/found';
 import { ReleaseCase, openKruiseReleaseCases, rolloutsReleaseCases } from '../../fixtures/admission/releases';
 import { generateCases } from '../../generate/cases';
 import { ExampleObjects, Seed, seedsOf } from '../../generate/seeds';
-import { Kube, applyAll } from '../kube';
+import { Kube, Manifest, applyAll } from '../kube';
 import { Managers, ManagerProcess, testNamespace } from '../manager';
 import { rejections } from '../prove';
 import { RolloutManagerProcess, RolloutManagers } from '../rollout-manager';
@@ -94,6 +95,11 @@ async function recreateRequestPods(kube: Kube, namespace: string, seeds: readonl
       metadata: { name, namespace },
       spec: { nodeName: node, containers: [...containers].map(c => ({ name: c, image: 'busybox:1.36' })) },
     };
+    // a Pod an earlier test made already (the named cases' Pods, then the seeds'): made again with every container
+    if ((await kube.request('GET', `${at}/${name}`)).status === 200) {
+      await kube.request('DELETE', `${at}/${name}?gracePeriodSeconds=0`);
+      for (let i = 0; i < 100 && (await kube.request('GET', `${at}/${name}`)).status !== 404; i++) await new Promise(res => setTimeout(res, 100));
+    }
     const created = await kube.request('POST', at, pod);
     if (created.status >= 300) throw new Error(`cluster tier: Pod ${name} not created: ${created.body?.message}`);
     const status = {
@@ -173,6 +179,8 @@ function foundTest(key: ReleaseKey, kube: () => Kube, namespace: string, gates: 
   const r = RELEASES[key];
   const cases = r.product === 'openkruise' ? foundCases : foundRolloutCases;
   test(`the ${cases.length} named cases of the classes the generated cases found get the same verdict from v${r.version} as from our admission`, async () => {
+    // the Pods their ContainerRecreateRequests name
+    if (r.product === 'openkruise') await recreateRequestPods(kube(), namespace, cases.map(c => ({ manifest: c.old ?? c.manifest }) as Seed));
     const cluster = new ClusterSide(kube(), namespace);
     const ctx = contextFromFlags(r.product === 'openkruise' ? { openkruise: r.version, featureGates: gates() } : { rollouts: r.version });
     const lines: string[] = [];
@@ -193,6 +201,56 @@ function foundTest(key: ReleaseKey, kube: () => Kube, namespace: string, gates: 
     expect(recorded.filter(l => !l.endsWith('as recorded'))).toEqual([]);
     expect(lines).toEqual([]);
   }, 600_000);
+}
+
+/**
+ * `cat a.yaml b.yaml | kubectl apply -f -` with no `---` between them, and a
+ * key pasted twice: the real kubectl (v1.37.2, strict field validation, its
+ * default) against the release's API server and webhooks, beside `check -`
+ * on the same text. kubectl reads such a text as one object whose last copy
+ * of each key wins, and nothing refuses the duplicates: its StreamVisitor
+ * (k8s.io/cli-runtime v0.37.2 pkg/resource/visitor.go:589-593) decodes each
+ * document with apimachinery's YAMLToJSONDecoder (k8s.io/apimachinery v0.37.2
+ * pkg/util/yaml/decoder.go:125-132), which calls sigs.k8s.io/yaml v1.6.0's
+ * Unmarshal, not UnmarshalStrict (yaml.go:55-56 against :63-64); go-yaml v2
+ * (go.yaml.in/yaml/v2 v2.4.4 decode.go:684-690) refuses a key already set in
+ * a map only when strict, and otherwise sets it again. The API server then
+ * gets JSON without duplicates, so its strict field validation has none to
+ * refuse. Both sides must give the same verdict, about the same object.
+ */
+function concatenatedTest(key: ReleaseKey, kube: () => Kube, namespace: string, gates: () => Record<string, boolean>) {
+  const r = RELEASES[key];
+  test(`two CloneSets concatenated without --- and a key pasted twice: the real kubectl apply --dry-run=server and check --openkruise ${r.version} judge the same object the same way`, () => {
+    const f = fixtures().find(x => x.kind === 'CloneSet' && x.apiVersion === 'apps.kruise.io/v1alpha1')!;
+    const named = (name: string, replicas: number) => versionedObject(f, m => {
+      m.metadata.name = name;
+      m.metadata.namespace = namespace;
+      m.spec.replicas = replicas;
+    });
+    const text = (m: Manifest) => stringify(m, { lineWidth: 0 });
+    const pasted = (first: number, last: number) => text(named('pasted', 2)).replace(/^ {2}replicas: 2$/m, `  replicas: ${first}\n  replicas: ${last}`);
+    // each text, and the object kubectl applies from it (undefined: refused)
+    const cases: Array<{ what: string; text: string; applies?: string }> = [
+      { what: 'a + b, both valid', text: text(named('concat-a', 2)) + text(named('concat-b', 3)), applies: 'concat-b' },
+      { what: 'a + b, a refused alone', text: text(named('concat-a', -1)) + text(named('concat-b', 3)), applies: 'concat-b' },
+      { what: 'a + b, b refused alone', text: text(named('concat-a', 2)) + text(named('concat-b', -1)) },
+      { what: 'replicas: -1 then replicas: 2', text: pasted(-1, 2), applies: 'pasted' },
+      { what: 'replicas: 2 then replicas: -1', text: pasted(2, -1) },
+    ];
+    const ours = new CheckSide(checkFlags(r.product, r.version, gates()));
+    const lines = cases.map(c => {
+      const k = kube().kubectl(['apply', '--dry-run=server', '-f', '-'], c.text);
+      const applied = k.stdout.split('\n').filter(l => l.trim() !== '');
+      const mine = ours.judge(c.text);
+      const warned = [...new Set(mine.warnings.map(w => /^CloneSet "([^"]+)"/.exec(w)?.[1]).filter(Boolean))];
+      const kubectl = k.status === 0 ? `applies ${applied.join(', ')}` : 'refuses';
+      const check = mine.allowed ? `admits, warning of CloneSet ${warned.join(', ')}` : `refuses CloneSet ${/^CloneSet "([^"]+)"/.exec(mine.message ?? '')?.[1]}`;
+      console.log(`YAML ${key}: ${c.what}: kubectl ${k.status === 0 ? applied.join(', ') : k.stderr.trim()}; check ${mine.allowed ? `admits; ${mine.warnings.join(' | ')}` : `refuses: ${mine.message}`}`);
+      return `${c.what}: kubectl ${kubectl}; check ${check}`;
+    });
+    expect(lines).toEqual(cases.map(c => `${c.what}: kubectl ${c.applies ? `applies cloneset.apps.kruise.io/${c.applies} created (server dry run)` : 'refuses'}; `
+      + `check ${c.applies ? `admits, warning of CloneSet ${c.applies}` : `refuses CloneSet ${c.what.startsWith('a + b') ? 'concat-b' : 'pasted'}`}`));
+  });
 }
 
 /** The generated sample's test: the cases judged by the release's cluster and by check, no disagreement. */
@@ -285,6 +343,7 @@ export function openKruiseJudgeSuite(key: ReleaseKey): void {
   }, 600_000);
 
   foundTest(key, () => kube, NS, () => gatesOf(installed));
+  concatenatedTest(key, () => kube, NS, () => gatesOf(installed));
   generatedTest(key, () => kube, NS, () => gatesOf(installed));
 }
 

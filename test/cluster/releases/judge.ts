@@ -52,6 +52,8 @@ export interface GenVerdict {
   /** Not judged: an update whose old object the cluster refused, or a refusal for cluster state (`CLUSTER_STATE`). */
   readonly skipped?: string;
   readonly stricter?: boolean;
+  /** `check` threw (never a verdict a user should see): a disagreement. */
+  readonly crashed?: boolean;
 }
 
 /**
@@ -266,7 +268,7 @@ function run(cmd: string, args: string[]): Promise<{ code: number; stdout: strin
 export class CheckSide {
   constructor(private readonly flags: string[]) {}
 
-  public judge(text: string, live?: Manifest): Outcome & { warnings: string[] } {
+  public judge(text: string, live?: Manifest): Outcome & { warnings: string[]; crashed?: true } {
     let out = '';
     let err = '';
     const args = [...this.flags, '--output', 'json'];
@@ -279,6 +281,9 @@ export class CheckSide {
     let code: number;
     try {
       code = checkMain([...args, '-'], { out: t => { out += t; }, err: t => { err += t; }, stdin: () => text });
+    } catch (e: any) {
+      // check must never throw at a user: a crash is a disagreement whatever the cluster says
+      return { allowed: false, status: 70, message: `check crashed: ${String(e?.stack ?? e).split('\n').slice(0, 3).join(' | ')}`, warnings: [], crashed: true };
     } finally {
       if (liveFile) fs.rmSync(liveFile, { force: true });
     }
@@ -317,7 +322,8 @@ export async function judgeGenerated(cluster: ClusterSide, ours: CheckSide, case
   const kubectl0 = cluster.kubectlRuns;
   const verdicts: GenVerdict[] = new Array(cases.length);
   const base = (c: GenCase) => ({ id: c.id, index: c.index, seed: c.seed, form: c.form, from: c.from, changes: c.changes });
-  const finish = (c: GenCase, mine: Outcome, theirs: Outcome): GenVerdict => {
+  const finish = (c: GenCase, mine: Outcome & { crashed?: true }, theirs: Outcome): GenVerdict => {
+    if (mine.crashed) return { ...base(c), ours: { allowed: false, status: mine.status, message: mine.message }, cluster: theirs, crashed: true };
     const stricter = !mine.allowed && theirs.allowed && DECLARED_STRICTER.test(mine.message ?? '');
     const ourOutcome = { allowed: mine.allowed, status: mine.status, message: mine.message };
     const state = mine.allowed && !theirs.allowed ? CLUSTER_STATE.find(x => x.pattern.test(theirs.message ?? '')) : undefined;
@@ -350,7 +356,7 @@ export async function judgeGenerated(cluster: ClusterSide, ours: CheckSide, case
     }
     verdicts[i] = finish(c, ours.judge(JSON.stringify(c.manifest), old), r.outcome!);
   }
-  const disagree = verdicts.filter(v => !v.skipped && v.ours.allowed !== v.cluster.allowed && !v.stricter);
+  const disagree = verdicts.filter(v => v.crashed || (!v.skipped && v.ours.allowed !== v.cluster.allowed && !v.stricter));
   const seconds = (Date.now() - started) / 1000;
   return { verdicts, disagree, seconds, requests: cluster.requests - requests0, kubectlRuns: cluster.kubectlRuns - kubectl0 };
 }
