@@ -211,21 +211,60 @@ function unknownStatusFields(manifest: Manifest, target: TargetRelease): string[
  * the request before anything else (null is left unset).
  */
 function metadataDecodeErrors(created: Manifest): string[] {
-  const meta = created.metadata;
+  const embedded = (EMBEDDED_METADATA[`${String(created.apiVersion).split('/')[0]}/${created.kind}`] ?? [])
+    .flatMap(p => valuesAt(created, p)).flatMap(({ value, at }) => objectMetaDecodeErrors(value, at, `the webhook cannot decode the ${created.kind}`));
+  return [...objectMetaDecodeErrors(created.metadata, 'metadata', 'the API server cannot decode the object\'s metadata'), ...embedded];
+}
+
+/**
+ * The object metadata a kind embeds where its schema keeps any value
+ * (x-kubernetes-preserve-unknown-fields), which its webhooks decode into Go
+ * types with the object (a label of another type than a string fails the
+ * request): a UnitedDeployment's subset workload templates
+ * (apis/apps/v1alpha1/uniteddeployment_types.go, the metadata of each
+ * template), an AdvancedCronJob's Job template, the claim templates of a
+ * CloneSet and an Advanced StatefulSet. `[]` is every item of a list.
+ */
+const EMBEDDED_METADATA: Record<string, readonly string[]> = {
+  'apps.kruise.io/UnitedDeployment': ['statefulSetTemplate', 'advancedStatefulSetTemplate', 'cloneSetTemplate', 'deploymentTemplate'].map(t => `spec.template.${t}.metadata`),
+  'apps.kruise.io/AdvancedCronJob': ['spec.template.jobTemplate.metadata'],
+  'apps.kruise.io/CloneSet': ['spec.volumeClaimTemplates[].metadata'],
+  'apps.kruise.io/StatefulSet': ['spec.volumeClaimTemplates[].metadata'],
+};
+
+/** The values at a dotted path (`[]`: each item of a list there), with their paths. */
+function valuesAt(m: unknown, path: string): Array<{ value: unknown; at: string }> {
+  let here: Array<{ value: unknown; at: string }> = [{ value: m, at: '' }];
+  for (const part of path.split('.')) {
+    const list = part.endsWith('[]');
+    const key = list ? part.slice(0, -2) : part;
+    here = here.flatMap(({ value, at }) => {
+      const v = value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>)[key] : undefined;
+      const p = at === '' ? key : `${at}.${key}`;
+      if (v === undefined) return [];
+      return list ? (Array.isArray(v) ? v.map((x, i) => ({ value: x, at: `${p}[${i}]` })) : []) : [{ value: v, at: p }];
+    });
+  }
+  return here;
+}
+
+/** The fields of an ObjectMeta at `at` that do not decode into its Go type (null is left unset), each saying what cannot decode. */
+function objectMetaDecodeErrors(meta: unknown, at: string, what: string): string[] {
   if (meta === null || typeof meta !== 'object' || Array.isArray(meta)) return [];
+  const m = meta as Record<string, any>;
   const out: string[] = [];
   const notDecoded = (field: string, value: unknown, type: string) => out.push(fieldError(field, value,
-    `is not ${type}, so the API server cannot decode the object's metadata`, typeof value === 'number' || typeof value === 'boolean' ? 'quote it' : `give ${type}`));
-  for (const f of ['name', 'generateName', 'namespace']) if (meta[f] !== undefined && meta[f] !== null && typeof meta[f] !== 'string') notDecoded(`metadata.${f}`, meta[f], 'a string');
+    `is not ${type}, so ${what}`, typeof value === 'number' || typeof value === 'boolean' ? 'quote it' : `give ${type}`));
+  for (const f of ['name', 'generateName', 'namespace']) if (m[f] !== undefined && m[f] !== null && typeof m[f] !== 'string') notDecoded(`${at}.${f}`, m[f], 'a string');
   for (const f of ['labels', 'annotations']) {
-    const map = meta[f];
+    const map = m[f];
     if (map === undefined || map === null) continue;
-    if (typeof map !== 'object' || Array.isArray(map)) notDecoded(`metadata.${f}`, map, 'a map of strings');
-    else for (const [k, v] of Object.entries(map)) if (v !== null && typeof v !== 'string') notDecoded(`metadata.${f}[${JSON.stringify(k)}]`, v, 'a string');
+    if (typeof map !== 'object' || Array.isArray(map)) notDecoded(`${at}.${f}`, map, 'a map of strings');
+    else for (const [k, v] of Object.entries(map)) if (v !== null && typeof v !== 'string') notDecoded(`${at}.${f}[${JSON.stringify(k)}]`, v, 'a string');
   }
-  if (meta.finalizers !== undefined && meta.finalizers !== null) {
-    if (!Array.isArray(meta.finalizers)) notDecoded('metadata.finalizers', meta.finalizers, 'a list of strings');
-    else meta.finalizers.forEach((f: unknown, i: number) => { if (f !== null && typeof f !== 'string') notDecoded(`metadata.finalizers[${i}]`, f, 'a string'); });
+  if (m.finalizers !== undefined && m.finalizers !== null) {
+    if (!Array.isArray(m.finalizers)) notDecoded(`${at}.finalizers`, m.finalizers, 'a list of strings');
+    else m.finalizers.forEach((f: unknown, i: number) => { if (f !== null && typeof f !== 'string') notDecoded(`${at}.finalizers[${i}]`, f, 'a string'); });
   }
   return out;
 }

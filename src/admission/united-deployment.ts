@@ -64,6 +64,9 @@ const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null 
 const present = (v: unknown): boolean => v !== undefined && v !== null;
 
 /** The four subset workload templates, in upstream's order. */
+/** Why a cloneSetTemplate the UnitedDeployment webhook admits is refused: its subset CloneSets are. */
+const CLONESET_TEMPLATE_REFUSED = 'the CloneSet webhook refuses every subset CloneSet created from it';
+
 export const SUBSET_TEMPLATES = ['statefulSetTemplate', 'advancedStatefulSetTemplate', 'cloneSetTemplate', 'deploymentTemplate'];
 const STATEFUL = ['statefulSetTemplate', 'advancedStatefulSetTemplate'];
 const NO_MAX = 1000000;
@@ -148,7 +151,7 @@ function templateProblems(s: Json, sel: LabelSelectorJson | undefined, out: Temp
   const ws: Json = isObject(w.spec) ? w.spec : {};
   if (kind === 'cloneSetTemplate') {
     // the UnitedDeployment webhook does not check a cloneSetTemplate: the CloneSet webhook refuses every subset CloneSet
-    const subsets = 'the CloneSet webhook refuses every subset CloneSet created from it';
+    const subsets = CLONESET_TEMPLATE_REFUSED;
     out.push(...cloneSetTemplateProblems(w, sel, at).map(p => (/admits it, but/.test(p.problem) ? p : { ...p, problem: stricterProblem(p.problem, 'the UnitedDeployment webhook', subsets) })));
     const us: Json = isObject(ws.updateStrategy) ? ws.updateStrategy : {};
     if (present(us.partition)) {
@@ -480,7 +483,11 @@ const RELEASE_RULES: ReleaseRule[] = [{
 function subsetPodTemplates(m: Manifest): PodTemplateAt[] {
   const t: Json = isObject(m.spec?.template) ? m.spec.template : {};
   return (['deploymentTemplate', 'cloneSetTemplate'] as const).filter(k => isObject(t[k]))
-    .map(k => ({ template: defaultPodTemplate(isObject(t[k].spec) ? t[k].spec.template : undefined), specPath: `spec.template.${k}.spec.template.spec` }));
+    .map(k => ({
+      template: defaultPodTemplate(isObject(t[k].spec) ? t[k].spec.template : undefined),
+      specPath: `spec.template.${k}.spec.template.spec`,
+      ...(k === 'cloneSetTemplate' ? { stricter: { who: 'the UnitedDeployment webhook', why: CLONESET_TEMPLATE_REFUSED } } : {}),
+    }));
 }
 
 /** The UnitedDeployment webhooks. */

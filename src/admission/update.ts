@@ -267,6 +267,32 @@ function targetOf(group: string, ctx: AdmissionContext): TargetRelease {
 }
 
 /**
+ * What a cluster gives back of an object it stored, where that is not the
+ * object as written: the stored version's conversion there and back. The
+ * webhooks judge an update on the stored object with the applied manifest
+ * merged over it, so a field the conversion wrote stays unless the manifest
+ * gives it again. Each with why, for the messages.
+ */
+const STORED_FORMS: Record<string, (m: Json) => { stored: Json; why: string } | undefined> = {
+  // Kruise Rollouts stores a Rollout as v1beta1: a v1alpha1 step with a weight and no replicas gets replicas
+  // "<weight>%" on the way (api/v1alpha1/conversion.go:55-60 of v0.5.5 and v0.6.2), which the way back keeps (:191)
+  'rollouts.kruise.io/Rollout': m => {
+    if (!String(m.apiVersion).endsWith('/v1alpha1')) return undefined;
+    const steps = m.spec?.strategy?.canary?.steps;
+    if (!Array.isArray(steps) || !steps.some(st => isObject(st) && st.replicas == null && Number.isInteger(st.weight))) return undefined;
+    const stored = JSON.parse(JSON.stringify(m));
+    for (const st of stored.spec.strategy.canary.steps) if (isObject(st) && st.replicas == null && Number.isInteger(st.weight)) st.replicas = `${st.weight}%`;
+    return { stored, why: 'Kruise Rollouts stores a v1alpha1 step\'s weight without replicas as replicas "<weight>%" too, and an update keeps them unless it gives the steps again' };
+  },
+};
+
+/** The old object as the cluster gives it back (`STORED_FORMS`), and why it differs, if it does. */
+function storedForm(old: Manifest): { stored: Manifest; why?: string } {
+  const form = STORED_FORMS[`${String(old.apiVersion ?? '').split('/')[0]}/${old.kind}`]?.(old);
+  return form ?? { stored: old };
+}
+
+/**
  * The verdict on an update of `old` (as the cluster stores it) to
  * `changed`: the rules of a create on the new object, then the release's
  * update rules of the kind on both, defaulted.
@@ -279,13 +305,27 @@ export function judgeUpdate(old: Manifest, changed: Manifest, ctx: AdmissionCont
 }
 
 /**
+ * The create rules on the object the webhook sees, where the stored form of
+ * `old` makes it differ from `changed`: what it refuses beyond `changed`'s
+ * own errors, saying where the value came from.
+ */
+function storedFormErrors(old: Manifest, changed: Manifest, ctx: AdmissionContext): string[] {
+  const { stored, why } = storedForm(old);
+  // an update sent in another version reads the stored object in that version
+  if (!why || changed.apiVersion !== old.apiVersion) return [];
+  const own = judgeManifest(changed, ctx).errors;
+  return judgeManifest(appliedOver(stored, changed), ctx).errors.filter(l => !own.includes(l)).map(l => `${l} (the stored object has it: ${why})`);
+}
+
+/**
  * The errors of the release's update rules of the kind alone (the object's
  * create rules not asked): `plan --old-live` refuses these changes.
  */
 export function updateRuleErrors(old: Manifest, changed: Manifest, ctx: AdmissionContext): string[] {
   const group = String(changed.apiVersion ?? '').split('/')[0];
   const rules = RULES[`${group}/${changed.kind}`];
-  if (!rules) return [];
+  const fromStored = storedFormErrors(old, changed, ctx);
+  if (!rules) return fromStored;
   const target = targetOf(group, ctx);
   const module = admissionModuleFor(String(changed.apiVersion), String(changed.kind));
   const stored = (m: Manifest) => {
@@ -294,7 +334,7 @@ export function updateRuleErrors(old: Manifest, changed: Manifest, ctx: Admissio
   };
   // the old object's status counts (a Rollout's phase): the stored object keeps it
   const oldDefaulted = { ...stored(old), status: old.status };
-  return rules(oldDefaulted, stored(appliedOver(old, changed)), target.release, ctx);
+  return [...fromStored, ...rules(oldDefaulted, stored(appliedOver(old, changed)), target.release, ctx)];
 }
 
 /** Whether a kind has rules of its own for an update (the others are judged as a create). */

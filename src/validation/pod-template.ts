@@ -282,7 +282,9 @@ function checkPortRef(c: Collector, at: string, port: unknown, containerPortName
     if (problems.length > 0) {
       c.add(at, port, `is not a valid port name (${problems.join('; ')})`, 'use a port number or the name of a container port');
     } else if (containerPortNames && !containerPortNames.includes(port)) {
-      c.add(at, port, 'names no port of the container', `use one of ${JSON.stringify(containerPortNames)} or a port number`);
+      // core validation checks only the name's syntax (validateHTTPGetAction, validation.go:3258 of Kubernetes v1.32.10)
+      c.add(at, port, stricterProblem('names no port of the container', 'the API server', 'the kubelet finds no such port and the handler fails on every pod'),
+        `use one of ${JSON.stringify(containerPortNames)} or a port number`);
     }
     return;
   }
@@ -309,6 +311,13 @@ function checkHandler(c: Collector, at: string, h: Json, kinds: string[], portNa
     if (h.httpGet.scheme !== undefined && !['HTTP', 'HTTPS'].includes(h.httpGet.scheme)) {
       c.add(`${at}.httpGet.scheme`, h.httpGet.scheme, 'is not a supported scheme', 'use HTTP or HTTPS');
     }
+    // validateHTTPGetAction: header names are HTTP tokens (validation.IsHTTPHeaderName, validation.go:3267 of Kubernetes v1.32.10)
+    arr(h.httpGet.httpHeaders).forEach((hd: unknown, i: number) => {
+      const name = isObject(hd) ? hd.name : undefined;
+      if (typeof name !== 'string' || !/^[-A-Za-z0-9]+$/.test(name)) {
+        c.add(`${at}.httpGet.httpHeaders[${i}].name`, name, 'is not a valid HTTP header name', 'use letters, digits and \'-\', e.g. X-Probe');
+      }
+    });
   }
   if (h.tcpSocket) checkPortRef(c, `${at}.tcpSocket.port`, h.tcpSocket.port, portNames);
   if (h.grpc && !isIntInRange(h.grpc.port, 1, 65535)) {
@@ -339,6 +348,10 @@ function checkEnv(c: Collector, at: string, env: unknown[]): void {
     const here = `${at}.env[${i}]`;
     if (!e.name) c.add(`${here}.name`, e.name, 'is required', 'name the variable');
     else for (const p of envVarNameProblems(e.name)) c.add(`${here}.name`, e.name, p, 'rename the variable, e.g. MY_VAR');
+    // EnvVar.value is a string in Go: a number or boolean does not decode (YAML reads an unquoted 1, true or on as one)
+    if (e.value !== undefined && e.value !== null && typeof e.value !== 'string') {
+      c.add(`${here}.value`, e.value, 'is not a string, so the webhook cannot decode the pod', 'quote it in the YAML, so it stays the text written there');
+    }
     const vf = e.valueFrom;
     if (!isObject(vf)) return; // a non-object is reported by the shape check
     if (e.value !== undefined && e.value !== '') {
@@ -389,6 +402,11 @@ function checkResources(c: Collector, at: string, r: Json): void {
       const v = parseQuantity(q);
       if (v === undefined) c.add(here, q, 'is not a valid quantity', 'use a quantity such as 500m, 1, 128Mi or 1Gi');
       else if (v < 0) c.add(here, q, 'must be non-negative', 'use 0 or more');
+      // an extended resource is counted in whole units (core validation's ValidateResourceQuantityValue with
+      // helper.IsIntegerResourceName, validation.go of Kubernetes v1.28.9 to v1.32.10)
+      else if (!standard && !name.startsWith('requests.') && !/(^|\.)kubernetes\.io\//.test(name) && !Number.isInteger(v)) {
+        c.add(here, q, 'must be an integer: an extended resource is counted in whole units', 'use a whole number, e.g. 1');
+      }
     }
   }
   for (const [name, q] of Object.entries(r.requests ?? {})) {
@@ -404,6 +422,10 @@ function checkResources(c: Collector, at: string, r: Json): void {
 
 function checkContainerSecurity(c: Collector, at: string, sc: Json | undefined): void {
   if (!sc) return;
+  // core validation's ValidateSecurityContext: procMount is Default or Unmasked (validation.go of Kubernetes v1.28.9 to v1.32.10)
+  if (sc.procMount !== undefined && sc.procMount !== null && !['Default', 'Unmasked'].includes(sc.procMount)) {
+    c.add(`${at}.securityContext.procMount`, sc.procMount, 'is not supported', 'use Default or Unmasked');
+  }
   for (const f of ['runAsUser', 'runAsGroup']) {
     if (sc[f] !== undefined && !isIntInRange(sc[f], 0, MAX_INT32)) c.add(`${at}.securityContext.${f}`, sc[f], 'must be between 0 and 2147483647', 'use a valid id');
   }
@@ -422,6 +444,11 @@ function checkContainer(
   c: Collector, at: string, k: Json, kind: 'regular' | 'init', volumes: Map<string, Json>, hostNetwork: boolean, hostPorts: HostPortKey[],
 ): void {
   const isSidecar = kind === 'init' && k.restartPolicy === 'Always';
+  // validateInitContainers: no resize policy on any init container (validation.go:3311 of Kubernetes v1.28.9, :3532 of
+  // v1.30.10, :3554 of v1.32.10, where the webhooks' options leave AllowSidecarResizePolicy off)
+  if (kind === 'init' && Array.isArray(k.resizePolicy) && k.resizePolicy.length > 0) {
+    c.add(`${at}.resizePolicy`, k.resizePolicy, 'must not be set for init containers', 'remove it');
+  }
   if (k.image !== undefined && k.image !== null && typeof k.image !== 'string') {
     c.add(`${at}.image`, k.image, 'is not a string, so the API server cannot decode the pod', 'give the image as a string, e.g. "nginx:1.27"');
   } else if (!k.image || String(k.image).trim() === '') {
@@ -565,6 +592,26 @@ function checkVolumes(c: Collector, at: string, volumes: unknown): Map<string, J
         for (const p of dns1123SubdomainProblems(driver.toLowerCase())) c.add(`${here}.csi.driver`, driver, p, 'use the name the CSI driver registers');
       }
     }
+    // validateScaleIOVolumeSource: a volume name is required
+    if (isObject(v.scaleIO) && !v.scaleIO.volumeName) c.add(`${here}.scaleIO.volumeName`, v.scaleIO.volumeName, 'is required', 'name the ScaleIO volume');
+    // validateProjectionSources: a service account token lives at least 10 minutes (and at most 2^32 seconds)
+    arr(v.projected?.sources).forEach((src: unknown, j: number) => {
+      const e = isObject(src) && isObject(src.serviceAccountToken) ? src.serviceAccountToken.expirationSeconds : undefined;
+      if (typeof e === 'number' && (e < 600 || e > 4294967296)) {
+        c.add(`${here}.projected.sources[${j}].serviceAccountToken.expirationSeconds`, e, e < 600 ? 'is less than 10 minutes' : 'is more than 2^32 seconds', 'use 600 or more seconds');
+      }
+    });
+    // validateDownwardAPIVolumeFile: the field paths a downward API volume supports
+    const files = [...arr(v.downwardAPI?.items).map((f: unknown, j: number) => ({ f, at: `${here}.downwardAPI.items[${j}]` })),
+      ...arr(v.projected?.sources).flatMap((src: unknown, j: number) => (isObject(src) && isObject(src.downwardAPI)
+        ? arr(src.downwardAPI.items).map((f: unknown, k: number) => ({ f, at: `${here}.projected.sources[${j}].downwardAPI.items[${k}]` })) : []))];
+    for (const { f, at: fat } of files) {
+      if (!isObject(f) || !isObject(f.fieldRef)) continue;
+      const path = String(f.fieldRef.fieldPath ?? '');
+      if (!/^metadata\.(labels|annotations)\['[^']+'\]$/.test(path) && !DOWNWARD_VOLUME_PATHS.includes(path)) {
+        c.add(`${fat}.fieldRef.fieldPath`, f.fieldRef.fieldPath, 'is not a field path a downward API volume supports', `use one of ${DOWNWARD_VOLUME_PATHS.join(', ')}, metadata.labels['<key>'] or metadata.annotations['<key>']`);
+      }
+    }
     if (v.emptyDir?.sizeLimit !== undefined) {
       const q = parseQuantity(v.emptyDir.sizeLimit);
       if (q === undefined || q < 0) c.add(`${here}.emptyDir.sizeLimit`, v.emptyDir.sizeLimit, 'is not a valid non-negative quantity', 'use a size such as 1Gi');
@@ -620,11 +667,17 @@ function checkPodSecurity(c: Collector, at: string, sc: Json | undefined): void 
     if (!isIntInRange(g, 0, MAX_INT32)) c.add(`${at}.securityContext.supplementalGroups[${i}]`, g, 'must be between 0 and 2147483647', 'use a valid group id');
   });
   eachObject(sc.sysctls, (s: Json, i: number) => {
+    if (s.value !== undefined && s.value !== null && typeof s.value !== 'string') {
+      c.add(`${at}.securityContext.sysctls[${i}].value`, s.value, 'is not a string, so the webhook cannot decode the pod', 'quote it in the YAML, so it stays the text written there');
+    }
     if (!s.name || !/^([a-z0-9]([-_a-z0-9]*[a-z0-9])?[./])*[a-z0-9]([-_a-z0-9]*[a-z0-9])?$/.test(s.name)) {
       c.add(`${at}.securityContext.sysctls[${i}].name`, s.name, 'is not a valid sysctl name', 'use a name such as net.core.somaxconn');
     }
   });
 }
+
+/** The field paths of a downward API volume file (validVolumeDownwardAPIFieldPathExpressions, validation.go:1040 of Kubernetes v1.28.9; the same to v1.32.10). */
+const DOWNWARD_VOLUME_PATHS = ['metadata.name', 'metadata.namespace', 'metadata.labels', 'metadata.annotations', 'metadata.uid'];
 
 const IPV4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
 const isIp = (s: string): boolean => IPV4.test(s) || (s.includes(':') && /^[0-9a-fA-F:.]+$/.test(s));
@@ -641,7 +694,8 @@ export function podTemplateProblems(template: Json | undefined, options: PodTemp
   // a label or annotation value is a string in Go: anything else does not decode (an unquoted on, yes or no is a boolean to kubectl)
   for (const f of ['labels', 'annotations']) {
     for (const [k, v] of Object.entries<unknown>(isObject(meta[f]) ? meta[f] : {})) {
-      if (typeof v !== 'string') {
+      // null decodes to the empty string
+      if (v !== null && typeof v !== 'string') {
         c.add(`${at}.metadata.${f}[${JSON.stringify(k)}]`, v, 'is not a string, so the pod template does not decode (YAML reads an unquoted on, off, yes, no, true or a number as one)',
           'quote it in the YAML, so it stays the text written there');
       }
@@ -699,6 +753,10 @@ export function podTemplateProblems(template: Json | undefined, options: PodTemp
   }
   if (s.dnsPolicy === 'None' && !s.dnsConfig) c.add(`${sp}.dnsConfig`, s.dnsConfig, 'is required when dnsPolicy is None', 'give nameservers in dnsConfig or use another dnsPolicy');
   if (arr(s.dnsConfig?.nameservers).length > 3) c.add(`${sp}.dnsConfig.nameservers`, s.dnsConfig.nameservers, 'lists more than 3 nameservers', 'keep at most 3');
+  // validatePodDNSConfig: each nameserver is an IP address
+  arr(s.dnsConfig?.nameservers).forEach((n: unknown, i: number) => {
+    if (typeof n !== 'string' || !isIp(n)) c.add(`${sp}.dnsConfig.nameservers[${i}]`, n, 'is not an IP address', 'give the nameserver\'s IP address, e.g. 192.0.2.53');
+  });
   if (s.dnsPolicy === 'None' && s.dnsConfig && arr(s.dnsConfig.nameservers).length === 0) {
     c.add(`${sp}.dnsConfig.nameservers`, s.dnsConfig.nameservers, 'must list at least one nameserver when dnsPolicy is None', 'add a nameserver');
   }
@@ -706,8 +764,10 @@ export function podTemplateProblems(template: Json | undefined, options: PodTemp
   if (s.activeDeadlineSeconds !== undefined && !(Number.isInteger(s.activeDeadlineSeconds) && s.activeDeadlineSeconds >= 1)) {
     c.add(`${sp}.activeDeadlineSeconds`, s.activeDeadlineSeconds, 'must be at least 1', 'use a positive number of seconds');
   }
-  if (s.terminationGracePeriodSeconds !== undefined && !(typeof s.terminationGracePeriodSeconds === 'number' && s.terminationGracePeriodSeconds >= 0)) {
-    c.add(`${sp}.terminationGracePeriodSeconds`, s.terminationGracePeriodSeconds, 'must be non-negative', 'use 0 or more seconds');
+  // a negative terminationGracePeriodSeconds is admitted: core validation does not check it, and a pod's is treated as 1
+  // (the API server's warning, pkg/api/pod/warnings.go:324 of Kubernetes v1.32.10)
+  if (s.terminationGracePeriodSeconds !== undefined && typeof s.terminationGracePeriodSeconds !== 'number') {
+    c.add(`${sp}.terminationGracePeriodSeconds`, s.terminationGracePeriodSeconds, 'is not a number of seconds', 'use 0 or more seconds');
   }
   for (const [f, check] of [
     ['serviceAccountName', dns1123SubdomainProblems], ['priorityClassName', dns1123SubdomainProblems],
@@ -737,6 +797,13 @@ export function podTemplateProblems(template: Json | undefined, options: PodTemp
     });
   });
   if (isObject(s.securityContext)) checkPodSecurity(c, sp, s.securityContext);
+  // a pod in a user namespace of its own shares none of the host's namespaces (core validation's validateHostUsers,
+  // pkg/apis/core/validation/validation.go:3363 of Kubernetes v1.28.9, :3584 of v1.30.10, :3606 of v1.32.10)
+  if (s.hostUsers === false) {
+    for (const f of ['hostNetwork', 'hostPID', 'hostIPC']) {
+      if (s[f] === true) c.add(`${sp}.${f}`, true, 'is not allowed with hostUsers: false: a pod in a user namespace of its own cannot share the host\'s namespaces', `remove ${f}, or hostUsers: false`);
+    }
+  }
   return c.out;
 }
 

@@ -177,7 +177,8 @@ function report(key: ReleaseKey, run: GenRun): string[] {
  */
 function foundTest(key: ReleaseKey, kube: () => Kube, namespace: string, gates: () => Record<string, boolean>) {
   const r = RELEASES[key];
-  const cases = r.product === 'openkruise' ? foundCases : foundRolloutCases;
+  // a case without a verdict on this release is another release's (its old object this one refuses)
+  const cases = (r.product === 'openkruise' ? foundCases : foundRolloutCases).filter(c => c.verdicts[r.version] !== undefined);
   test(`the ${cases.length} named cases of the classes the generated cases found get the same verdict from v${r.version} as from our admission`, async () => {
     // the Pods their ContainerRecreateRequests name
     if (r.product === 'openkruise') await recreateRequestPods(kube(), namespace, cases.map(c => ({ manifest: c.old ?? c.manifest }) as Seed));

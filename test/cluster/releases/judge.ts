@@ -87,7 +87,7 @@ export const CLUSTER_STATE: ReadonlyArray<{ readonly pattern: RegExp; readonly w
     source: 'pkg/webhook/sidecarset/validating/sidecarset_create_update_handler.go:202 (v1.8.4, v1.9.0: 203)',
   },
   {
-    pattern: /spec\.scaleStrategy\.podsToDelete: Invalid value: "[^"]*": find pod .+? (failed|already terminating|owner is not this CloneSet)/,
+    pattern: /spec\.scaleStrategy\.podsToDelete: Invalid value: "[^"]*": find pod .*?(failed|already terminating|owner is not this CloneSet)/,
     what: 'a CloneSet podsToDelete naming pods that must exist and belong to the CloneSet (a new CloneSet has none)',
     source: 'pkg/webhook/cloneset/validating/validation.go:116-120 (v1.9.0: 123-127)',
   },
@@ -188,7 +188,10 @@ export class ClusterSide {
         // a controller removed it at once (a NodeImage without its Node): nothing to update
         if (live.status === 404) return { oldRefused: { allowed: false, status: 404, message: 'the old object was removed by its controller before the update' } };
         const patch = applyPatch(old, m);
-        const res = await this.req('PATCH', `${at}?dryRun=All&fieldValidation=Strict`, patch, 'application/merge-patch+json');
+        // kubectl apply patches the object at the manifest's own version (a version the release does not serve answers 404)
+        const next = m.apiVersion !== old.apiVersion ? collection(m, this.namespace) : undefined;
+        const patchAt = next ? `${next.at}/${encodeURIComponent(old.metadata.name)}` : at;
+        const res = await this.req('PATCH', `${patchAt}?dryRun=All&fieldValidation=Strict`, patch, 'application/merge-patch+json');
         // a controller wrote the object between the read and the update: read it again
         if (res.status === 409 && attempt < 5 && /the object has been modified/.test(String(res.body?.message))) continue;
         // a webhook that reads the object from its manager's cache has not seen the create yet (kruise-rollout-manager v0.5.5): ask again
