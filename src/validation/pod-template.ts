@@ -409,6 +409,11 @@ function checkResources(c: Collector, at: string, r: Json): void {
       }
     }
   }
+  // validateContainerResourceRequirements: hugepages only beside cpu or memory
+  const names = [...Object.keys(isObject(r.limits) ? r.limits : {}), ...Object.keys(isObject(r.requests) ? r.requests : {})];
+  if (names.some(n => n.startsWith('hugepages-')) && !names.some(n => n === 'cpu' || n === 'memory')) {
+    c.add(`${at}.resources`, r, 'asks for hugepages without cpu or memory, which Kubernetes requires beside them', 'add a cpu or memory request or limit');
+  }
   for (const [name, q] of Object.entries(r.requests ?? {})) {
     const lim = r.limits?.[name];
     if (lim === undefined) continue;
@@ -422,6 +427,7 @@ function checkResources(c: Collector, at: string, r: Json): void {
 
 function checkContainerSecurity(c: Collector, at: string, sc: Json | undefined): void {
   if (!sc) return;
+  checkSeccomp(c, at, sc);
   // core validation's ValidateSecurityContext: procMount is Default or Unmasked (validation.go of Kubernetes v1.28.9 to v1.32.10)
   if (sc.procMount !== undefined && sc.procMount !== null && !['Default', 'Unmasked'].includes(sc.procMount)) {
     c.add(`${at}.securityContext.procMount`, sc.procMount, 'is not supported', 'use Default or Unmasked');
@@ -592,6 +598,26 @@ function checkVolumes(c: Collector, at: string, volumes: unknown): Map<string, J
         for (const p of dns1123SubdomainProblems(driver.toLowerCase())) c.add(`${here}.csi.driver`, driver, p, 'use the name the CSI driver registers');
       }
     }
+    // validateKeyToPath / ValidateLocalNonReservedPath: an item's path is relative, without a '..' step, and not under '..'
+    const itemPaths = [
+      ...['configMap', 'secret', 'downwardAPI'].flatMap(k => arr(v[k]?.items).map((it: unknown, j: number) => ({ it, at: `${here}.${k}.items[${j}]` }))),
+      ...arr(v.projected?.sources).flatMap((src: unknown, j: number) => (isObject(src) ? ['configMap', 'secret', 'downwardAPI'].flatMap(k => arr(src[k]?.items)
+        .map((it: unknown, n: number) => ({ it, at: `${here}.projected.sources[${j}].${k}.items[${n}]` }))) : [])),
+    ];
+    for (const { it, at: iat } of itemPaths) {
+      const path = isObject(it) ? it.path : undefined;
+      if (typeof path !== 'string') continue;
+      if (path.startsWith('/')) c.add(`${iat}.path`, path, 'must be a relative path', 'give a path inside the volume, e.g. config/app.yaml');
+      else if (path.split('/').includes('..') || path.startsWith('..')) c.add(`${iat}.path`, path, 'must not contain \'..\'', 'give a path inside the volume, e.g. config/app.yaml');
+    }
+    // validateEphemeralVolumeSource: the claim template asks for storage with an access mode (ValidatePersistentVolumeClaimSpec)
+    const tmpl = isObject(v.ephemeral) && isObject(v.ephemeral.volumeClaimTemplate) ? v.ephemeral.volumeClaimTemplate.spec : undefined;
+    if (isObject(v.ephemeral)) {
+      if (!isObject(tmpl)) {c.add(`${here}.ephemeral.volumeClaimTemplate`, v.ephemeral.volumeClaimTemplate, 'is required', 'give the claim template (accessModes and resources.requests.storage)');} else {
+        if (arr(tmpl.accessModes).length === 0 && !tmpl.dataSource && !tmpl.dataSourceRef) c.add(`${here}.ephemeral.volumeClaimTemplate.spec.accessModes`, tmpl.accessModes, 'must list at least one access mode', 'e.g. [ReadWriteOnce]');
+        if (tmpl.resources?.requests?.storage === undefined) c.add(`${here}.ephemeral.volumeClaimTemplate.spec.resources.requests.storage`, undefined, 'is required', 'ask for a size, e.g. 1Gi');
+      }
+    }
     // validateScaleIOVolumeSource: a volume name is required
     if (isObject(v.scaleIO) && !v.scaleIO.volumeName) c.add(`${here}.scaleIO.volumeName`, v.scaleIO.volumeName, 'is required', 'name the ScaleIO volume');
     // validateProjectionSources: a service account token lives at least 10 minutes (and at most 2^32 seconds)
@@ -652,14 +678,27 @@ function checkSpreadConstraints(c: Collector, at: string, list: unknown): void {
       if (!(Number.isInteger(t.minDomains) && t.minDomains > 0)) c.add(`${here}.minDomains`, t.minDomains, 'must be greater than 0', 'use 1 or more');
       else if (t.whenUnsatisfiable !== 'DoNotSchedule') c.add(`${here}.minDomains`, t.minDomains, 'only applies with whenUnsatisfiable DoNotSchedule', 'remove minDomains or use DoNotSchedule');
     }
+    // validateNodeAffinityPolicy / validateNodeTaintsPolicy: Honor or Ignore
+    for (const f of ['nodeAffinityPolicy', 'nodeTaintsPolicy']) {
+      if (t[f] !== undefined && t[f] !== null && !['Honor', 'Ignore'].includes(t[f])) c.add(`${here}.${f}`, t[f], 'is not supported', 'use Honor or Ignore');
+    }
     const key = `${t.topologyKey}/${t.whenUnsatisfiable}`;
     if (seen.has(key)) c.add(here, { topologyKey: t.topologyKey, whenUnsatisfiable: t.whenUnsatisfiable }, 'repeats the topologyKey and whenUnsatisfiable of another constraint', 'merge the two constraints');
     seen.add(key);
   });
 }
 
+/** validateSeccompProfileField: a Localhost profile names its file (validation.go of Kubernetes v1.28.9 to v1.32.10). */
+function checkSeccomp(c: Collector, at: string, sc: Json): void {
+  const p = sc.seccompProfile;
+  if (isObject(p) && p.type === 'Localhost' && (typeof p.localhostProfile !== 'string' || p.localhostProfile === '')) {
+    c.add(`${at}.securityContext.seccompProfile.localhostProfile`, p.localhostProfile, 'is required when the seccomp type is Localhost', 'name the profile file, e.g. profiles/audit.json');
+  }
+}
+
 function checkPodSecurity(c: Collector, at: string, sc: Json | undefined): void {
   if (!sc) return;
+  checkSeccomp(c, at, sc);
   for (const f of ['runAsUser', 'runAsGroup', 'fsGroup']) {
     if (sc[f] !== undefined && !isIntInRange(sc[f], 0, MAX_INT32)) c.add(`${at}.securityContext.${f}`, sc[f], 'must be between 0 and 2147483647', 'use a valid id');
   }
@@ -797,6 +836,14 @@ export function podTemplateProblems(template: Json | undefined, options: PodTemp
     });
   });
   if (isObject(s.securityContext)) checkPodSecurity(c, sp, s.securityContext);
+  // a resource claim entry names its claim, in the entry (Kubernetes 1.32) or in its source (1.28, 1.30): one with neither
+  // is refused by every release (validatePodResourceClaim; the releases' rules judge where the name is read)
+  eachObject(s.resourceClaims, (e: Json, i: number) => {
+    const src: Json = isObject(e.source) ? e.source : {};
+    if (!e.resourceClaimName && !e.resourceClaimTemplateName && !src.resourceClaimName && !src.resourceClaimTemplateName) {
+      c.add(`${sp}.resourceClaims[${i}]`, e, 'names no claim', 'set resourceClaimName or resourceClaimTemplateName');
+    }
+  });
   // a pod in a user namespace of its own shares none of the host's namespaces (core validation's validateHostUsers,
   // pkg/apis/core/validation/validation.go:3363 of Kubernetes v1.28.9, :3584 of v1.30.10, :3606 of v1.32.10)
   if (s.hostUsers === false) {

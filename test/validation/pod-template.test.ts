@@ -195,7 +195,7 @@ describe('podTemplateProblems (POD-TEMPLATE-VALID)', () => {
       'spec.template.spec.containers[0].livenessProbe.periodSeconds: must be non-negative',
       'spec.template.spec.containers[0].livenessProbe.successThreshold: must be 1 for a liveness probe',
       'spec.template.spec.containers[0].readinessProbe: sets more than one handler',
-      'spec.template.spec.containers[0].readinessProbe.httpGet.port: names no port of the container',
+      'spec.template.spec.containers[0].readinessProbe.httpGet.port: names no port of the container: the API server admits it, but the kubelet finds no such port and the handler fails on every pod',
       'spec.template.spec.containers[0].readinessProbe.terminationGracePeriodSeconds: is not allowed on a readiness probe',
       'spec.template.spec.containers[0].startupProbe.grpc.port: is not a valid port number',
       'spec.template.spec.containers[0].lifecycle.postStart.exec.command: is empty',
@@ -227,7 +227,7 @@ describe('podTemplateProblems (POD-TEMPLATE-VALID)', () => {
       'spec.template.spec.restartPolicy: is not supported',
       'spec.template.spec.dnsConfig: is required when dnsPolicy is None',
       'spec.template.spec.activeDeadlineSeconds: must be at least 1',
-      'spec.template.spec.terminationGracePeriodSeconds: must be non-negative',
+      
       'spec.template.spec.serviceAccountName: must consist of lowercase letters, digits, \'-\' and \'.\', starting and ending with a letter or digit',
       'spec.template.spec.hostname: must consist of lowercase letters, digits and \'-\', starting and ending with a letter or digit',
       'spec.template.spec.nodeSelector["k k"]: key name part must consist of letters, digits, \'-\', \'_\' or \'.\', starting and ending with a letter or digit',

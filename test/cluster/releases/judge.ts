@@ -82,7 +82,7 @@ export const CLUSTER_STATE: ReadonlyArray<{ readonly pattern: RegExp; readonly w
     source: 'pkg/webhook/containerrecreaterequest/mutating/crr_mutating_handler.go:180-184 (v1.8.4, v1.9.0: 191-195)',
   },
   {
-    pattern: /denied the request: revision: Invalid value: .*Cannot find specific ControllerRevision/,
+    pattern: /denied the request: \[?revision: Invalid value: .*Cannot find specific ControllerRevision/,
     what: 'a SidecarSet whose injection revision names a ControllerRevision the cluster does not have',
     source: 'pkg/webhook/sidecarset/validating/sidecarset_create_update_handler.go:202 (v1.8.4, v1.9.0: 203)',
   },
@@ -136,7 +136,13 @@ export class ClusterSide {
     for (let attempt = 0; ; attempt++) {
       this.requests++;
       try {
-        return await this.kube.request(method, at, body, contentType);
+        const r = await this.kube.request(method, at, body, contentType);
+        // a webhook call the machine's load broke (the manager's connection dropped) is no verdict: ask again
+        if (r.status === 500 && attempt < 3 && /failed calling webhook .*: (EOF|.*connection reset by peer|.*context deadline exceeded|.*connection refused)/.test(String(r.body?.message))) {
+          await new Promise(res => setTimeout(res, 500));
+          continue;
+        }
+        return r;
       } catch (e: any) {
         if (attempt >= 3 || !/socket hang up|ECONNRESET|EPIPE/.test(String(e?.message ?? e))) throw e;
         await new Promise(r => setTimeout(r, 200));
@@ -236,15 +242,32 @@ export class ClusterSide {
         fs.writeFileSync(f, t);
         return f;
       });
-      this.kubectlRuns++;
-      const args = ['--kubeconfig', this.kube.env.kubeconfig, 'apply', '--dry-run=server', '--validate=strict', ...files.flatMap(f => ['-f', f])];
-      const { code, stdout, stderr } = await run(this.kube.env.kubectl, args);
+      const apply = async (some: readonly string[]) => {
+        this.kubectlRuns++;
+        const args = ['--kubeconfig', this.kube.env.kubeconfig, 'apply', '--dry-run=server', '--validate=strict', ...some.flatMap(f => ['-f', f])];
+        return run(this.kube.env.kubectl, args);
+      };
+      const { code, stdout, stderr } = await apply(files);
       const lines = stderr.split('\n').filter(l => l.trim() !== '');
-      return files.map(f => {
-        const mine = lines.filter(l => l.includes(f));
-        if (mine.length > 0) return { allowed: false, status: code, message: mine.join('\n').split(dir + '/').join('') };
-        return { allowed: true, status: 0 };
-      }).map((o, i) => (o.allowed && !stdout.includes('(server dry run)') && texts[i].trim() !== '' ? { ...o, message: 'kubectl printed no object' } : o));
+      const applied = stdout.split('\n').filter(l => l.includes('(server dry run)')).length;
+      const named = files.map(f => lines.filter(l => l.includes(f)));
+      // kubectl names the file of some refusals only ("The Rollout "web" is invalid: ..." names none): when the lines do
+      // not account for every file (an error line of no file, or fewer objects applied than files without one), each
+      // such file is asked alone
+      const alone = lines.some(l => !files.some(f => l.includes(f))) || applied !== named.filter((n, i) => n.length === 0 && texts[i].trim() !== '').length;
+      const out: Outcome[] = [];
+      for (const [i, f] of files.entries()) {
+        let mine = named[i];
+        let status = code;
+        if (mine.length === 0 && alone && texts[i].trim() !== '') {
+          const one = await apply([f]);
+          status = one.code;
+          mine = one.code === 0 ? [] : one.stderr.split('\n').filter(l => l.trim() !== '');
+          if (one.code === 0 && !one.stdout.includes('(server dry run)')) mine = ['kubectl printed no object'];
+        }
+        out.push(mine.length > 0 ? { allowed: false, status, message: mine.join('\n').split(dir + '/').join('') } : { allowed: true, status: 0 });
+      }
+      return out;
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
