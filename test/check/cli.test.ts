@@ -279,6 +279,12 @@ spec:
       + `so it applies one object, CloneSet "api"; put a line --- between the manifests\n${SUMMARY(1, 1, 1, 0, 'all admitted')}`);
   });
 
+  test('a value of the wrong type where the warnings read one (partition: null) is taken out as the API server does: no crash, admitted', () => {
+    const r = check(CLONESET.replace('    type: InPlaceIfPossible\n', '    type: InPlaceIfPossible\n    partition: null\n'));
+    expect(r.code).toBe(0);
+    expect(r.out).toBe(`${SUMMARY(1, 1, 1, 0, 'all admitted')}`);
+  });
+
   test('a key written twice in one mapping: the last copy counts, as for kubectl, with a warning naming both lines', () => {
     const r = check(CLONESET.replace('  replicas: 2\n', '  replicas: 2\n  replicas: 3\n'));
     expect(r.code).toBe(0);
