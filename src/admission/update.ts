@@ -136,7 +136,9 @@ const RULES: Readonly<Record<string, UpdateRules>> = {
     const nt: Json = isObject(spec(n).template) ? { ...spec(n).template } : {};
     if (atLeast(release, '1.9') && ot.imageListPullJobTemplate !== undefined) nt.imageListPullJobTemplate = ot.imageListPullJobTemplate;
     const errors = onlyThese({ ...spec(o), template: undefined }, { ...spec(n), template: undefined }, allowed, 'AdvancedCronJob');
-    if (!same(ot, nt)) {
+    // apiequality.Semantic.DeepEqual of the decoded specs (advancedcronjob_create_update_handler.go:304 of v1.9.0, :197 of
+    // v1.7.4): a false, 0 or "" in a field that is no pointer is the same as none (a BroadcastJob template's paused: false)
+    if (!same(goDecoded(ot), goDecoded(nt))) {
       errors.push(fieldError('spec.template', spec(n).template, `cannot change on an update of an AdvancedCronJob: the webhook lets an update change only ${listed(allowed)}`
         + `${atLeast(release, '1.9') ? ' and an imageListPullJobTemplate' : ''}`, 'keep the old template, or delete the AdvancedCronJob and create it again'));
     }
