@@ -13,12 +13,16 @@ import type { CheckTarget } from './releases';
 import { AppModel, GateSourceLike, ModelObject, appWideProblems, gateProblems } from '../admission/app-wide';
 import { describeObject, judgeManifest, Judgement, manifestWarnings } from '../admission/judge';
 import { AdmissionApp, AdmissionContext } from '../admission/types';
-import { judgeUpdate } from '../admission/update';
+import type * as UpdateRules from '../admission/update';
 import { groupOf, identityOf } from '../fleet/manifest';
 import { failureFix } from '../releases/failures';
 import { PRODUCT_NAME, releaseText } from '../releases/registry';
 import { failureLine, knownFailures, moveToFor, targetGate, targetVerdict } from '../releases/target';
 import { KRUISE_GROUPS } from '../validation/schemas';
+
+/** The update rules, loaded only when --live holds an object a document changes (a check without it pays nothing for them). */
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const updateRules = (): typeof UpdateRules => require('../admission/update');
 
 /** One document read from a file (or standard input). */
 export interface CheckDocument {
@@ -139,7 +143,7 @@ export function runCheck(input: CheckInput): CheckReport {
   for (const o of objects) {
     if (!o.kruise || o.origin !== undefined) continue;
     const old = stored.get(identityOf(o.json));
-    verdicts.set(o, old ? judgeUpdate(old.json, o.json, ctx, appOf(o)) : judgeManifest(o.json, ctx, appOf(o)));
+    verdicts.set(o, old ? updateRules().judgeUpdate(old.json, o.json, ctx, appOf(o)) : judgeManifest(o.json, ctx, appOf(o)));
   }
   const memo = new Map<string, unknown>();
   const model: AppModel<CheckObject> = {
