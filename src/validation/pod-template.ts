@@ -400,12 +400,12 @@ function checkResources(c: Collector, at: string, r: Json): void {
         c.add(here, name, 'is not a valid resource name', 'use cpu, memory, ephemeral-storage, hugepages-<size> or a qualified extended resource name such as example.com/gpu');
       }
       const v = parseQuantity(q);
-      if (v === undefined) {c.add(here, q, 'is not a valid quantity', 'use a quantity such as 500m, 1, 128Mi or 1Gi');} else if (v < 0) {c.add(here, q, 'must be non-negative', 'use 0 or more');}
       // an extended resource is counted in whole units (core validation's ValidateResourceQuantityValue with
       // helper.IsIntegerResourceName, validation.go of Kubernetes v1.28.9 to v1.32.10)
-      else if (!standard && !name.startsWith('requests.') && !/(^|\.)kubernetes\.io\//.test(name) && !Number.isInteger(v)) {
-        c.add(here, q, 'must be an integer: an extended resource is counted in whole units', 'use a whole number, e.g. 1');
-      }
+      const extended = !standard && !name.startsWith('requests.') && !/(^|\.)kubernetes\.io\//.test(name);
+      if (v === undefined) c.add(here, q, 'is not a valid quantity', 'use a quantity such as 500m, 1, 128Mi or 1Gi');
+      else if (v < 0) c.add(here, q, 'must be non-negative', 'use 0 or more');
+      else if (extended && !Number.isInteger(v)) c.add(here, q, 'must be an integer: an extended resource is counted in whole units', 'use a whole number, e.g. 1');
     }
   }
   // validateContainerResourceRequirements: hugepages only beside cpu or memory
