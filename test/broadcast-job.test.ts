@@ -121,7 +121,7 @@ describe('BroadcastJob', () => {
 
     test('a negative parallelism', () => {
       fails(chart => new BroadcastJob(chart, 'bj', { parallelism: kplus.PercentOrAbsolute.absolute(-1), containers: [{ image }] }),
-        '[test/bj] BroadcastJob "test-bj-c86cf0f7" (apps.kruise.io/v1beta1) spec.parallelism: -1 is negative, so the job never runs a pod; use 0 or more (unset means no limit)');
+        '[test/bj] BroadcastJob "test-bj-c86cf0f7" (apps.kruise.io/v1beta1) spec.parallelism: -1 is negative: OpenKruise admits it, but the job never runs a pod; use 0 or more (unset means no limit)');
     });
 
     test('a parallelism that is not a whole number', () => {

@@ -296,7 +296,7 @@ describe('CloneSet rules', () => {
     }),
     '[test/web] CloneSet "test-web-c8ba1bf5" (apps.kruise.io/v1alpha1) spec.lifecycle.preDelete.labelsHandler["bad key!"]: "bad key!" key name part must consist of',
     '[test/web] CloneSet "test-web-c8ba1bf5" (apps.kruise.io/v1alpha1) spec.lifecycle.inPlaceUpdate.finalizersHandler[0]: "a/b/c" must be a name with at most one',
-    '[test/web] CloneSet "test-web-c8ba1bf5" (apps.kruise.io/v1alpha1) spec.lifecycle.preNormal: {} has neither labels, finalizers nor markPodNotReady, so it does nothing');
+    '[test/web] CloneSet "test-web-c8ba1bf5" (apps.kruise.io/v1alpha1) spec.lifecycle.preNormal: {} has neither labels, finalizers nor markPodNotReady: OpenKruise admits it, but the hook does nothing');
   });
 
   test('fails with bad volume claim templates', () => {

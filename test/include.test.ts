@@ -109,5 +109,5 @@ test('a metadata.name that is not a string: the construct id leaves it out, and 
   const chart = Testing.chart();
   const inc = new KruiseInclude(chart, 'legacy', { url: file });
   expect(inc.apiObjects.map(o => o.node.id)).toEqual(['object0-cloneset-legacy']);
-  expect(() => Testing.synth(chart)).toThrow(`[test/legacy/object0-cloneset-legacy] CloneSet (apps.kruise.io/v1alpha1; ${file}, document 1) metadata.name: {"first":"shop"} is not a string; give the CloneSet a DNS subdomain name (lowercase letters, digits, '-' and '.')`);
+  expect(() => Testing.synth(chart)).toThrow(`[test/legacy/object0-cloneset-legacy] CloneSet (apps.kruise.io/v1alpha1; ${file}, document 1) metadata.name: {"first":"shop"} is not a string, so the API server cannot decode the object's metadata; give a string`);
 });

@@ -78,7 +78,7 @@ test('fails on bad namespace names, a namespace both included and excluded, a ba
   expect(err).toThrow('[test/a] ResourceDistribution "a" (apps.kruise.io/v1alpha1) spec.targets.excludedNamespaces.list[1].name: "" must consist of lowercase letters');
   expect(err).toThrow('[test/a] ResourceDistribution "a" (apps.kruise.io/v1alpha1) spec.targets.excludedNamespaces: "web" is also an included namespace; list the namespace in one list only');
   expect(err).toThrow('[test/b] ResourceDistribution "b" (apps.kruise.io/v1alpha1) spec.targets.namespaceLabelSelector.matchLabels["bad key"]: "bad key" key name part must consist');
-  expect(err).toThrow('[test/c] ResourceDistribution "c" (apps.kruise.io/v1alpha1) spec.targets: {} selects no namespace; set allNamespaces, includedNamespaces or namespaceLabelSelector');
+  expect(err).toThrow('[test/c] ResourceDistribution "c" (apps.kruise.io/v1alpha1) spec.targets: {} selects no namespace: OpenKruise admits it, but the resource is then copied nowhere; set allNamespaces, includedNamespaces or namespaceLabelSelector');
 });
 
 test('fails when ResourceDistributionGate is off in the app\'s control plane (rule 1)', () => {

@@ -352,7 +352,7 @@ describe('UnitedDeployment', () => {
           subsets: twoZones(),
         });
         ud.workload.select(kplus.LabelSelector.of({ expressions: [kplus.LabelExpression.in('app', ['web'])] }));
-      }, '[test/web] UnitedDeployment "test-web-c8ba1bf5" (apps.kruise.io/v1alpha1) spec.selector.matchLabels: (unset) is empty: the UnitedDeployment controller adds the subset label to matchLabels and fails on a selector without any, '
+      }, '[test/web] UnitedDeployment "test-web-c8ba1bf5" (apps.kruise.io/v1alpha1) spec.selector.matchLabels: (unset) is empty: OpenKruise admits it, but the UnitedDeployment controller adds the subset label to matchLabels and fails on a selector without any, '
         + 'so no subset workload is created; select the pods by at least one label in matchLabels');
     });
 
@@ -412,7 +412,7 @@ describe('UnitedDeployment', () => {
         replicas: 2,
         template: cloneSet({ updateStrategy: CloneSetUpdateStrategy.inPlaceIfPossible({ partition: abs(1) }) }),
         subsets: twoZones(),
-      }), '[test/web] UnitedDeployment "test-web-c8ba1bf5" (apps.kruise.io/v1alpha1) spec.template.cloneSetTemplate.spec.updateStrategy.partition: 1 is not used: the UnitedDeployment sets the partition of each subset CloneSet; '
+      }), '[test/web] UnitedDeployment "test-web-c8ba1bf5" (apps.kruise.io/v1alpha1) spec.template.cloneSetTemplate.spec.updateStrategy.partition: 1 is not used: OpenKruise admits it, but the UnitedDeployment sets the partition of each subset CloneSet; '
         + 'remove it; use spec.updateStrategy.manualUpdate.partitions');
     });
 

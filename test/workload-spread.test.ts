@@ -80,7 +80,7 @@ test('fails on empty or duplicate subset names and bad node terms (rules 7-9)', 
     ],
   }).apiObject.addJsonPatch(JsonPatch.add('/spec/subsets/-', { name: '' }));
   const err = () => Testing.synth(chart);
-  expect(err).toThrow('spec.subsets[0].requiredNodeSelectorTerm.matchExpressions[0].values: ["x"] must be exactly one integer for operator Gt');
+  expect(err).toThrow('spec.subsets[0].requiredNodeSelectorTerm.matchExpressions[0].values: ["x"] is no integer for operator Gt: OpenKruise admits it, but the scheduler cannot compare a node label with it');
   expect(err).toThrow('spec.subsets[0].preferredNodeSelectorTerms[0].weight: 0 is out of range; use 1 to 100');
   expect(err).toThrow('spec.subsets[0].preferredNodeSelectorTerms[0].preference.matchExpressions[0].key: "bad key" name part must consist');
   expect(err).toThrow('spec.subsets[1].name: "a" is used by another subset; give each subset a unique name');

@@ -14,7 +14,7 @@ import { AdmissionContext, Manifest, ReleaseRule, Finding } from './types';
 import { PRODUCT_NAME, releaseName } from '../releases/registry';
 import { targetNote, targetRelease, defaultTarget } from '../releases/target';
 import { advice } from '../validation/advice';
-import { fieldError } from '../validation/field-error';
+import { fieldError, stricterProblem } from '../validation/field-error';
 import { qualifiedNameProblems } from '../validation/names';
 import { isObject } from '../validation/shape';
 
@@ -38,6 +38,13 @@ export interface PodTemplateAt {
    * host's user namespace.
    */
   readonly ephemeral?: boolean;
+  /**
+   * A template the kind's own webhook does not judge, whose refusals are
+   * stricter than it on purpose (a UnitedDeployment's cloneSetTemplate, which
+   * the webhook of every subset CloneSet judges): each refusal says who admits
+   * it and why it is refused anyway.
+   */
+  readonly stricter?: { readonly who: string; readonly why: string };
 }
 
 /** Where a kind's pod templates are in an object (the defaulted one for rules, the one as written for warnings). */
@@ -668,7 +675,19 @@ export function podTemplateReleaseRules(templates: PodTemplates, o: PodTemplateR
       find: m => claimFindings(templates(m), 'source'),
     },
   ];
-  return rules.filter(r => !(o.sidecars && podOnly.has(r.id)) && (!o.ephemeral || ephemeral.has(r.id))).map(({ id: _id, ...rule }) => rule);
+  return rules.filter(r => !(o.sidecars && podOnly.has(r.id)) && (!o.ephemeral || ephemeral.has(r.id)))
+    .map(({ id: _id, ...rule }) => ({ ...rule, find: (m: Manifest, ctx: AdmissionContext) => declaredStricter(templates(m), rule.find(m, ctx)) }));
+}
+
+/** The findings in a template that its kind's webhook does not judge, saying so (`PodTemplateAt.stricter`). */
+function declaredStricter(templates: PodTemplateAt[], found: Array<Finding | string>): Array<Finding | string> {
+  const marked = templates.filter(t => t.stricter);
+  if (marked.length === 0) return found;
+  return found.map(f => {
+    if (typeof f === 'string') return f;
+    const t = marked.find(x => f.field === x.specPath || f.field.startsWith(`${x.specPath}.`));
+    return t && !/admits it, but/.test(f.problem) ? { ...f, problem: stricterProblem(f.problem, t.stricter!.who, t.stricter!.why) } : f;
+  });
 }
 
 /** The Kubernetes minor whose libraries the target's OpenKruise release judges pod templates with. */

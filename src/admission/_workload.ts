@@ -7,7 +7,7 @@
  */
 import type { PodTemplates } from './_pod-template-releases';
 import { advice } from '../validation/advice';
-import { fieldError } from '../validation/field-error';
+import { fieldError, stricterProblem } from '../validation/field-error';
 import { cloneJson } from '../validation/json';
 import { dns1123LabelProblems, dns1123SubdomainProblems, labelValueProblems, labelsProblems, qualifiedNameProblems } from '../validation/names';
 import { IntOrPercent, parseUpstreamPercent } from '../validation/percent';
@@ -138,7 +138,17 @@ export interface TemplateRuleOptions {
   readonly claimVolumes: string[];
   /** restartPolicy must be Always (only checked when set, since it defaults to Always). */
   readonly kind: string;
+  /**
+   * The kind's webhook checks the pod spec of the template (CloneSet,
+   * Advanced DaemonSet); without it (Advanced StatefulSet: labels and
+   * annotations only) the pod checks are stricter than the webhook.
+   * @default true
+   */
+  readonly webhookChecksPodSpec?: boolean;
 }
+
+/** What the API server does with the pods a controller creates from a template the webhook admitted. */
+const POD_REFUSED = 'the API server refuses every pod the controller creates from the template';
 
 /** The pod template of a workload (`spec.template`), for the pod-template release rules. */
 export const workloadTemplate: PodTemplates = m => [{ template: defaultPodTemplate(m.spec?.template), specPath: 'spec.template.spec' }];
@@ -158,11 +168,29 @@ export function templateRules(r: Rules, spec: Json, o: TemplateRuleOptions): voi
   if (t.spec.restartPolicy !== 'Always') {
     r.add('spec.template.spec.restartPolicy', t.spec.restartPolicy, `is not allowed for ${article(o.kind)}`, advice('set it to Always or leave it out (Always is the default)', 'use RestartPolicy.ALWAYS (the default)'));
   }
-  r.addAll(podTemplateProblems(t, { path: 'spec.template', claimVolumes: o.claimVolumes }));
+  const found = podTemplateProblems(t, { path: 'spec.template', claimVolumes: o.claimVolumes });
+  if (o.webhookChecksPodSpec === false) {
+    const webhook = `the ${o.kind} webhook`;
+    // what does not decode fails the webhook itself; labels and annotations it checks
+    const own = (p: RuleProblem) => p.field.startsWith('spec.template.metadata') || /admits it, but|cannot decode|does not decode/.test(p.problem);
+    r.addAll(found.map(p => (own(p) ? p : { ...p, problem: stricterProblem(p.problem, webhook, POD_REFUSED) })));
+  } else {
+    r.addAll(found);
+  }
 }
 
-/** The names of the volume claim templates, checked: DNS-1123 labels, unique, no clash with template volumes. */
-export function volumeClaimTemplateRules(r: Rules, spec: Json): string[] {
+/** What the API server does with a claim the controller creates from a template the webhook admitted. */
+const CLAIM_REFUSED = 'the API server refuses every claim the controller creates from the template';
+
+/**
+ * The names of the volume claim templates, checked: DNS-1123 labels, unique,
+ * no clash with template volumes (`namesChecked`: the kind's webhook checks
+ * the names, as the CloneSet webhook does by checking them as pod volumes;
+ * else these are stricter than the webhook). Access modes and the storage
+ * request no webhook checks: stricter on purpose.
+ */
+export function volumeClaimTemplateRules(r: Rules, spec: Json, namesChecked = true): string[] {
+  const names_ = (problem: string) => (namesChecked ? problem : stricterProblem(problem, 'OpenKruise', CLAIM_REFUSED));
   const templateVolumes = new Set<string>();
   eachObject(spec.template?.spec?.volumes, v => templateVolumes.add(v.name)); // a list of anything else: reported by the pod template check
   const names: string[] = [];
@@ -172,21 +200,21 @@ export function volumeClaimTemplateRules(r: Rules, spec: Json): string[] {
     const at = `spec.volumeClaimTemplates[${i}]`;
     const name = vct.metadata?.name;
     if (!name) {
-      r.add(`${at}.metadata.name`, name, 'is required', 'name the claim template; containers mount it by this name');
+      r.add(`${at}.metadata.name`, name, names_('is required'), 'name the claim template; containers mount it by this name');
       return;
     }
-    for (const p of dns1123LabelProblems(name)) r.add(`${at}.metadata.name`, name, p, 'rename the claim template');
+    for (const p of dns1123LabelProblems(name)) r.add(`${at}.metadata.name`, name, names_(p), 'rename the claim template');
     if (templateVolumes.has(name)) {
-      r.add(`${at}.metadata.name`, name, 'is also the name of a pod template volume (the pod would get two volumes of that name)', 'rename the claim template or the volume');
+      r.add(`${at}.metadata.name`, name, names_('is also the name of a pod template volume (the pod would get two volumes of that name)'), 'rename the claim template or the volume');
     }
-    if (names.includes(name)) r.add(`${at}.metadata.name`, name, 'is used by another claim template', 'give every claim template its own name');
+    if (names.includes(name)) r.add(`${at}.metadata.name`, name, names_('is used by another claim template'), 'give every claim template its own name');
     names.push(name);
     const modes = vct.spec?.accessModes ?? [];
-    if (modes.length === 0) r.add(`${at}.spec.accessModes`, vct.spec?.accessModes, 'is empty; the API server refuses such claims', 'give at least one access mode, e.g. ReadWriteOnce');
+    if (modes.length === 0) r.add(`${at}.spec.accessModes`, vct.spec?.accessModes, stricterProblem('is empty', 'OpenKruise', CLAIM_REFUSED), 'give at least one access mode, e.g. ReadWriteOnce');
     const storage = vct.spec?.resources?.requests?.storage;
     const q = parseQuantity(storage);
-    if (storage === undefined) r.add(`${at}.spec.resources.requests.storage`, storage, 'is required; the API server refuses such claims', 'request a storage size');
-    else if (q === undefined || q <= 0) r.add(`${at}.spec.resources.requests.storage`, storage, 'is not a positive quantity', 'request a storage size such as 10Gi');
+    if (storage === undefined) r.add(`${at}.spec.resources.requests.storage`, storage, stricterProblem('is required', 'OpenKruise', CLAIM_REFUSED), 'request a storage size');
+    else if (q === undefined || q <= 0) r.add(`${at}.spec.resources.requests.storage`, storage, stricterProblem('is not a positive quantity', 'OpenKruise', CLAIM_REFUSED), 'request a storage size such as 10Gi');
   });
   return names;
 }
@@ -205,14 +233,15 @@ export function lifecycleRules(r: Rules, lifecycle: Json | undefined, forbidInPl
     const labels = h.labelsHandler ?? {};
     const finalizers: string[] = h.finalizersHandler ?? [];
     if (Object.keys(labels).length === 0 && finalizers.length === 0 && h.markPodNotReady !== true) {
-      r.add(at, h, 'has neither labels, finalizers nor markPodNotReady, so it does nothing', 'give the hook a label or finalizer your controller removes, or drop it');
+      r.add(at, h, stricterProblem('has neither labels, finalizers nor markPodNotReady', 'OpenKruise', 'the hook does nothing'), 'give the hook a label or finalizer your controller removes, or drop it');
     }
+    const onPods = 'the API server refuses it on every pod the hook marks';
     for (const [k, v] of Object.entries<string>(labels)) {
-      for (const p of qualifiedNameProblems(k)) r.add(`${at}.labelsHandler[${JSON.stringify(k)}]`, k, `key ${p}`, 'use a qualified label key such as example.com/ready');
-      for (const p of labelValueProblems(String(v))) r.add(`${at}.labelsHandler[${JSON.stringify(k)}]`, v, `value ${p}`, 'use a valid label value');
+      for (const p of qualifiedNameProblems(k)) r.add(`${at}.labelsHandler[${JSON.stringify(k)}]`, k, stricterProblem(`key ${p}`, 'OpenKruise', onPods), 'use a qualified label key such as example.com/ready');
+      for (const p of labelValueProblems(String(v))) r.add(`${at}.labelsHandler[${JSON.stringify(k)}]`, v, stricterProblem(`value ${p}`, 'OpenKruise', onPods), 'use a valid label value');
     }
     finalizers.forEach((f, i) => {
-      for (const p of qualifiedNameProblems(f)) r.add(`${at}.finalizersHandler[${i}]`, f, p, 'use a qualified finalizer name such as example.com/drain');
+      for (const p of qualifiedNameProblems(f)) r.add(`${at}.finalizersHandler[${i}]`, f, stricterProblem(p, 'OpenKruise', onPods), 'use a qualified finalizer name such as example.com/drain');
     });
   }
 }
@@ -255,12 +284,12 @@ export function imagePreDownloadRules(r: Rules, annotations: Json | undefined): 
   const par = a['apps.kruise.io/image-predownload-parallelism'];
   if (par !== undefined && !/^\d+$/.test(String(par))) {
     r.add('metadata.annotations["apps.kruise.io/image-predownload-parallelism"]', par,
-      'is not a non-negative integer (OpenKruise ignores it or never creates the ImagePullJobs)', 'use a whole number of nodes, e.g. 5');
+      stricterProblem('is not a non-negative integer', 'OpenKruise', 'ignores it or never creates the ImagePullJobs'), 'use a whole number of nodes, e.g. 5');
   }
   const to = a['apps.kruise.io/image-predownload-timeout-seconds'];
   if (to !== undefined && !(/^\d+$/.test(String(to)) && Number(to) > 0 && Number(to) <= MAX_INT32)) {
     r.add('metadata.annotations["apps.kruise.io/image-predownload-timeout-seconds"]', to,
-      'is not a positive 32-bit number of seconds (OpenKruise falls back to 300)', 'use whole seconds, e.g. 600');
+      stricterProblem('is not a positive 32-bit number of seconds', 'OpenKruise', 'falls back to 300'), 'use whole seconds, e.g. 600');
   }
   const min = a['apps.kruise.io/image-predownload-min-updated-ready-pods'];
   if (min !== undefined) {
@@ -268,7 +297,7 @@ export function imagePreDownloadRules(r: Rules, annotations: Json | undefined): 
     const p = parseUpstreamPercent(v);
     if (!p || p.value < 0) {
       r.add('metadata.annotations["apps.kruise.io/image-predownload-min-updated-ready-pods"]', min,
-        'is not a non-negative integer or whole percentage (OpenKruise reads it as 0)', 'use e.g. 2 or 20%');
+        stricterProblem('is not a non-negative integer or whole percentage', 'OpenKruise', 'reads it as 0'), 'use e.g. 2 or 20%');
     }
   }
 }

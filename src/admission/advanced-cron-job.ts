@@ -394,7 +394,7 @@ function imageListTemplateProblems(s: Json, tpl: Json, out: TemplateProblem[]): 
       fix: 'use Replace (the default here) or Forbid',
     });
   }
-  out.push(...imageListPullJobSpecProblems(is, at, { completionPolicy: false }));
+  out.push(...imageListPullJobSpecProblems(is, at, { completionPolicy: false, admittedBy: 'the AdvancedCronJob webhook' }));
   const cp: Json = isObject(is.completionPolicy) ? is.completionPolicy : {};
   if (cp.type !== 'Always') {
     out.push({ field: `${at}.completionPolicy.type`, value: cp.type, problem: 'must be Always for the pull jobs of an AdvancedCronJob', fix: 'use Always or leave it unset' });
@@ -455,7 +455,9 @@ export function advancedCronJobProblems(manifest: Manifest): TemplateProblem[] {
     const spec = clone(isObject(t.broadcastJobTemplate.spec) ? t.broadcastJobTemplate.spec : {});
     defaultBroadcastJobSpec(spec, false);
     // the AdvancedCronJob webhook does not judge the template: say what the cluster does with it
-    out.push(...broadcastJobSpecProblems(spec, 'spec.template.broadcastJobTemplate.spec').map(p => ({ ...p, problem: `${p.problem}: ${CHILD_REFUSED('BroadcastJob')}` })));
+    // (what does not decode into its Go types fails the AdvancedCronJob webhook itself, which decodes the whole object)
+    out.push(...broadcastJobSpecProblems(spec, 'spec.template.broadcastJobTemplate.spec')
+      .map(p => (/cannot decode|does not decode/.test(p.problem) ? p : { ...p, problem: `${p.problem}: ${CHILD_REFUSED('BroadcastJob')}` })));
   }
   if (isObject(t.imageListPullJobTemplate)) imageListTemplateProblems(s, t.imageListPullJobTemplate, out);
   for (const f of ['startingDeadlineSeconds', 'successfulJobsHistoryLimit', 'failedJobsHistoryLimit']) {

@@ -11,7 +11,7 @@ import {
 } from './_workload';
 import { AdmissionModule, ReleaseRule } from './types';
 import { advice } from '../validation/advice';
-import { fieldError } from '../validation/field-error';
+import { fieldError, stricterProblem } from '../validation/field-error';
 import { IntOrPercent, parseStrictPercent, parseUpstreamPercent } from '../validation/percent';
 import { selectorProblems } from '../validation/selectors';
 
@@ -29,6 +29,15 @@ export function defaultAdvancedDaemonSet(manifest: Json): Json {
     if (ru.maxUnavailable === undefined && ru.maxSurge === undefined) {
       ru.maxUnavailable = 1;
       ru.maxSurge = 0;
+    }
+    // the webhook's Go types write a node selector requirement's key and operator back even when unset (no omitempty)
+    const sel = ru.selector;
+    if (sel !== null && typeof sel === 'object' && Array.isArray(sel.matchExpressions)) {
+      ru.selector = {
+        ...sel,
+        matchExpressions: sel.matchExpressions.map((e: unknown) => (e !== null && typeof e === 'object' && !Array.isArray(e)
+          ? { key: '', operator: '', ...e as Json } : e)),
+      };
     }
   }
   s.revisionHistoryLimit ??= 10;
@@ -50,7 +59,7 @@ function dsIntOrPercentRules(r: Rules, v: IntOrPercent | undefined, at: string):
   const p = parseStrictPercent(v);
   if (!p) {
     const silent = typeof v === 'string' && dsNumeric(v) === 0;
-    r.add(at, v, silent ? 'is not a non-negative integer or whole percentage, and OpenKruise silently reads it as 0' : 'is not a non-negative integer or whole percentage',
+    r.add(at, v, silent ? stricterProblem('is not a non-negative integer or whole percentage', 'OpenKruise', 'silently reads it as 0') : 'is not a non-negative integer or whole percentage',
       'use e.g. 2 or 10%');
   } else if (p.isPercent && p.value > 100) {
     r.add(at, v, 'is more than 100%', 'use at most 100%');
@@ -84,13 +93,19 @@ export function advancedDaemonSetProblems(manifest: Json): RuleProblem[] {
       r.add(`${at}.maxUnavailable`, ru.maxUnavailable ?? 0, 'cannot be 0 when maxSurge is 0', 'allow at least one unavailable pod, or surge with surging({ maxSurge })');
     }
     if (!['Standard', 'InPlaceIfPossible'].includes(ru.rollingUpdateType)) {
-      r.add(`${at}.rollingUpdateType`, ru.rollingUpdateType, 'is not supported by apps.kruise.io/v1beta1', 'use Standard (with maxSurge for a surging update) or InPlaceIfPossible');
+      // the v1alpha1 webhook rewrites Surging to Standard; this library judges v1beta1 semantics
+      const rewritten = ru.rollingUpdateType === 'Surging' && String(manifest.apiVersion).endsWith('/v1alpha1');
+      r.add(`${at}.rollingUpdateType`, ru.rollingUpdateType, rewritten
+        ? stricterProblem('is not supported by apps.kruise.io/v1beta1', 'OpenKruise', 'its v1alpha1 webhook silently rewrites it to Standard')
+        : 'is not supported by apps.kruise.io/v1beta1', 'use Standard (with maxSurge for a surging update) or InPlaceIfPossible');
     }
     if (ru.rollingUpdateType === 'InPlaceIfPossible' && ms !== 0) {
       r.add(`${at}.maxSurge`, ru.maxSurge, 'must be 0 with InPlaceIfPossible', 'remove maxSurge');
     }
     dsIntOrPercentRules(r, ru.partition, `${at}.partition`);
-    for (const p of selectorProblems(ru.selector)) r.add(`${at}.selector.${p.field}`, p.value, p.problem, 'fix the node selector');
+    for (const p of selectorProblems(ru.selector)) {
+      r.add(`${at}.selector.${p.field}`, p.value, stricterProblem(p.problem, 'OpenKruise', 'the controller cannot convert the node selector and updates no node'), 'fix the node selector');
+    }
   }
   if (s.revisionHistoryLimit !== undefined && !(Number.isInteger(s.revisionHistoryLimit) && s.revisionHistoryLimit >= 0)) {
     r.add('spec.revisionHistoryLimit', s.revisionHistoryLimit, 'must be 0 or more', 'use a non-negative number of revisions');
@@ -98,7 +113,7 @@ export function advancedDaemonSetProblems(manifest: Json): RuleProblem[] {
   const burst = s.burstReplicas;
   const bp = parseUpstreamPercent(burst);
   if (!bp || bp.value <= 0) {
-    r.add('spec.burstReplicas', burst, 'is not a positive integer or whole percentage (the controller would create no pods)', 'use e.g. 50 or 20%');
+    r.add('spec.burstReplicas', burst, stricterProblem('is not a positive integer or whole percentage', 'OpenKruise', 'the controller would create no pods'), 'use e.g. 50 or 20%');
   }
   lifecycleRules(r, s.lifecycle, true);
   return r.out;

@@ -118,8 +118,9 @@ export function advancedStatefulSetProblems(manifest: Json, o: AdvancedStatefulS
   }
   if (!(Number.isInteger(s.replicas) && s.replicas >= 0)) r.add('spec.replicas', s.replicas, 'must be 0 or more', 'use a non-negative number of replicas');
   selectorRules(r, s, 'Advanced StatefulSet', { required: true, skipMatchWhenEmpty: true });
-  const claims = volumeClaimTemplateRules(r, s);
-  templateRules(r, s, { claimVolumes: claims, kind: 'Advanced StatefulSet' });
+  // the webhook checks neither the claim templates nor the pod spec of the template (labels and annotations only)
+  const claims = volumeClaimTemplateRules(r, s, false);
+  templateRules(r, s, { claimVolumes: claims, kind: 'Advanced StatefulSet', webhookChecksPodSpec: false });
   lifecycleRules(r, s.lifecycle, false);
   return r.out;
 }

@@ -27,7 +27,7 @@ import { podTemplateFieldWarnings, podTemplateReleaseRules } from './_pod-templa
 import { targetHas } from './_release';
 import { workloadTemplate } from './_workload';
 import { AdmissionContext, AdmissionModule, Manifest } from './types';
-import { fieldError } from '../validation/field-error';
+import { fieldError, stricterProblem } from '../validation/field-error';
 import { cloneJson } from '../validation/json';
 import { objectMetaProblems } from '../validation/names';
 import { parseUpstreamPercent } from '../validation/percent';
@@ -79,10 +79,10 @@ export function broadcastJobSpecProblems(spec: Json | undefined, at: string): Te
   if (p !== undefined && p !== null) {
     const parsed = typeof p === 'number' || typeof p === 'string' ? parseUpstreamPercent(p) : undefined;
     if (!parsed) {
-      add(`${at}.parallelism`, p, 'is neither an integer nor an integer percentage, so the controller fails on every reconcile',
+      add(`${at}.parallelism`, p, stricterProblem('is neither an integer nor an integer percentage', 'OpenKruise', 'the controller fails on every reconcile'),
         'use a number of pods such as 10, or a percentage of the nodes such as "50%"');
     } else if (parsed.value < 0) {
-      add(`${at}.parallelism`, p, 'is negative, so the job never runs a pod', 'use 0 or more (unset means no limit)');
+      add(`${at}.parallelism`, p, stricterProblem('is negative', 'OpenKruise', 'the job never runs a pod'), 'use 0 or more (unset means no limit)');
     }
   }
   const template: Json = isObject(s.template) ? s.template : {};

@@ -13,7 +13,7 @@ import {
 } from './_workload';
 import { AdmissionModule, ReleaseRule } from './types';
 import { advice } from '../validation/advice';
-import { fieldError } from '../validation/field-error';
+import { fieldError, stricterProblem } from '../validation/field-error';
 import { parseKruisePercent, ParsedIntOrPercent, parseUpstreamPercent, scaled } from '../validation/percent';
 
 
@@ -55,7 +55,7 @@ export function cloneSetProblems(manifest: Json): RuleProblem[] {
   if (dups.length > 0) r.add('spec.scaleStrategy.podsToDelete', dups, 'are listed more than once', 'list each pod once');
   const smu = s.scaleStrategy?.maxUnavailable;
   if (smu !== undefined && !parseUpstreamPercent(smu)) {
-    r.add('spec.scaleStrategy.maxUnavailable', smu, 'is not an integer or a whole percentage (the controller reads it as 0)', 'use e.g. 2 or 20%');
+    r.add('spec.scaleStrategy.maxUnavailable', smu, stricterProblem('is not an integer or a whole percentage', 'OpenKruise', 'the controller reads it as 0'), 'use e.g. 2 or 20%');
   }
 
   const u: Json = s.updateStrategy;

@@ -29,7 +29,7 @@ import {
   pullJobDeadlineProblems, pullJobParallelismProblems, pullJobReleaseRules, pullJobSelectorProblems, pullSecretsProblems,
 } from './image-pull-job';
 import { AdmissionModule, Manifest } from './types';
-import { fieldError } from '../validation/field-error';
+import { fieldError, stricterProblem } from '../validation/field-error';
 import { cloneJson } from '../validation/json';
 import { TemplateProblem } from '../validation/pod-template';
 
@@ -47,6 +47,12 @@ export interface ImageListPullJobRuleOptions {
   readonly completionPolicy: boolean;
   /** The rules that differ by release (all: OpenKruise 1.9's). */
   readonly rules?: PullJobReleaseRules;
+  /**
+   * Who admits the list job's parallelism and deadline, which only the
+   * ImagePullJobs OpenKruise creates from it meet (an AdvancedCronJob's
+   * template): those rules are then stricter than that webhook.
+   */
+  readonly admittedBy?: string;
 }
 
 /** The ImageListPullJob rules of a (defaulted) spec found at `at`. */
@@ -71,14 +77,19 @@ export function imageListPullJobSpecProblems(
     for (const p of imageReferenceProblems(ref)) add(`${at}.images[${i}]`, image, p, IMAGE_REF_FIX);
   });
   const rules = options.rules ?? ALL_PULL_JOB_RULES;
-  if (rules.parallelism) out.push(...pullJobParallelismProblems(s, at, PERCENTAGE));
-  if (options.completionPolicy) out.push(...pullJobCompletionProblems(s, at), ...(rules.deadline ? pullJobDeadlineProblems(s, at) : []));
+  const children = (found: TemplateProblem[]) => (options.admittedBy
+    ? found.map(p => ({ ...p, problem: stricterProblem(p.problem, options.admittedBy!, CHILD_JOBS.why) })) : found);
+  if (rules.parallelism) out.push(...children(pullJobParallelismProblems(s, at, PERCENTAGE)));
+  if (options.completionPolicy) out.push(...pullJobCompletionProblems(s, at), ...(rules.deadline ? children(pullJobDeadlineProblems(s, at)) : []));
   out.push(...pullSecretsProblems(s, at));
   return out;
 }
 
 /** Who refuses a percentage in an ImageListPullJob's parallelism. */
-const PERCENTAGE = 'the ImagePullJobs OpenKruise creates for each image do not support';
+const PERCENTAGE = 'ImagePullJobs do not support';
+
+/** Why the parallelism and deadline rules of the ImagePullJob webhook apply to an ImageListPullJob, whose own webhook checks neither. */
+const CHILD_JOBS = { who: 'the ImageListPullJob webhook', why: 'OpenKruise pulls each image with an ImagePullJob of the same settings, and the ImagePullJob webhook refuses every one' };
 
 function defaults(manifest: Manifest): Manifest {
   const m = clone(manifest);
@@ -95,5 +106,5 @@ export const imageListPullJobAdmission: AdmissionModule = {
   defaults,
   validate: m => imageListPullJobSpecProblems(m.spec, 'spec', { completionPolicy: true, rules: { parallelism: false, deadline: false } })
     .map(p => fieldError(p.field, p.value, p.problem, p.fix)),
-  releaseRules: pullJobReleaseRules(PERCENTAGE),
+  releaseRules: pullJobReleaseRules(PERCENTAGE, CHILD_JOBS),
 };

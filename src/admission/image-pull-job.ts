@@ -27,7 +27,7 @@
  * plane); pullSecrets immutability [update-only]. No metadata rules upstream.
  */
 import { AdmissionModule, Manifest, ReleaseRule } from './types';
-import { fieldError } from '../validation/field-error';
+import { fieldError, stricterProblem } from '../validation/field-error';
 import { cloneJson } from '../validation/json';
 import { dns1123SubdomainProblems } from '../validation/names';
 import { TemplateProblem } from '../validation/pod-template';
@@ -143,7 +143,12 @@ export function pullSecretsProblems(spec: Json, at: string): TemplateProblem[] {
     const name = String(s);
     const problems = name === '' ? ['is empty'] : dns1123SubdomainProblems(name);
     for (const p of problems) {
-      out.push({ field: `${at}.pullSecrets[${i}]`, value: s, problem: `${p}, so it names no Secret`, fix: 'give the name of a docker-registry Secret in the job\'s namespace' });
+      out.push({
+        field: `${at}.pullSecrets[${i}]`,
+        value: s,
+        problem: stricterProblem(p, 'OpenKruise', 'it names no Secret, so every pull that needs it fails'),
+        fix: 'give the name of a docker-registry Secret in the job\'s namespace',
+      });
     }
   });
   return out;
@@ -272,19 +277,22 @@ const specOf = (m: Manifest): Json => (isObject(m.spec) ? m.spec : {});
  * negative number); the ImageListPullJob holds its spec to the same, as the
  * ImagePullJobs it creates are judged by them.
  */
-export function pullJobReleaseRules(percentage: string): ReleaseRule[] {
+export function pullJobReleaseRules(percentage: string, stricter?: { who: string; why: string }): ReleaseRule[] {
+  // an ImageListPullJob's webhook checks none of it: the ImagePullJobs OpenKruise creates from it are refused
+  const as = (found: TemplateProblem[]) => (stricter
+    ? found.map(p => ({ ...p, problem: stricterProblem(p.problem, stricter.who, stricter.why) })) : found);
   return [
     {
       release: '1.9',
       change: 'refuses',
       what: 'a percentage, a negative number or a string that is no integer in spec.parallelism',
-      find: m => pullJobParallelismProblems(specOf(m), 'spec', percentage),
+      find: m => as(pullJobParallelismProblems(specOf(m), 'spec', percentage)),
     },
     {
       release: '1.8',
       change: 'refuses',
       what: 'spec.completionPolicy.activeDeadlineSeconds below spec.pullPolicy.timeoutSeconds (600 when unset) with completionPolicy Always',
-      find: m => pullJobDeadlineProblems(specOf(m), 'spec'),
+      find: m => as(pullJobDeadlineProblems(specOf(m), 'spec')),
     },
   ];
 }

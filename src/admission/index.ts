@@ -27,6 +27,7 @@ const LOADERS: Record<string, () => AdmissionModule> = {
   'apps.kruise.io/PodProbeMarker': () => (require('./pod-probe-marker') as typeof import('./pod-probe-marker')).podProbeMarkerAdmission,
   'apps.kruise.io/ContainerRecreateRequest': () => (require('./container-recreate-request') as typeof import('./container-recreate-request')).containerRecreateRequestAdmission,
   'rollouts.kruise.io/Rollout': () => (require('./rollout') as typeof import('./rollout')).rolloutAdmission,
+  'rollouts.kruise.io/BatchRelease': () => (require('./batch-release') as typeof import('./batch-release')).batchReleaseAdmission,
 };
 /* eslint-enable @typescript-eslint/no-require-imports */
 

@@ -13,7 +13,8 @@ import { workloadFailureErrors } from '../releases/workload-failures';
 import { advice } from '../validation/advice';
 import { fieldError } from '../validation/field-error';
 import { cloneJson } from '../validation/json';
-import { formatIssue, hasStatusSubresource, ignoredFields, validateManifest } from '../validation/schemas';
+import { objectMetaProblems } from '../validation/names';
+import { formatIssue, goZeroValues, hasStatusSubresource, ignoredFields, validateManifest, withoutNulls } from '../validation/schemas';
 
 // how every message names its object, written once (validation/object-line.ts) for synth and the commands
 export type { ObjectSource } from '../validation/object-line';
@@ -24,6 +25,14 @@ export { describeObject } from '../validation/object-line';
  * it; never part of a manifest a user writes.
  */
 export const SERVER_SET_METADATA = ['uid', 'resourceVersion', 'generation', 'creationTimestamp', 'managedFields'];
+
+/**
+ * The kinds OpenKruise has a mutating webhook for (pkg/webhook/<kind>/mutating
+ * of v1.7.4 to v1.9.1): each answers with the object as its Go types marshal
+ * it again.
+ */
+const MUTATING_WEBHOOKS = new Set(['AdvancedCronJob', 'BroadcastJob', 'CloneSet', 'ContainerRecreateRequest', 'DaemonSet', 'ImageListPullJob',
+  'ImagePullJob', 'NodeImage', 'SidecarSet', 'StatefulSet', 'UnitedDeployment'].map(k => `apps.kruise.io/${k}`));
 
 /** The verdict on one object. */
 export interface Judgement {
@@ -148,23 +157,139 @@ function missingCrd(manifest: Manifest, ctx: AdmissionContext, t: TargetRelease)
  * found, the rules that read the other objects. `manifest` is only read.
  */
 export function judgeManifest(manifest: Manifest, ctx: AdmissionContext, app?: AdmissionApp): Judgement {
-  const created = asCreated(manifest);
-  const target = releaseFor(created, ctx);
-  const noCrd = missingCrd(created, ctx, target);
+  const target = releaseFor(manifest, ctx);
+  const asSent = withoutNulls(asCreated(manifest), target);
+  // a kind the cluster has no resource for: kubectl stops before any request
+  const noCrd = missingCrd(asSent, ctx, target);
   if (noCrd) return { errors: [noCrd], decoded: false };
+  const mutated = MUTATING_WEBHOOKS.has(`${String(asSent.apiVersion).split('/')[0]}/${asSent.kind}`);
+  // what a mutating webhook's Go types write back is what the schema and the validating webhook then see
+  const created = mutated ? goZeroValues(asSent, target) : asSent;
+  const strayStatus = asSent === manifest ? [] : unknownStatusFields(manifest, target);
+  if (strayStatus.length > 0) return { errors: strayStatus, decoded: false };
+  const undecodable = metadataDecodeErrors(created);
+  if (undecodable.length > 0) return { errors: undecodable, decoded: false };
   const issues = validateManifest(created, target);
   const structural = issues.filter(i => !i.missing);
   if (structural.length > 0) return { errors: structural.map(formatIssue), decoded: false };
   const module = admissionModuleFor(String(created.apiVersion), String(created.kind));
   // the manifest may be shared with other checks and the output: defaults return a copy, a module without defaults gets one
-  const defaulted = module?.defaults ? module.defaults(created, ctx) : cloneJson(created);
+  const webhookDefaults = module?.defaults ? module.defaults(created, ctx) : cloneJson(created);
+  const defaulted = mutated ? goZeroValues(webhookDefaults, target) : webhookDefaults;
   if (issues.length > 0) {
-    const missing = module?.defaults ? validateManifest(defaulted, target).filter(i => i.missing) : issues;
+    const missing = defaulted !== webhookDefaults || module?.defaults ? validateManifest(defaulted, target).filter(i => i.missing) : issues;
     if (missing.length > 0) return { errors: missing.map(formatIssue), decoded: false };
   }
-  if (!module) return { errors: [], decoded: true };
-  const found = [...moduleErrors(module, defaulted, ctx, target), ...workloadFailureErrors(defaulted, ctx)];
+  const meta = metadataErrors(created);
+  if (!module) return { errors: meta, decoded: true };
+  const found = dedupe([...meta, ...moduleErrors(module, defaulted, ctx, target), ...workloadFailureErrors(defaulted, ctx)]);
   return { errors: found.length === 0 && module.appRules && app ? module.appRules(defaulted, app, ctx) : found, decoded: true };
+}
+
+/** Lines in order, each once (a module that checks the metadata too finds what the API server found). */
+function dedupe(lines: string[]): string[] {
+  return lines.length < 2 ? lines : [...new Set(lines)];
+}
+
+/**
+ * A `status` the API server drops on create is still decoded first: with
+ * strict field validation (kubectl's default) a field the status schema does
+ * not have fails the request, whatever its value.
+ */
+function unknownStatusFields(manifest: Manifest, target: TargetRelease): string[] {
+  if (manifest.status === undefined || manifest.status === null) return [];
+  const only = { apiVersion: manifest.apiVersion, kind: manifest.kind, metadata: manifest.metadata, status: manifest.status };
+  const withStatus = withoutNulls(only, target);
+  return validateManifest(withStatus, target)
+    .filter(i => i.keyword === 'additionalProperties' && (i.field === 'status' || i.field.startsWith('status.')))
+    .map(formatIssue);
+}
+
+/**
+ * The API server decodes every object's metadata into its Go type first: a
+ * name, label, annotation or finalizer of another type than a string fails
+ * the request before anything else (null is left unset).
+ */
+function metadataDecodeErrors(created: Manifest): string[] {
+  const embedded = (EMBEDDED_METADATA[`${String(created.apiVersion).split('/')[0]}/${created.kind}`] ?? [])
+    .flatMap(p => valuesAt(created, p)).flatMap(({ value, at }) => objectMetaDecodeErrors(value, at, `the webhook cannot decode the ${created.kind}`));
+  return [...objectMetaDecodeErrors(created.metadata, 'metadata', 'the API server cannot decode the object\'s metadata'), ...embedded];
+}
+
+/**
+ * The object metadata a kind embeds where its schema keeps any value
+ * (x-kubernetes-preserve-unknown-fields), which its webhooks decode into Go
+ * types with the object (a label of another type than a string fails the
+ * request): a UnitedDeployment's subset workload templates
+ * (apis/apps/v1alpha1/uniteddeployment_types.go, the metadata of each
+ * template), an AdvancedCronJob's Job template, the claim templates of a
+ * CloneSet and an Advanced StatefulSet. `[]` is every item of a list.
+ */
+const EMBEDDED_METADATA: Record<string, readonly string[]> = {
+  'apps.kruise.io/UnitedDeployment': ['statefulSetTemplate', 'advancedStatefulSetTemplate', 'cloneSetTemplate', 'deploymentTemplate'].map(t => `spec.template.${t}.metadata`),
+  'apps.kruise.io/AdvancedCronJob': ['spec.template.jobTemplate.metadata'],
+  'apps.kruise.io/CloneSet': ['spec.volumeClaimTemplates[].metadata'],
+  'apps.kruise.io/StatefulSet': ['spec.volumeClaimTemplates[].metadata'],
+};
+
+/** The values at a dotted path (`[]`: each item of a list there), with their paths. */
+function valuesAt(m: unknown, path: string): Array<{ value: unknown; at: string }> {
+  let here: Array<{ value: unknown; at: string }> = [{ value: m, at: '' }];
+  for (const part of path.split('.')) {
+    const list = part.endsWith('[]');
+    const key = list ? part.slice(0, -2) : part;
+    here = here.flatMap(({ value, at }) => {
+      const v = value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>)[key] : undefined;
+      const p = at === '' ? key : `${at}.${key}`;
+      if (v === undefined) return [];
+      return list ? (Array.isArray(v) ? v.map((x, i) => ({ value: x, at: `${p}[${i}]` })) : []) : [{ value: v, at: p }];
+    });
+  }
+  return here;
+}
+
+/** The fields of an ObjectMeta at `at` that do not decode into its Go type (null is left unset), each saying what cannot decode. */
+function objectMetaDecodeErrors(meta: unknown, at: string, what: string): string[] {
+  if (meta === null || typeof meta !== 'object' || Array.isArray(meta)) return [];
+  const m = meta as Record<string, any>;
+  const out: string[] = [];
+  const notDecoded = (field: string, value: unknown, type: string) => out.push(fieldError(field, value,
+    `is not ${type}, so ${what}`, typeof value === 'number' || typeof value === 'boolean' ? 'quote it' : `give ${type}`));
+  for (const f of ['name', 'generateName', 'namespace']) if (m[f] !== undefined && m[f] !== null && typeof m[f] !== 'string') notDecoded(`${at}.${f}`, m[f], 'a string');
+  for (const f of ['labels', 'annotations']) {
+    const map = m[f];
+    if (map === undefined || map === null) continue;
+    if (typeof map !== 'object' || Array.isArray(map)) notDecoded(`${at}.${f}`, map, 'a map of strings');
+    else for (const [k, v] of Object.entries(map)) if (v !== null && typeof v !== 'string') notDecoded(`${at}.${f}[${JSON.stringify(k)}]`, v, 'a string');
+  }
+  if (m.finalizers !== undefined && m.finalizers !== null) {
+    if (!Array.isArray(m.finalizers)) notDecoded(`${at}.finalizers`, m.finalizers, 'a list of strings');
+    else m.finalizers.forEach((f: unknown, i: number) => { if (f !== null && typeof f !== 'string') notDecoded(`${at}.finalizers[${i}]`, f, 'a string'); });
+  }
+  return out;
+}
+
+/**
+ * What the API server checks of the metadata of every custom resource on
+ * create, before any validating webhook (apimachinery's
+ * ValidateObjectMetaAccessor, names checked as DNS subdomains): a name (or a
+ * generateName), the namespace, label keys and values, annotation keys and
+ * their total size, finalizers.
+ */
+function metadataErrors(created: Manifest): string[] {
+  const meta = created.metadata;
+  if (meta === null || typeof meta !== 'object' || Array.isArray(meta)) return [];
+  const kind = String(created.kind);
+  // as decoded: a null label, annotation or finalizer is the empty string
+  const decoded = { ...meta };
+  for (const f of ['labels', 'annotations']) if (meta[f]) decoded[f] = Object.fromEntries(Object.entries(meta[f]).map(([k, v]) => [k, v ?? '']));
+  if (Array.isArray(meta.finalizers)) decoded.finalizers = meta.finalizers.map((f: unknown) => f ?? '');
+  const out = objectMetaProblems(decoded, 'subdomain', kind).map(p => fieldError(p.field, p.value, p.problem, p.fix));
+  const unnamed = (v: unknown) => v === undefined || v === null || v === '';
+  if (unnamed(meta.name) && unnamed(meta.generateName)) {
+    out.unshift(fieldError('metadata.name', meta.name, 'is required: the API server refuses an object without a name (or generateName)', `name the ${kind}`));
+  }
+  return out;
 }
 
 /**
@@ -184,7 +309,8 @@ export function manifestWarnings(manifest: Manifest, ctx: AdmissionContext, app:
     found.push(fieldError('metadata', server, 'were set by the cluster the object was read from: the API server refuses to create an object with a resourceVersion, and applies it to nothing but that one object',
       'remove them, or include the file with KruiseInclude, which leaves them out'));
   }
-  const created = asCreated(manifest);
+  // the object as the API server keeps it: the nulls it takes out are no values to warn about (a partition: null is no partition)
+  const created = withoutNulls(asCreated(manifest), releaseFor(manifest, ctx));
   const module = admissionModuleFor(String(created.apiVersion), String(created.kind));
   if (module?.warnings) found.push(...module.warnings(created, ctx, app));
   found.push(...ignoredFieldWarnings(created, ctx));

@@ -6,7 +6,7 @@
  * exist in the cluster, conflicts with resources already there.
  */
 import { AdmissionModule } from './types';
-import { fieldError } from '../validation/field-error';
+import { fieldError, stricterProblem } from '../validation/field-error';
 import { dns1123LabelProblems, dns1123SubdomainProblems } from '../validation/names';
 import { selectorProblems } from '../validation/selectors';
 
@@ -158,7 +158,7 @@ export function resourceDistributionErrors(json: any): string[] {
   for (const n of included) if (excluded.includes(n)) errors.push(fieldError('spec.targets.excludedNamespaces', n, 'is also an included namespace', 'list the namespace in one list only'));
   if (t.namespaceLabelSelector) for (const p of selectorProblems(t.namespaceLabelSelector)) errors.push(fieldError(`spec.targets.namespaceLabelSelector.${p.field}`, p.value, p.problem, 'fix the selector'));
   if (!t.allNamespaces && included.length === 0 && !t.namespaceLabelSelector) {
-    errors.push(fieldError('spec.targets', t, 'selects no namespace', 'set allNamespaces, includedNamespaces or namespaceLabelSelector'));
+    errors.push(fieldError('spec.targets', t, stricterProblem('selects no namespace', 'OpenKruise', 'the resource is then copied nowhere'), 'set allNamespaces, includedNamespaces or namespaceLabelSelector'));
   }
   return errors;
 }

@@ -10,7 +10,7 @@
  */
 import { AdmissionApp, AdmissionContext, AdmissionModule, Manifest, ReleaseRule } from './types';
 import { advice } from '../validation/advice';
-import { fieldError } from '../validation/field-error';
+import { fieldError, stricterProblem } from '../validation/field-error';
 import { objectMetaProblems } from '../validation/names';
 import { ParsedIntOrPercent, parseUpstreamPercent } from '../validation/percent';
 import { DEFAULT_PARTITION_PERCENT_LIMIT } from '../validation/rollout-settings';
@@ -121,8 +121,9 @@ function trafficRoutingErrors(release: Json, at: string): string[] {
     if (!r.service) {
       errors.push(fieldError(`${p}.service`, r.service, 'is empty', 'name the stable Service of the workload (in the Rollout\'s namespace)'));
     } else if (!release.disableGenerateCanaryService && String(r.service).length > 56) {
-      errors.push(fieldError(`${p}.service`, r.service, `is ${String(r.service).length} characters long, so the "${r.service}-canary" Service the controller creates cannot have that name (at most 63 characters)`,
-        'use a Service name of at most 56 characters'));
+      errors.push(fieldError(`${p}.service`, r.service, stricterProblem(`is ${String(r.service).length} characters long`, 'Kruise Rollouts',
+        `the "${r.service}-canary" Service the controller creates cannot have that name (at most 63 characters)`),
+      'use a Service name of at most 56 characters'));
     }
     if (r.ingress === undefined && r.gateway === undefined && r.customNetworkRefs === undefined) {
       errors.push(fieldError(p, r, 'names no traffic provider', 'set ingress, gateway or customNetworkRefs'));

@@ -8,7 +8,7 @@ import { PodTemplateAt, podTemplateFieldWarnings, podTemplateReleaseRules } from
 import { goZeroValues } from './_workload';
 import { AdmissionModule, ReleaseRule } from './types';
 import { advice } from '../validation/advice';
-import { fieldError } from '../validation/field-error';
+import { fieldError, stricterProblem } from '../validation/field-error';
 import { cloneJson } from '../validation/json';
 import { dns1123LabelProblems, envVarNameProblems, labelsProblems, portNameProblems, qualifiedNameProblems } from '../validation/names';
 import { parseStrictPercent } from '../validation/percent';
@@ -41,6 +41,7 @@ export function defaultedSidecarSetSpec(input: any): any {
     c.shareVolumePolicy = { ...(c.shareVolumePolicy ?? {}) };
     c.shareVolumePolicy.type = c.shareVolumePolicy.type || 'disabled';
     for (const t of c.transferEnv ?? []) {
+      if (t === null || typeof t !== 'object') continue;
       if (t.sourceContainerNameFrom?.fieldRef && !t.sourceContainerNameFrom.fieldRef.apiVersion) t.sourceContainerNameFrom.fieldRef.apiVersion = 'v1';
     }
   };
@@ -143,11 +144,13 @@ export function sidecarSetErrors(json: any): string[] {
       advice('add a container to spec.containers or spec.initContainers', 'add one with addContainer() or addInitContainer()')));
   }
   // rules 16-22 per sidecar
-  const perSidecar = (c: any, field: string) => {
-    if (!['BeforeAppContainer', 'AfterAppContainer'].includes(c.podInjectPolicy)) {
+  // the inject and share-volume policies are checked for containers only, not init containers (validateContainersForSidecarSet,
+  // pkg/webhook/sidecarset/validating/sidecarset_create_update_handler.go:259-265 of v1.7.4, :274-280 of v1.8.4, :286-292 of v1.9.0)
+  const perSidecar = (c: any, field: string, main: boolean) => {
+    if (main && !['BeforeAppContainer', 'AfterAppContainer'].includes(c.podInjectPolicy)) {
       errors.push(fieldError(`${field}.podInjectPolicy`, c.podInjectPolicy, 'is not an inject policy', 'use BeforeAppContainer or AfterAppContainer'));
     }
-    if (!['enabled', 'disabled'].includes(c.shareVolumePolicy.type)) {
+    if (main && !['enabled', 'disabled'].includes(c.shareVolumePolicy.type)) {
       errors.push(fieldError(`${field}.shareVolumePolicy.type`, c.shareVolumePolicy.type, 'is not a share-volume policy', 'use enabled or disabled (lower case)'));
     }
     // The SidecarSet defaulter fills liveness and readiness probes but not a startup probe, whose successThreshold must be exactly 1
@@ -160,9 +163,11 @@ export function sidecarSetErrors(json: any): string[] {
         advice('set startupProbe.successThreshold: 1', 'leave successThreshold unset (the construct writes 1) or set 1')));
     }
     if (c.upgradeStrategy.upgradeType === 'HotUpgrade' && !c.upgradeStrategy.hotUpgradeEmptyImage) {
-      errors.push(fieldError(`${field}.upgradeStrategy.hotUpgradeEmptyImage`, undefined, 'is missing for a HotUpgrade sidecar (OpenKruise accepts it, but every injected pod then has a container without an image and is refused)', advice('set upgradeStrategy.hotUpgradeEmptyImage to an image that only sleeps (the pod runs it while the other container upgrades)', 'use SidecarUpgradeStrategy.hot(emptyImage)')));
+      errors.push(fieldError(`${field}.upgradeStrategy.hotUpgradeEmptyImage`, undefined, stricterProblem('is missing for a HotUpgrade sidecar', 'OpenKruise', 'every injected pod then has a container without an image and is refused'), advice('set upgradeStrategy.hotUpgradeEmptyImage to an image that only sleeps (the pod runs it while the other container upgrades)', 'use SidecarUpgradeStrategy.hot(emptyImage)')));
     }
     (c.transferEnv ?? []).forEach((t: any, j: number) => {
+      // a null item decodes to an empty one, which nothing refuses
+      if (t === null || typeof t !== 'object') return;
       const at = `${field}.transferEnv[${j}]`;
       if (t.sourceContainerNameFrom && !t.sourceContainerNameFrom.fieldRef) {
         errors.push(fieldError(`${at}.sourceContainerNameFrom`, t.sourceContainerNameFrom, 'has no fieldRef (the OpenKruise defaulter fails on it)', 'give a fieldRef to a pod label or annotation'));
@@ -180,8 +185,8 @@ export function sidecarSetErrors(json: any): string[] {
       }
     });
   };
-  inits.forEach((c, i) => perSidecar(c, `spec.initContainers[${i}]`));
-  mains.forEach((c, i) => perSidecar(c, `spec.containers[${i}]`));
+  inits.forEach((c, i) => perSidecar(c, `spec.initContainers[${i}]`, false));
+  mains.forEach((c, i) => perSidecar(c, `spec.containers[${i}]`, true));
   // rule 23: the sidecars as a pod
   errors.push(...sidecarPodErrors(spec));
   errors.push(...sidecarPodTemplateErrors(spec, errors));

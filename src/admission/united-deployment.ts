@@ -50,7 +50,7 @@ import { PodTemplateAt, podTemplateFieldWarnings, podTemplateReleaseRules } from
 import { goZeroValues } from './_workload';
 import { cloneSetProblems } from './clone-set';
 import { AdmissionContext, AdmissionModule, Manifest, ReleaseRule } from './types';
-import { fieldError } from '../validation/field-error';
+import { fieldError, stricterProblem } from '../validation/field-error';
 import { cloneJson } from '../validation/json';
 import { dns1123LabelProblems, dns1123SubdomainProblems, labelsProblems, objectMetaProblems, qualifiedNameProblems } from '../validation/names';
 import { TemplateProblem, defaultPodTemplate, podTemplateProblems, tolerationsProblems } from '../validation/pod-template';
@@ -64,6 +64,9 @@ const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null 
 const present = (v: unknown): boolean => v !== undefined && v !== null;
 
 /** The four subset workload templates, in upstream's order. */
+/** Why a cloneSetTemplate the UnitedDeployment webhook admits is refused: its subset CloneSets are. */
+const CLONESET_TEMPLATE_REFUSED = 'the CloneSet webhook refuses every subset CloneSet created from it';
+
 export const SUBSET_TEMPLATES = ['statefulSetTemplate', 'advancedStatefulSetTemplate', 'cloneSetTemplate', 'deploymentTemplate'];
 const STATEFUL = ['statefulSetTemplate', 'advancedStatefulSetTemplate'];
 const NO_MAX = 1000000;
@@ -147,13 +150,15 @@ function templateProblems(s: Json, sel: LabelSelectorJson | undefined, out: Temp
   const w: Json = t[kind];
   const ws: Json = isObject(w.spec) ? w.spec : {};
   if (kind === 'cloneSetTemplate') {
-    out.push(...cloneSetTemplateProblems(w, sel, at));
+    // the UnitedDeployment webhook does not check a cloneSetTemplate: the CloneSet webhook refuses every subset CloneSet
+    const subsets = CLONESET_TEMPLATE_REFUSED;
+    out.push(...cloneSetTemplateProblems(w, sel, at).map(p => (/admits it, but/.test(p.problem) ? p : { ...p, problem: stricterProblem(p.problem, 'the UnitedDeployment webhook', subsets) })));
     const us: Json = isObject(ws.updateStrategy) ? ws.updateStrategy : {};
     if (present(us.partition)) {
       out.push({
         field: `${at}.spec.updateStrategy.partition`,
         value: us.partition,
-        problem: 'is not used: the UnitedDeployment sets the partition of each subset CloneSet',
+        problem: stricterProblem('is not used', 'OpenKruise', 'the UnitedDeployment sets the partition of each subset CloneSet'),
         fix: 'remove it; use spec.updateStrategy.manualUpdate.partitions',
       });
     }
@@ -346,7 +351,6 @@ function subsetProblems(s: Json, out: TemplateProblem[]): void {
 
 const UNTYPED_OBJECTS = [
   ...SUBSET_TEMPLATES.flatMap(k => [`spec.template.${k}.metadata`, `spec.template.${k}.spec`, `spec.template.${k}.spec.template`]),
-  'spec.topology.subsets[].patch',
 ];
 
 /** The UnitedDeployment rules of a defaulted object, as problems. */
@@ -356,6 +360,19 @@ export function unitedDeploymentProblems(manifest: Manifest): TemplateProblem[] 
   if (undecodable.length > 0) return undecodable;
   const out: TemplateProblem[] = [...objectMetaProblems(manifest.metadata, 'subdomain', 'UnitedDeployment')];
   const s: Json = isObject(manifest.spec) ? manifest.spec : {};
+  // a subset's patch is raw JSON to the webhook (runtime.RawExtension): anything decodes, but only an object patches the subset's workload
+  const subsetList: unknown[] = isObject(s.topology) && Array.isArray(s.topology.subsets) ? s.topology.subsets : [];
+  subsetList.forEach((sub, i) => {
+    const patch = isObject(sub) ? sub.patch : undefined;
+    if (patch !== undefined && patch !== null && !isObject(patch)) {
+      out.push({
+        field: `spec.topology.subsets[${i}].patch`,
+        value: patch,
+        problem: stricterProblem('is not an object', 'OpenKruise', 'the controller cannot merge it into the subset\'s workload, so the subset is never created'),
+        fix: 'give the patch as an object, e.g. {metadata: {labels: {zone: a}}}',
+      });
+    }
+  });
   if (typeof s.replicas === 'number' && s.replicas < 0) out.push({ field: 'spec.replicas', value: s.replicas, problem: 'is negative', fix: 'use 0 or more replicas' });
   const sel: LabelSelectorJson | undefined = isObject(s.selector) ? s.selector : undefined;
   if (!sel) {
@@ -368,7 +385,7 @@ export function unitedDeploymentProblems(manifest: Manifest): TemplateProblem[] 
       out.push({
         field: 'spec.selector.matchLabels',
         value: sel.matchLabels,
-        problem: 'is empty: the UnitedDeployment controller adds the subset label to matchLabels and fails on a selector without any, so no subset workload is created',
+        problem: stricterProblem('is empty', 'OpenKruise', 'the UnitedDeployment controller adds the subset label to matchLabels and fails on a selector without any, so no subset workload is created'),
         fix: 'select the pods by at least one label in matchLabels',
       });
     }
@@ -466,7 +483,11 @@ const RELEASE_RULES: ReleaseRule[] = [{
 function subsetPodTemplates(m: Manifest): PodTemplateAt[] {
   const t: Json = isObject(m.spec?.template) ? m.spec.template : {};
   return (['deploymentTemplate', 'cloneSetTemplate'] as const).filter(k => isObject(t[k]))
-    .map(k => ({ template: defaultPodTemplate(isObject(t[k].spec) ? t[k].spec.template : undefined), specPath: `spec.template.${k}.spec.template.spec` }));
+    .map(k => ({
+      template: defaultPodTemplate(isObject(t[k].spec) ? t[k].spec.template : undefined),
+      specPath: `spec.template.${k}.spec.template.spec`,
+      ...(k === 'cloneSetTemplate' ? { stricter: { who: 'the UnitedDeployment webhook', why: CLONESET_TEMPLATE_REFUSED } } : {}),
+    }));
 }
 
 /** The UnitedDeployment webhooks. */

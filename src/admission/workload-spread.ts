@@ -6,7 +6,7 @@
  */
 import { AdmissionApp, AdmissionModule, ReleaseRule } from './types';
 import { advice } from '../validation/advice';
-import { fieldError } from '../validation/field-error';
+import { fieldError, stricterProblem } from '../validation/field-error';
 import { dns1123SubdomainProblems, labelValueProblems, qualifiedNameProblems } from '../validation/names';
 import { parseUpstreamPercent } from '../validation/percent';
 import { selectorProblems } from '../validation/selectors';
@@ -28,10 +28,20 @@ function termErrors(field: string, term: any): string[] {
     const at = `${field}.matchExpressions[${i}]`;
     for (const p of qualifiedNameProblems(e.key ?? '')) out.push(fieldError(`${at}.key`, e.key, p, 'use a valid node label key'));
     const vals: string[] = e.values ?? [];
-    if (['In', 'NotIn'].includes(e.operator) && vals.length === 0) out.push(fieldError(`${at}.values`, e.values, `must list at least one value for operator ${e.operator}`, 'add values'));
-    else if (['Exists', 'DoesNotExist'].includes(e.operator) && vals.length > 0) out.push(fieldError(`${at}.values`, e.values, `must be empty for operator ${e.operator}`, 'drop the values'));
-    else if (['Gt', 'Lt'].includes(e.operator) && (vals.length !== 1 || !/^-?\d+$/.test(vals[0]))) out.push(fieldError(`${at}.values`, e.values, `must be exactly one integer for operator ${e.operator}`, 'give one integer value'));
-    else if (!['In', 'NotIn', 'Exists', 'DoesNotExist', 'Gt', 'Lt'].includes(e.operator)) out.push(fieldError(`${at}.operator`, e.operator, 'is not a node selector operator', 'use In, NotIn, Exists, DoesNotExist, Gt or Lt'));
+    const add = (f: string, value: unknown, problem: string, fix: string) => out.push(fieldError(f, value, problem, fix));
+    const op = e.operator;
+    if (['In', 'NotIn'].includes(op)) {
+      if (vals.length === 0) add(`${at}.values`, e.values, `must list at least one value for operator ${op}`, 'add values');
+    } else if (['Exists', 'DoesNotExist'].includes(op)) {
+      if (vals.length > 0) add(`${at}.values`, e.values, `must be empty for operator ${op}`, 'drop the values');
+    } else if (['Gt', 'Lt'].includes(op)) {
+      // core validation counts a Gt/Lt value; only the scheduler parses it
+      if (vals.length !== 1) {add(`${at}.values`, e.values, `must be exactly one value for operator ${op}`, 'give one integer value');} else if (!/^-?\d+$/.test(String(vals[0]))) {
+        add(`${at}.values`, e.values, stricterProblem(`is no integer for operator ${op}`, 'OpenKruise', 'the scheduler cannot compare a node label with it, so no node matches the term'), 'give one integer value');
+      }
+    } else {
+      add(`${at}.operator`, op, 'is not a node selector operator', 'use In, NotIn, Exists, DoesNotExist, Gt or Lt');
+    }
   });
   return out;
 }
@@ -68,6 +78,12 @@ export function workloadSpreadErrors(json: any): string[] {
     const g = groupOf(ref.apiVersion);
     const need: Record<string, string[]> = { CloneSet: ['apps.kruise.io'], Deployment: ['apps'], ReplicaSet: ['apps'], Job: ['batch'], StatefulSet: ['apps', 'apps.kruise.io'] };
     if (need[ref.kind] && !need[ref.kind].includes(g)) errors.push(fieldError('spec.targetRef.apiVersion', ref.apiVersion, `is not a group OpenKruise accepts for kind ${ref.kind}`, `use group ${need[ref.kind].join(' or ')}`));
+    // any other kind only when the kruise-configuration ConfigMap's custom workload whitelist names it, which no install has by default
+    // (workloadspread/validating/workloadspread_validation.go:160-174 in v1.7.4 to v1.9.0)
+    if (ref.kind && !need[ref.kind]) {
+      errors.push(fieldError('spec.targetRef.kind', ref.kind, `is not a workload a WorkloadSpread spreads (${Object.keys(need).join(', ')}); OpenKruise refuses any other kind unless the WorkloadSpread_Watch_Custom_Workload_WhiteList of its kruise-configuration ConfigMap lists it`,
+        'target a CloneSet, Deployment, ReplicaSet, Job or StatefulSet'));
+    }
   }
   const subsets: any[] = spec.subsets ?? [];
   if (subsets.length === 0) errors.push(fieldError('spec.subsets', subsets, 'is empty, so the WorkloadSpread has no subsets', advice('add at least one subset', 'add at least one with addSubset()')));

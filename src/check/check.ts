@@ -13,12 +13,17 @@ import type { CheckTarget } from './releases';
 import { AppModel, ModelObject, appWideProblems, gateProblems } from '../admission/app-wide';
 import { describeObject, judgeManifest, Judgement, manifestWarnings } from '../admission/judge';
 import { AdmissionApp, AdmissionContext } from '../admission/types';
+import type * as UpdateRules from '../admission/update';
 import type { PlacedGateSource } from '../gates/source';
 import { failureFix } from '../releases/failures';
 import { PRODUCT_NAME, releaseText } from '../releases/registry';
 import { failureLine, knownFailures, moveToFor, targetGate, targetVerdict } from '../releases/target';
 import { groupOf, identityOf } from '../validation/manifest';
 import { KRUISE_GROUPS } from '../validation/schemas';
+
+/** The update rules, loaded only when --live holds an object a document changes (a check without it pays nothing for them). */
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const updateRules = (): typeof UpdateRules => require('../admission/update');
 
 /** One document read from a file (or standard input). */
 export interface CheckDocument {
@@ -28,6 +33,8 @@ export interface CheckDocument {
   readonly file: string;
   /** Its position in the file (1 = the first document; the items of a List share their document's). */
   readonly document: number;
+  /** Warnings about how the text was written (`field: value problem; fix`), e.g. a key written twice. */
+  readonly notes?: readonly string[];
   /** Its verdict on its own, when it was judged as it was read (./jobs.ts); else it is judged with the others. */
   readonly verdict?: PreJudged;
 }
@@ -117,9 +124,13 @@ export function runCheck(input: CheckInput): CheckReport {
     objects.push({ json: doc.json, order: objects.length, doc, kruise });
     own.add(identityOf(doc.json));
   }
-  // the cluster's copy of an object under check is what the check replaces
+  // the cluster's copy of an object under check is what the check replaces: the document is an update of it
+  const stored = new Map<string, CheckDocument>();
   for (const doc of input.live ?? []) {
-    if (own.has(identityOf(doc.json))) continue;
+    if (own.has(identityOf(doc.json))) {
+      stored.set(identityOf(doc.json), doc);
+      continue;
+    }
     objects.push({ json: doc.json, order: objects.length, doc, kruise: KRUISE_GROUPS.includes(groupOf(doc.json.apiVersion)), origin: `live: ${doc.file}` });
   }
   const byKind = new Map<string, CheckObject[]>();
@@ -139,7 +150,11 @@ export function runCheck(input: CheckInput): CheckReport {
 
   // each object on its own: the schema, the webhook's defaults and rules (a live object is the cluster's: never judged)
   const verdicts = new Map<CheckObject, Judgement>();
-  for (const o of objects) if (o.kruise && o.origin === undefined) verdicts.set(o, o.doc.verdict?.judgement ?? judgeManifest(o.json, ctx, appOf(o)));
+  for (const o of objects) {
+    if (!o.kruise || o.origin !== undefined) continue;
+    const old = stored.get(identityOf(o.json));
+    verdicts.set(o, old ? updateRules().judgeUpdate(old.json, o.json, ctx, appOf(o)) : o.doc.verdict?.judgement ?? judgeManifest(o.json, ctx, appOf(o)));
+  }
   const memo = new Map<string, unknown>();
   const model: AppModel<CheckObject> = {
     all: objects,
@@ -163,7 +178,7 @@ export function runCheck(input: CheckInput): CheckReport {
     const v = verdicts.get(o);
     const head = () => describeObject(o.json, { source: o.doc.file, document: o.doc.document });
     const errors = [...(v?.errors ?? []), ...(o.kruise ? gateProblems(o.json, gates) : []), ...(wide.get(o) ?? [])];
-    const warnings = v && v.decoded && errors.length === 0 ? o.doc.verdict?.warnings ?? manifestWarnings(o.json, ctx, appOf(o)) : [];
+    const warnings = [...(o.doc.notes ?? []), ...(v && v.decoded && errors.length === 0 ? o.doc.verdict?.warnings ?? manifestWarnings(o.json, ctx, appOf(o)) : [])];
     if (o.kruise) judged++;
     if (errors.length > 0) refused++;
     const name = o.json.metadata?.name;

@@ -32,8 +32,9 @@ export const CHECK_USAGE = `usage: cdk8s-kruise check [--openkruise V] [--rollou
                        objects needing a gate that is off are refused
   --live FILE          the cluster's objects (kubectl get ... -A -o json): SidecarSets, budgets, Namespaces
                        and workloads the documents are checked against, CRDs the cluster has beyond its
-                       release's chart (kubectl get crd -o json); never judged themselves; or its API
-                       server's version (kubectl get --raw /version > version.json)
+                       release's chart (kubectl get crd -o json); never judged themselves; a document of an
+                       object the file holds is judged as an update of it (what may not change); or its
+                       API server's version (kubectl get --raw /version > version.json)
   --kubernetes V       the cluster's Kubernetes: /version's gitVersion (v1.31.4-eks-2d5f260) or a minor
                        (1.31); known failures of the release there are refused or warned
   --kubernetes-vendor V  eks, gke, aks or other (EKS and GKE are read from the gitVersion)

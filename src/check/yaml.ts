@@ -79,10 +79,25 @@ function load(): { yaml: typeof JsYaml; schema: JsYaml.Schema } {
  * first error.
  */
 export function loadDocuments(text: string): unknown[] {
+  return loadWithKeys(text).docs;
+}
+
+/**
+ * The documents of a text, and whether a mapping in it writes a key twice:
+ * kubectl (sigs.k8s.io/yaml, go-yaml v2 without strict decoding) keeps the
+ * last copy of each key, and so does this reading. Asked first without
+ * duplicates allowed, so a text without any is read once.
+ */
+export function loadWithKeys(text: string): { docs: unknown[]; duplicateKeys: boolean } {
   const { yaml: y, schema: s } = load();
   try {
-    // `json`: of two equal keys the last wins, as go-yaml v2 decodes a map
-    return y.loadAll(text, { schema: s, json: true });
+    try {
+      return { docs: y.loadAll(text, { schema: s }), duplicateKeys: false };
+    } catch (e: any) {
+      if (!(e instanceof y.YAMLException) || !/duplicated mapping key/.test(String(e.reason))) throw e;
+      // `json`: of two equal keys the last wins, as go-yaml v2 decodes a map
+      return { docs: y.loadAll(text, { schema: s, json: true }), duplicateKeys: true };
+    }
   } catch (e: any) {
     if (e instanceof y.YAMLException) {
       const line = typeof e.mark?.line === 'number' ? e.mark.line + 1 : undefined;
@@ -90,4 +105,43 @@ export function loadDocuments(text: string): unknown[] {
     }
     throw e;
   }
+}
+
+/** A key a mapping writes more than once: where, and the lines of each copy (1-based). */
+export interface DuplicateKey {
+  /** The document (1-based, counting empty ones, as `loadDocuments` does). */
+  readonly document: number;
+  /** The key's path in the document, e.g. `metadata.name` (`[i]` for list items). */
+  readonly path: string;
+  readonly lines: readonly number[];
+}
+
+/**
+ * Every key written more than once in a mapping of the text (merge keys
+ * `<<` aside), with the lines of its copies. Only asked of a text that has
+ * some (`loadWithKeys`), so its cost is paid only then.
+ */
+export function duplicateKeys(text: string): DuplicateKey[] {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const Y = require('yaml') as typeof import('yaml');
+  const counter = new Y.LineCounter();
+  const out: DuplicateKey[] = [];
+  Y.parseAllDocuments(text, { uniqueKeys: false, lineCounter: counter }).forEach((doc, i) => {
+    if (!('contents' in doc)) return;
+    const walk = (node: unknown, path: string) => {
+      if (Y.isSeq(node)) node.items.forEach((item, k) => walk(item, `${path}[${k}]`));
+      if (!Y.isMap(node)) return;
+      const seen = new Map<string, number[]>();
+      for (const pair of node.items) {
+        const key = Y.isScalar(pair.key) ? String(pair.key.value) : String(pair.key);
+        if (key === '<<') continue;
+        const line = Y.isNode(pair.key) && pair.key.range ? counter.linePos(pair.key.range[0]).line : 0;
+        seen.set(key, [...(seen.get(key) ?? []), line]);
+        walk(pair.value, path === '' ? key : `${path}.${key}`);
+      }
+      for (const [key, lines] of seen) if (lines.length > 1) out.push({ document: i + 1, path: path === '' ? key : `${path}.${key}`, lines });
+    };
+    walk(doc.contents, '');
+  });
+  return out;
 }

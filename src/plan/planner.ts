@@ -21,6 +21,7 @@ import {
 } from './workloads';
 
 import { _compareTags, _imageTag } from '../_image-tags';
+import { targetFromFlags } from '../releases/flags';
 import { isManagerOf, managerImage, managerRelease } from '../releases/live';
 import { Product, Release, ReleaseError, defaultRelease, parseRelease, releaseOrder, releaseName, sameRelease } from '../releases/registry';
 
@@ -263,7 +264,9 @@ export function comparePlan(oldObjs: Json[], newObjs: Json[], options: CompareOp
   const releases = planReleases('rollouts', options.kruiseRollouts, options.kruiseRolloutsOrigin ?? 'kruiseRollouts', oldObjs, newObjs);
   // the new side's gates: the release the cluster runs after the change
   const gates = planGates(options.featureGates, options.gatesOrigin ?? 'featureGates', kruise.to);
-  const ctx: PlanContext = { gates, daemonSetNodes: options.daemonSetNodes };
+  // the webhook's update rules of the release the cluster runs after the change (admission/update.ts)
+  const target = targetFromFlags({ openkruise: kruise.to.version, rollouts: releases.to.version });
+  const ctx: PlanContext = { gates, daemonSetNodes: options.daemonSetNodes, admission: { target, gate: g => gates.isEnabled(g) } };
   const ns = options.defaultNamespace ?? 'default';
   const before = index(oldObjs, 'old manifests', ns);
   const after = index(newObjs, 'new manifests', ns);

@@ -11,6 +11,8 @@ import {
 } from './rollout';
 import { analyzeTemplate, inPlaceOnlyViolation, storedTemplate, TemplateAnalysis } from './template';
 import { RejectedBy, UpdateType, WorkloadPlan } from './types';
+import type { AdmissionContext } from '../admission/types';
+import { updateRuleErrors } from '../admission/update';
 import { fieldError } from '../validation/field-error';
 
 type Json = any;
@@ -19,6 +21,20 @@ type Json = any;
 export interface PlanContext {
   readonly gates: PlanGates;
   readonly daemonSetNodes?: number;
+  /** The release the cluster runs after the change, as admission judges by it: the webhook's update rules (admission/update.ts). */
+  readonly admission?: AdmissionContext;
+}
+
+/**
+ * The first of the webhook's update rules the change breaks, for a
+ * workload's own object (not a UnitedDeployment subset's): the same rules
+ * `check --live` applies (admission/update.ts).
+ */
+function updateRefusal(s: PlanSubject, oldObj: Json, newObj: Json, ctx: PlanContext): { field: string; rejection: string } | undefined {
+  if (!ctx.admission || s.subset !== undefined) return undefined;
+  // the plan judges an InPlaceOnly change container by container itself (planCloneSet, planStatefulSet)
+  const [first] = updateRuleErrors(oldObj, newObj, ctx.admission).filter(l => !l.includes('InPlaceOnly'));
+  return first === undefined ? undefined : { field: first.slice(0, first.indexOf(': ')), rejection: first };
 }
 
 /** Identity of a plan entry. */
@@ -159,7 +175,7 @@ export function planCloneSet(s: PlanSubject, oldObj: Json, newObj: Json, ctx: Pl
   const type: string = u.type || 'ReCreate';
   const notes: string[] = [];
 
-  const immutable = selectorChange(s, o, n, ['selector']);
+  const immutable = selectorChange(s, o, n, ['selector']) ?? updateRefusal(s, oldObj, newObj, ctx);
   if (immutable) return rejected(s, a, immutable.field, RejectedBy.WEBHOOK, immutable.rejection, oldReplicas, oldReplicas, notes);
 
   const claimsChanged = !sameJson(claims(o), claims(n));
@@ -262,7 +278,7 @@ export function planStatefulSet(s: PlanSubject, oldObj: Json, newObj: Json, ctx:
   const notes: string[] = [];
   const withDefault = (spec: Json) => ({ ...spec, podManagementPolicy: spec.podManagementPolicy || 'OrderedReady' });
 
-  const immutable = selectorChange(s, withDefault(o), withDefault(n), ['selector', 'serviceName', 'podManagementPolicy']);
+  const immutable = selectorChange(s, withDefault(o), withDefault(n), ['selector', 'serviceName', 'podManagementPolicy']) ?? updateRefusal(s, oldObj, newObj, ctx);
   if (immutable) return rejected(s, a, immutable.field, RejectedBy.WEBHOOK, immutable.rejection, oldReplicas, oldReplicas, notes);
 
   const claimsChanged = !sameJson(claims(o), claims(n));
@@ -398,7 +414,7 @@ export function planDaemonSet(s: PlanSubject, oldObj: Json, newObj: Json, ctx: P
   const a = analyzeTemplate(storedTemplate(o.template, false), storedTemplate(n.template, false), ctx.gates, `${sp}.template`);
   const nodes = ctx.daemonSetNodes;
   const notes: string[] = [];
-  const immutable = selectorChange(s, o, n, ['selector']);
+  const immutable = selectorChange(s, o, n, ['selector']) ?? updateRefusal(s, oldObj, newObj, ctx);
   if (immutable) return rejected(s, a, immutable.field, RejectedBy.WEBHOOK, immutable.rejection, nodes, nodes, notes);
   if (a.ops.length === 0) return noTemplateChange(s, nodes, nodes, notes);
 

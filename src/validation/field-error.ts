@@ -16,6 +16,17 @@ export function fieldError(field: string, value: unknown, problem: string, fix: 
   return `${oneLine(field)}: ${shown} ${problem}; ${fix}`;
 }
 
+/**
+ * The problem part of a refusal that is stricter than the cluster on
+ * purpose, in the words every such refusal uses: what is wrong, that the
+ * cluster admits it (`who`: `OpenKruise`, `the StatefulSet webhook`, ...),
+ * and why it is refused all the same. The releases tier tells these from a
+ * disagreement by the words `admits it, but`.
+ */
+export function stricterProblem(problem: string, who: string, why: string): string {
+  return `${problem}: ${who} admits it, but ${why}`;
+}
+
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f\u2028\u2029]/;
 const SHORT: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };

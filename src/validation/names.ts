@@ -129,7 +129,8 @@ export function objectMetaProblems(meta: Record<string, any> | undefined, nameRu
   let size = 0;
   for (const [k, v] of Object.entries(m.annotations ?? {})) {
     size += k.length + String(v).length;
-    for (const p of qualifiedNameProblems(k)) {
+    // the API server checks annotation keys in lower case (ValidateAnnotations)
+    for (const p of qualifiedNameProblems(k.toLowerCase())) {
       out.push({ field: `metadata.annotations[${JSON.stringify(k)}]`, value: k, problem: `key ${p}`, fix: 'use a qualified annotation key' });
     }
   }

@@ -1,7 +1,8 @@
 /**
  * The int-or-percent parsers OpenKruise uses (they differ by field), so
  * synth-time rules read a value exactly as the webhook or controller will.
- * Each parser returns `undefined` when the value is not accepted.
+ * Each parser returns `undefined` when the value is not accepted, whatever
+ * its type (a manifest as written may hold null, a list or an object there).
  */
 
 /** An int-or-string value in wire form. */
@@ -14,8 +15,9 @@ export interface ParsedIntOrPercent {
 }
 
 /** PCT-KRUISE: any integer; or a string ending in '%' whose number part is a float. */
-export function parseKruisePercent(v: IntOrPercent): ParsedIntOrPercent | undefined {
+export function parseKruisePercent(v: IntOrPercent | unknown): ParsedIntOrPercent | undefined {
   if (typeof v === 'number') return Number.isInteger(v) ? { isPercent: false, value: v } : undefined;
+  if (typeof v !== 'string') return undefined;
   if (!v.endsWith('%')) return undefined;
   const body = v.slice(0, -1);
   if (body.trim() === '' || body !== body.trim()) return undefined;
@@ -24,15 +26,17 @@ export function parseKruisePercent(v: IntOrPercent): ParsedIntOrPercent | undefi
 }
 
 /** PCT-UPSTREAM: any integer; or a string of an integer (sign allowed) followed by '%'. */
-export function parseUpstreamPercent(v: IntOrPercent): ParsedIntOrPercent | undefined {
+export function parseUpstreamPercent(v: IntOrPercent | unknown): ParsedIntOrPercent | undefined {
   if (typeof v === 'number') return Number.isInteger(v) ? { isPercent: false, value: v } : undefined;
+  if (typeof v !== 'string') return undefined;
   const m = /^([+-]?\d+)%$/.exec(v);
   return m ? { isPercent: true, value: Number(m[1]) } : undefined;
 }
 
 /** PCT-STRICT: an integer >= 0, or a string of digits followed by '%'. */
-export function parseStrictPercent(v: IntOrPercent): ParsedIntOrPercent | undefined {
+export function parseStrictPercent(v: IntOrPercent | unknown): ParsedIntOrPercent | undefined {
   if (typeof v === 'number') return Number.isInteger(v) && v >= 0 ? { isPercent: false, value: v } : undefined;
+  if (typeof v !== 'string') return undefined;
   const m = /^([0-9]+)%$/.exec(v);
   return m ? { isPercent: true, value: Number(m[1]) } : undefined;
 }

@@ -7,6 +7,7 @@
  * reuses it. Defaults are never written to the output: they only make the
  * validation see what the API server will see.
  */
+import { stricterProblem } from './field-error';
 import { cloneJson } from './json';
 import {
   dns1123LabelProblems, dns1123SubdomainProblems, envVarNameProblems, labelValueProblems, labelsProblems,
@@ -42,7 +43,7 @@ const arr = (v: unknown): any[] => (Array.isArray(v) ? v : []);
 /** A list of objects as the checks read it (other items are reported by the shape check). */
 const objs = (v: unknown): any[] => arr(v).filter(isObject);
 
-const POD_LISTS = ['containers', 'initContainers', 'volumes', 'tolerations', 'topologySpreadConstraints', 'readinessGates', 'hostAliases', 'imagePullSecrets', 'ephemeralContainers'];
+const POD_LISTS = ['containers', 'initContainers', 'volumes', 'tolerations', 'topologySpreadConstraints', 'readinessGates', 'schedulingGates', 'hostAliases', 'imagePullSecrets', 'ephemeralContainers'];
 const CONTAINER_LISTS = ['ports', 'env', 'envFrom', 'volumeMounts', 'volumeDevices'];
 const POD_OBJECTS = ['securityContext', 'affinity', 'dnsConfig', 'os', 'nodeSelector', 'overhead'];
 const CONTAINER_OBJECTS = ['livenessProbe', 'readinessProbe', 'startupProbe', 'lifecycle', 'resources', 'securityContext'];
@@ -70,14 +71,18 @@ function containerShape(c: Collector, here: string, k: Json, why: string, scalar
   for (const g of CONTAINER_OBJECTS) object(`${here}.${g}`, k[g]);
   if (isObject(k.lifecycle)) for (const h of ['postStart', 'preStop']) object(`${here}.lifecycle.${h}`, k.lifecycle[h]);
   eachObject(k.env, (e: Json, j: number) => object(`${here}.env[${j}].valueFrom`, e.valueFrom));
-  if (!scalars) return; // a pod's container checks report them
   for (const f of ['command', 'args']) {
     const v = k[f];
     if (v === undefined || v === null) continue;
     if (!Array.isArray(v)) c.add(`${here}.${f}`, v, `is not a list of strings, so ${why}`, 'give a list of strings, e.g. ["sh", "-c", "..."]');
     else v.forEach((x, i) => { if (typeof x !== 'string') c.add(`${here}.${f}[${i}]`, x, `is not a string, so ${why}`, 'quote it'); });
   }
-  for (const f of ['name', 'image', 'imagePullPolicy', 'workingDir', 'terminationMessagePath', 'terminationMessagePolicy']) {
+  for (const f of ['stdin', 'stdinOnce', 'tty']) {
+    const v = k[f];
+    if (v !== undefined && v !== null && typeof v !== 'boolean') c.add(`${here}.${f}`, v, `is not a boolean, so ${why}`, 'give true or false (unquoted)');
+  }
+  // a pod's container checks report the name, the image and the enums
+  for (const f of scalars ? ['name', 'image', 'imagePullPolicy', 'workingDir', 'terminationMessagePath', 'terminationMessagePolicy'] : ['workingDir', 'terminationMessagePath']) {
     const v = k[f];
     if (v !== undefined && v !== null && typeof v !== 'string') c.add(`${here}.${f}`, v, `is not a string, so ${why}`, 'give it as a string');
   }
@@ -235,6 +240,7 @@ export function parseQuantity(q: unknown): number | undefined {
 
 // --- POD-TEMPLATE-VALID -------------------------------------------------------
 
+const MOUNT_PROPAGATIONS = ['Bidirectional', 'HostToContainer', 'None'];
 const PULL_POLICIES = ['Always', 'IfNotPresent', 'Never'];
 const TERMINATION_MESSAGE_POLICIES = ['File', 'FallbackToLogsOnError'];
 const PROTOCOLS = ['TCP', 'UDP', 'SCTP'];
@@ -276,7 +282,9 @@ function checkPortRef(c: Collector, at: string, port: unknown, containerPortName
     if (problems.length > 0) {
       c.add(at, port, `is not a valid port name (${problems.join('; ')})`, 'use a port number or the name of a container port');
     } else if (containerPortNames && !containerPortNames.includes(port)) {
-      c.add(at, port, 'names no port of the container', `use one of ${JSON.stringify(containerPortNames)} or a port number`);
+      // core validation checks only the name's syntax (validateHTTPGetAction, validation.go:3258 of Kubernetes v1.32.10)
+      c.add(at, port, stricterProblem('names no port of the container', 'the API server', 'the kubelet finds no such port and the handler fails on every pod'),
+        `use one of ${JSON.stringify(containerPortNames)} or a port number`);
     }
     return;
   }
@@ -303,6 +311,13 @@ function checkHandler(c: Collector, at: string, h: Json, kinds: string[], portNa
     if (h.httpGet.scheme !== undefined && !['HTTP', 'HTTPS'].includes(h.httpGet.scheme)) {
       c.add(`${at}.httpGet.scheme`, h.httpGet.scheme, 'is not a supported scheme', 'use HTTP or HTTPS');
     }
+    // validateHTTPGetAction: header names are HTTP tokens (validation.IsHTTPHeaderName, validation.go:3267 of Kubernetes v1.32.10)
+    arr(h.httpGet.httpHeaders).forEach((hd: unknown, i: number) => {
+      const name = isObject(hd) ? hd.name : undefined;
+      if (typeof name !== 'string' || !/^[-A-Za-z0-9]+$/.test(name)) {
+        c.add(`${at}.httpGet.httpHeaders[${i}].name`, name, 'is not a valid HTTP header name', 'use letters, digits and \'-\', e.g. X-Probe');
+      }
+    });
   }
   if (h.tcpSocket) checkPortRef(c, `${at}.tcpSocket.port`, h.tcpSocket.port, portNames);
   if (h.grpc && !isIntInRange(h.grpc.port, 1, 65535)) {
@@ -333,6 +348,10 @@ function checkEnv(c: Collector, at: string, env: unknown[]): void {
     const here = `${at}.env[${i}]`;
     if (!e.name) c.add(`${here}.name`, e.name, 'is required', 'name the variable');
     else for (const p of envVarNameProblems(e.name)) c.add(`${here}.name`, e.name, p, 'rename the variable, e.g. MY_VAR');
+    // EnvVar.value is a string in Go: a number or boolean does not decode (YAML reads an unquoted 1, true or on as one)
+    if (e.value !== undefined && e.value !== null && typeof e.value !== 'string') {
+      c.add(`${here}.value`, e.value, 'is not a string, so the webhook cannot decode the pod', 'quote it in the YAML, so it stays the text written there');
+    }
     const vf = e.valueFrom;
     if (!isObject(vf)) return; // a non-object is reported by the shape check
     if (e.value !== undefined && e.value !== '') {
@@ -381,9 +400,18 @@ function checkResources(c: Collector, at: string, r: Json): void {
         c.add(here, name, 'is not a valid resource name', 'use cpu, memory, ephemeral-storage, hugepages-<size> or a qualified extended resource name such as example.com/gpu');
       }
       const v = parseQuantity(q);
+      // an extended resource is counted in whole units (core validation's ValidateResourceQuantityValue with
+      // helper.IsIntegerResourceName, validation.go of Kubernetes v1.28.9 to v1.32.10)
+      const extended = !standard && !name.startsWith('requests.') && !/(^|\.)kubernetes\.io\//.test(name);
       if (v === undefined) c.add(here, q, 'is not a valid quantity', 'use a quantity such as 500m, 1, 128Mi or 1Gi');
       else if (v < 0) c.add(here, q, 'must be non-negative', 'use 0 or more');
+      else if (extended && !Number.isInteger(v)) c.add(here, q, 'must be an integer: an extended resource is counted in whole units', 'use a whole number, e.g. 1');
     }
+  }
+  // validateContainerResourceRequirements: hugepages only beside cpu or memory
+  const names = [...Object.keys(isObject(r.limits) ? r.limits : {}), ...Object.keys(isObject(r.requests) ? r.requests : {})];
+  if (names.some(n => n.startsWith('hugepages-')) && !names.some(n => n === 'cpu' || n === 'memory')) {
+    c.add(`${at}.resources`, r, 'asks for hugepages without cpu or memory, which Kubernetes requires beside them', 'add a cpu or memory request or limit');
   }
   for (const [name, q] of Object.entries(r.requests ?? {})) {
     const lim = r.limits?.[name];
@@ -398,6 +426,11 @@ function checkResources(c: Collector, at: string, r: Json): void {
 
 function checkContainerSecurity(c: Collector, at: string, sc: Json | undefined): void {
   if (!sc) return;
+  checkSeccomp(c, at, sc);
+  // core validation's ValidateSecurityContext: procMount is Default or Unmasked (validation.go of Kubernetes v1.28.9 to v1.32.10)
+  if (sc.procMount !== undefined && sc.procMount !== null && !['Default', 'Unmasked'].includes(sc.procMount)) {
+    c.add(`${at}.securityContext.procMount`, sc.procMount, 'is not supported', 'use Default or Unmasked');
+  }
   for (const f of ['runAsUser', 'runAsGroup']) {
     if (sc[f] !== undefined && !isIntInRange(sc[f], 0, MAX_INT32)) c.add(`${at}.securityContext.${f}`, sc[f], 'must be between 0 and 2147483647', 'use a valid id');
   }
@@ -416,13 +449,18 @@ function checkContainer(
   c: Collector, at: string, k: Json, kind: 'regular' | 'init', volumes: Map<string, Json>, hostNetwork: boolean, hostPorts: HostPortKey[],
 ): void {
   const isSidecar = kind === 'init' && k.restartPolicy === 'Always';
+  // validateInitContainers: no resize policy on any init container (validation.go:3311 of Kubernetes v1.28.9, :3532 of
+  // v1.30.10, :3554 of v1.32.10, where the webhooks' options leave AllowSidecarResizePolicy off)
+  if (kind === 'init' && Array.isArray(k.resizePolicy) && k.resizePolicy.length > 0) {
+    c.add(`${at}.resizePolicy`, k.resizePolicy, 'must not be set for init containers', 'remove it');
+  }
   if (k.image !== undefined && k.image !== null && typeof k.image !== 'string') {
     c.add(`${at}.image`, k.image, 'is not a string, so the API server cannot decode the pod', 'give the image as a string, e.g. "nginx:1.27"');
   } else if (!k.image || String(k.image).trim() === '') {
     c.add(`${at}.image`, k.image, 'is required', 'set the container image');
   } else if (String(k.image) !== String(k.image).trim()) {
     // a template check admits it, but the API server refuses every pod created from the template
-    c.add(`${at}.image`, k.image, 'has leading or trailing whitespace, which the API server refuses in a pod', 'remove the spaces around the image name');
+    c.add(`${at}.image`, k.image, stricterProblem('has leading or trailing whitespace', 'OpenKruise', 'the API server refuses it in every pod created from the template'), 'remove the spaces around the image name');
   }
   if (k.imagePullPolicy !== undefined && !PULL_POLICIES.includes(k.imagePullPolicy)) {
     c.add(`${at}.imagePullPolicy`, k.imagePullPolicy, 'is not supported', `use one of ${PULL_POLICIES.join(', ')}`);
@@ -479,6 +517,14 @@ function checkContainer(
     else if (mountPaths.has(m.mountPath)) c.add(`${here}.mountPath`, m.mountPath, 'is used by another mount of this container', 'mount each volume at its own path');
     mountPaths.add(m.mountPath);
     if (m.subPath !== undefined && m.subPathExpr !== undefined) c.add(`${here}.subPathExpr`, m.subPathExpr, 'may not be combined with subPath', 'keep one of them');
+    // core validation's validateMountPropagation (Kubernetes 1.28 to 1.32): the three modes, Bidirectional for privileged containers only
+    if (m.mountPropagation !== undefined && m.mountPropagation !== null) {
+      if (!MOUNT_PROPAGATIONS.includes(m.mountPropagation)) {
+        c.add(`${here}.mountPropagation`, m.mountPropagation, 'is not supported', `use one of ${MOUNT_PROPAGATIONS.join(', ')}`);
+      } else if (m.mountPropagation === 'Bidirectional' && !(isObject(k.securityContext) && k.securityContext.privileged === true)) {
+        c.add(`${here}.mountPropagation`, m.mountPropagation, 'is only allowed in a privileged container', 'use HostToContainer, or make the container privileged');
+      }
+    }
     for (const f of ['subPath', 'subPathExpr']) {
       const sp = m[f];
       if (typeof sp !== 'string' || sp === '') continue;
@@ -496,6 +542,15 @@ function checkContainer(
     if (!d.devicePath) c.add(`${here}.devicePath`, d.devicePath, 'is required', 'give the device path');
   });
   if (isObject(k.resources)) checkResources(c, at, k.resources);
+  // core validation's validateResizePolicy: cpu or memory, NotRequired or RestartContainer, each resource once
+  const resized = new Set<unknown>();
+  eachObject(k.resizePolicy, (p: Json, i: number) => {
+    const here = `${at}.resizePolicy[${i}]`;
+    if (resized.has(p.resourceName)) c.add(`${here}.resourceName`, p.resourceName, 'is listed twice', 'give one policy per resource');
+    resized.add(p.resourceName);
+    if (!['cpu', 'memory'].includes(p.resourceName)) c.add(`${here}.resourceName`, p.resourceName, 'is not supported', 'use cpu or memory');
+    if (!['NotRequired', 'RestartContainer'].includes(p.restartPolicy)) c.add(`${here}.restartPolicy`, p.restartPolicy, 'is not supported', 'use NotRequired or RestartContainer');
+  });
   // probes and lifecycle
   const probes: Array<['livenessProbe' | 'readinessProbe' | 'startupProbe', 'liveness' | 'readiness' | 'startup']> = [
     ['livenessProbe', 'liveness'], ['readinessProbe', 'readiness'], ['startupProbe', 'startup'],
@@ -534,6 +589,54 @@ function checkVolumes(c: Collector, at: string, volumes: unknown): Map<string, J
       c.add(`${here}.persistentVolumeClaim.claimName`, v.persistentVolumeClaim.claimName, 'is required', 'name the claim');
     }
     if (isObject(v.hostPath) && !v.hostPath.path) c.add(`${here}.hostPath.path`, v.hostPath.path, 'is required', 'give the host path');
+    // core validation's ValidateCSIDriverName: required, at most 63 characters, a DNS subdomain
+    if (isObject(v.csi)) {
+      const driver = v.csi.driver;
+      if (typeof driver !== 'string' || driver === '') {c.add(`${here}.csi.driver`, driver, 'is required', 'name the CSI driver, e.g. secrets-store.csi.k8s.io');} else {
+        if (driver.length > 63) c.add(`${here}.csi.driver`, driver, `is ${driver.length} characters long, more than 63`, 'use the name the CSI driver registers');
+        for (const p of dns1123SubdomainProblems(driver.toLowerCase())) c.add(`${here}.csi.driver`, driver, p, 'use the name the CSI driver registers');
+      }
+    }
+    // validateKeyToPath / ValidateLocalNonReservedPath: an item's path is relative, without a '..' step, and not under '..'
+    const itemPaths = [
+      ...['configMap', 'secret', 'downwardAPI'].flatMap(k => arr(v[k]?.items).map((it: unknown, j: number) => ({ it, at: `${here}.${k}.items[${j}]` }))),
+      ...arr(v.projected?.sources).flatMap((src: unknown, j: number) => (isObject(src) ? ['configMap', 'secret', 'downwardAPI'].flatMap(k => arr(src[k]?.items)
+        .map((it: unknown, n: number) => ({ it, at: `${here}.projected.sources[${j}].${k}.items[${n}]` }))) : [])),
+    ];
+    for (const { it, at: iat } of itemPaths) {
+      const path = isObject(it) ? it.path : undefined;
+      if (typeof path !== 'string') continue;
+      if (path.startsWith('/')) c.add(`${iat}.path`, path, 'must be a relative path', 'give a path inside the volume, e.g. config/app.yaml');
+      else if (path.split('/').includes('..') || path.startsWith('..')) c.add(`${iat}.path`, path, 'must not contain \'..\'', 'give a path inside the volume, e.g. config/app.yaml');
+    }
+    // validateEphemeralVolumeSource: the claim template asks for storage with an access mode (ValidatePersistentVolumeClaimSpec)
+    const tmpl = isObject(v.ephemeral) && isObject(v.ephemeral.volumeClaimTemplate) ? v.ephemeral.volumeClaimTemplate.spec : undefined;
+    if (isObject(v.ephemeral)) {
+      if (!isObject(tmpl)) {c.add(`${here}.ephemeral.volumeClaimTemplate`, v.ephemeral.volumeClaimTemplate, 'is required', 'give the claim template (accessModes and resources.requests.storage)');} else {
+        if (arr(tmpl.accessModes).length === 0 && !tmpl.dataSource && !tmpl.dataSourceRef) c.add(`${here}.ephemeral.volumeClaimTemplate.spec.accessModes`, tmpl.accessModes, 'must list at least one access mode', 'e.g. [ReadWriteOnce]');
+        if (tmpl.resources?.requests?.storage === undefined) c.add(`${here}.ephemeral.volumeClaimTemplate.spec.resources.requests.storage`, undefined, 'is required', 'ask for a size, e.g. 1Gi');
+      }
+    }
+    // validateScaleIOVolumeSource: a volume name is required
+    if (isObject(v.scaleIO) && !v.scaleIO.volumeName) c.add(`${here}.scaleIO.volumeName`, v.scaleIO.volumeName, 'is required', 'name the ScaleIO volume');
+    // validateProjectionSources: a service account token lives at least 10 minutes (and at most 2^32 seconds)
+    arr(v.projected?.sources).forEach((src: unknown, j: number) => {
+      const e = isObject(src) && isObject(src.serviceAccountToken) ? src.serviceAccountToken.expirationSeconds : undefined;
+      if (typeof e === 'number' && (e < 600 || e > 4294967296)) {
+        c.add(`${here}.projected.sources[${j}].serviceAccountToken.expirationSeconds`, e, e < 600 ? 'is less than 10 minutes' : 'is more than 2^32 seconds', 'use 600 or more seconds');
+      }
+    });
+    // validateDownwardAPIVolumeFile: the field paths a downward API volume supports
+    const files = [...arr(v.downwardAPI?.items).map((f: unknown, j: number) => ({ f, at: `${here}.downwardAPI.items[${j}]` })),
+      ...arr(v.projected?.sources).flatMap((src: unknown, j: number) => (isObject(src) && isObject(src.downwardAPI)
+        ? arr(src.downwardAPI.items).map((f: unknown, k: number) => ({ f, at: `${here}.projected.sources[${j}].downwardAPI.items[${k}]` })) : []))];
+    for (const { f, at: fat } of files) {
+      if (!isObject(f) || !isObject(f.fieldRef)) continue;
+      const path = String(f.fieldRef.fieldPath ?? '');
+      if (!/^metadata\.(labels|annotations)\['[^']+'\]$/.test(path) && !DOWNWARD_VOLUME_PATHS.includes(path)) {
+        c.add(`${fat}.fieldRef.fieldPath`, f.fieldRef.fieldPath, 'is not a field path a downward API volume supports', `use one of ${DOWNWARD_VOLUME_PATHS.join(', ')}, metadata.labels['<key>'] or metadata.annotations['<key>']`);
+      }
+    }
     if (v.emptyDir?.sizeLimit !== undefined) {
       const q = parseQuantity(v.emptyDir.sizeLimit);
       if (q === undefined || q < 0) c.add(`${here}.emptyDir.sizeLimit`, v.emptyDir.sizeLimit, 'is not a valid non-negative quantity', 'use a size such as 1Gi');
@@ -574,14 +677,27 @@ function checkSpreadConstraints(c: Collector, at: string, list: unknown): void {
       if (!(Number.isInteger(t.minDomains) && t.minDomains > 0)) c.add(`${here}.minDomains`, t.minDomains, 'must be greater than 0', 'use 1 or more');
       else if (t.whenUnsatisfiable !== 'DoNotSchedule') c.add(`${here}.minDomains`, t.minDomains, 'only applies with whenUnsatisfiable DoNotSchedule', 'remove minDomains or use DoNotSchedule');
     }
+    // validateNodeAffinityPolicy / validateNodeTaintsPolicy: Honor or Ignore
+    for (const f of ['nodeAffinityPolicy', 'nodeTaintsPolicy']) {
+      if (t[f] !== undefined && t[f] !== null && !['Honor', 'Ignore'].includes(t[f])) c.add(`${here}.${f}`, t[f], 'is not supported', 'use Honor or Ignore');
+    }
     const key = `${t.topologyKey}/${t.whenUnsatisfiable}`;
     if (seen.has(key)) c.add(here, { topologyKey: t.topologyKey, whenUnsatisfiable: t.whenUnsatisfiable }, 'repeats the topologyKey and whenUnsatisfiable of another constraint', 'merge the two constraints');
     seen.add(key);
   });
 }
 
+/** validateSeccompProfileField: a Localhost profile names its file (validation.go of Kubernetes v1.28.9 to v1.32.10). */
+function checkSeccomp(c: Collector, at: string, sc: Json): void {
+  const p = sc.seccompProfile;
+  if (isObject(p) && p.type === 'Localhost' && (typeof p.localhostProfile !== 'string' || p.localhostProfile === '')) {
+    c.add(`${at}.securityContext.seccompProfile.localhostProfile`, p.localhostProfile, 'is required when the seccomp type is Localhost', 'name the profile file, e.g. profiles/audit.json');
+  }
+}
+
 function checkPodSecurity(c: Collector, at: string, sc: Json | undefined): void {
   if (!sc) return;
+  checkSeccomp(c, at, sc);
   for (const f of ['runAsUser', 'runAsGroup', 'fsGroup']) {
     if (sc[f] !== undefined && !isIntInRange(sc[f], 0, MAX_INT32)) c.add(`${at}.securityContext.${f}`, sc[f], 'must be between 0 and 2147483647', 'use a valid id');
   }
@@ -589,11 +705,17 @@ function checkPodSecurity(c: Collector, at: string, sc: Json | undefined): void 
     if (!isIntInRange(g, 0, MAX_INT32)) c.add(`${at}.securityContext.supplementalGroups[${i}]`, g, 'must be between 0 and 2147483647', 'use a valid group id');
   });
   eachObject(sc.sysctls, (s: Json, i: number) => {
+    if (s.value !== undefined && s.value !== null && typeof s.value !== 'string') {
+      c.add(`${at}.securityContext.sysctls[${i}].value`, s.value, 'is not a string, so the webhook cannot decode the pod', 'quote it in the YAML, so it stays the text written there');
+    }
     if (!s.name || !/^([a-z0-9]([-_a-z0-9]*[a-z0-9])?[./])*[a-z0-9]([-_a-z0-9]*[a-z0-9])?$/.test(s.name)) {
       c.add(`${at}.securityContext.sysctls[${i}].name`, s.name, 'is not a valid sysctl name', 'use a name such as net.core.somaxconn');
     }
   });
 }
+
+/** The field paths of a downward API volume file (validVolumeDownwardAPIFieldPathExpressions, validation.go:1040 of Kubernetes v1.28.9; the same to v1.32.10). */
+const DOWNWARD_VOLUME_PATHS = ['metadata.name', 'metadata.namespace', 'metadata.labels', 'metadata.annotations', 'metadata.uid'];
 
 const IPV4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
 const isIp = (s: string): boolean => IPV4.test(s) || (s.includes(':') && /^[0-9a-fA-F:.]+$/.test(s));
@@ -610,7 +732,8 @@ export function podTemplateProblems(template: Json | undefined, options: PodTemp
   // a label or annotation value is a string in Go: anything else does not decode (an unquoted on, yes or no is a boolean to kubectl)
   for (const f of ['labels', 'annotations']) {
     for (const [k, v] of Object.entries<unknown>(isObject(meta[f]) ? meta[f] : {})) {
-      if (typeof v !== 'string') {
+      // null decodes to the empty string
+      if (v !== null && typeof v !== 'string') {
         c.add(`${at}.metadata.${f}[${JSON.stringify(k)}]`, v, 'is not a string, so the pod template does not decode (YAML reads an unquoted on, off, yes, no, true or a number as one)',
           'quote it in the YAML, so it stays the text written there');
       }
@@ -668,6 +791,10 @@ export function podTemplateProblems(template: Json | undefined, options: PodTemp
   }
   if (s.dnsPolicy === 'None' && !s.dnsConfig) c.add(`${sp}.dnsConfig`, s.dnsConfig, 'is required when dnsPolicy is None', 'give nameservers in dnsConfig or use another dnsPolicy');
   if (arr(s.dnsConfig?.nameservers).length > 3) c.add(`${sp}.dnsConfig.nameservers`, s.dnsConfig.nameservers, 'lists more than 3 nameservers', 'keep at most 3');
+  // validatePodDNSConfig: each nameserver is an IP address
+  arr(s.dnsConfig?.nameservers).forEach((n: unknown, i: number) => {
+    if (typeof n !== 'string' || !isIp(n)) c.add(`${sp}.dnsConfig.nameservers[${i}]`, n, 'is not an IP address', 'give the nameserver\'s IP address, e.g. 192.0.2.53');
+  });
   if (s.dnsPolicy === 'None' && s.dnsConfig && arr(s.dnsConfig.nameservers).length === 0) {
     c.add(`${sp}.dnsConfig.nameservers`, s.dnsConfig.nameservers, 'must list at least one nameserver when dnsPolicy is None', 'add a nameserver');
   }
@@ -675,8 +802,10 @@ export function podTemplateProblems(template: Json | undefined, options: PodTemp
   if (s.activeDeadlineSeconds !== undefined && !(Number.isInteger(s.activeDeadlineSeconds) && s.activeDeadlineSeconds >= 1)) {
     c.add(`${sp}.activeDeadlineSeconds`, s.activeDeadlineSeconds, 'must be at least 1', 'use a positive number of seconds');
   }
-  if (s.terminationGracePeriodSeconds !== undefined && !(typeof s.terminationGracePeriodSeconds === 'number' && s.terminationGracePeriodSeconds >= 0)) {
-    c.add(`${sp}.terminationGracePeriodSeconds`, s.terminationGracePeriodSeconds, 'must be non-negative', 'use 0 or more seconds');
+  // a negative terminationGracePeriodSeconds is admitted: core validation does not check it, and a pod's is treated as 1
+  // (the API server's warning, pkg/api/pod/warnings.go:324 of Kubernetes v1.32.10)
+  if (s.terminationGracePeriodSeconds !== undefined && typeof s.terminationGracePeriodSeconds !== 'number') {
+    c.add(`${sp}.terminationGracePeriodSeconds`, s.terminationGracePeriodSeconds, 'is not a number of seconds', 'use 0 or more seconds');
   }
   for (const [f, check] of [
     ['serviceAccountName', dns1123SubdomainProblems], ['priorityClassName', dns1123SubdomainProblems],
@@ -684,12 +813,18 @@ export function podTemplateProblems(template: Json | undefined, options: PodTemp
   ] as Array<[string, (v: string) => string[]]>) {
     if (s[f]) for (const p of check(s[f])) c.add(`${sp}.${f}`, s[f], p, `use a valid ${f}`);
   }
-  eachObject(s.imagePullSecrets, (r: Json, i: number) => {
-    if (!r.name) c.add(`${sp}.imagePullSecrets[${i}].name`, r.name, 'is required', 'name the Secret');
-  });
+  // imagePullSecrets: core validation checks nothing but that only a name is set, which JSON cannot break (Kubernetes 1.28 to 1.32)
   if (isObject(s.nodeSelector)) for (const p of labelsProblems(s.nodeSelector)) c.add(`${sp}.nodeSelector[${JSON.stringify(p.key)}]`, p.key, p.problem, 'use a qualified key and a valid label value');
   checkTolerations(c, sp, s.tolerations);
   checkSpreadConstraints(c, sp, s.topologySpreadConstraints);
+  // scheduling gates: qualified names, each once (core validation's validateSchedulingGates, Kubernetes 1.28 to 1.32)
+  const gates = new Set<string>();
+  eachObject(s.schedulingGates, (g: Json, i: number) => {
+    const here = `${sp}.schedulingGates[${i}].name`;
+    for (const p of qualifiedNameProblems(typeof g.name === 'string' ? g.name : '')) c.add(here, g.name, p, 'use a qualified gate name such as example.com/quota');
+    if (gates.has(g.name)) c.add(here, g.name, 'is listed twice', 'list each scheduling gate once');
+    gates.add(g.name);
+  });
   eachObject(s.readinessGates, (g: Json, i: number) => {
     for (const p of qualifiedNameProblems(g.conditionType ?? '')) c.add(`${sp}.readinessGates[${i}].conditionType`, g.conditionType, p, 'use a qualified condition type');
   });
@@ -700,6 +835,21 @@ export function podTemplateProblems(template: Json | undefined, options: PodTemp
     });
   });
   if (isObject(s.securityContext)) checkPodSecurity(c, sp, s.securityContext);
+  // a resource claim entry names its claim, in the entry (Kubernetes 1.32) or in its source (1.28, 1.30): one with neither
+  // is refused by every release (validatePodResourceClaim; the releases' rules judge where the name is read)
+  eachObject(s.resourceClaims, (e: Json, i: number) => {
+    const src: Json = isObject(e.source) ? e.source : {};
+    if (!e.resourceClaimName && !e.resourceClaimTemplateName && !src.resourceClaimName && !src.resourceClaimTemplateName) {
+      c.add(`${sp}.resourceClaims[${i}]`, e, 'names no claim', 'set resourceClaimName or resourceClaimTemplateName');
+    }
+  });
+  // a pod in a user namespace of its own shares none of the host's namespaces (core validation's validateHostUsers,
+  // pkg/apis/core/validation/validation.go:3363 of Kubernetes v1.28.9, :3584 of v1.30.10, :3606 of v1.32.10)
+  if (s.hostUsers === false) {
+    for (const f of ['hostNetwork', 'hostPID', 'hostIPC']) {
+      if (s[f] === true) c.add(`${sp}.${f}`, true, 'is not allowed with hostUsers: false: a pod in a user namespace of its own cannot share the host\'s namespaces', `remove ${f}, or hostUsers: false`);
+    }
+  }
   return c.out;
 }
 

@@ -206,6 +206,103 @@ export function validateManifest(manifest: Record<string, any>, target?: TargetR
   return target || v.entry.retired ? issues.map(i => releaseIssue(i, v.entry, target)) : issues;
 }
 
+/** Whether a value holds a null anywhere. */
+function holdsNull(v: unknown): boolean {
+  if (v === null) return true;
+  if (typeof v !== 'object') return false;
+  for (const x of Object.values(v as object)) if (holdsNull(x)) return true;
+  return false;
+}
+
+const jsonSchemas = new Map<string, any>();
+
+/** The nulls the API server takes out of a body, per its schema: see `withoutNulls`. */
+function pruneNulls(v: any, s: any): any {
+  if (Array.isArray(v)) return v.map(x => (x === null ? x : pruneNulls(x, s?.items)));
+  if (v === null || typeof v !== 'object') return v;
+  const out: Record<string, any> = {};
+  for (const [k, x] of Object.entries(v)) {
+    const ks = s?.properties?.[k] ?? (typeof s?.additionalProperties === 'object' ? s.additionalProperties : undefined);
+    if (x === null && ks !== undefined && ks.nullable !== true) {
+      // a default fills the field, as for a field not given
+      if (ks.default !== undefined) out[k] = JSON.parse(JSON.stringify(ks.default));
+      continue;
+    }
+    out[k] = pruneNulls(x, ks);
+  }
+  return out;
+}
+
+/**
+ * The object as the API server decodes it: a null in a field the schema
+ * declares (a property, or a value of a map with a schema) and does not make
+ * nullable is taken out, or replaced by the field's default, before any
+ * webhook or validation sees the object (apiextensions-apiserver's
+ * PruneNonNullableNullsWithoutDefaults and structural defaulting). Nulls in
+ * lists, and in fields the schema keeps unknown (pod templates), stay. The
+ * same object when it holds no null.
+ */
+export function withoutNulls(manifest: Record<string, any>, target?: TargetRelease): Record<string, any> {
+  if (!holdsNull(manifest)) return manifest;
+  const entry = schemaEntry(String(manifest.apiVersion ?? ''), String(manifest.kind ?? ''), target);
+  if (!entry) return manifest;
+  let schema = jsonSchemas.get(entry.file);
+  if (!schema) {
+    schema = JSON.parse(fs.readFileSync(path.join(findSchemaDir(), entry.file), 'utf-8'));
+    jsonSchemas.set(entry.file, schema);
+  }
+  return pruneNulls(manifest, schema);
+}
+
+/** The zero value a Go field of this schema's type is written back with, or undefined for an object, a list or a pointer-like field. */
+function zeroOf(s: any): unknown {
+  if (!s || s['x-kubernetes-int-or-string']) return undefined;
+  return s.type === 'string' ? '' : s.type === 'integer' || s.type === 'number' ? 0 : s.type === 'boolean' ? false : undefined;
+}
+
+function fillZeros(v: any, s: any): any {
+  if (Array.isArray(v)) {
+    return v.map(x => {
+      if (x !== null) return fillZeros(x, s?.items);
+      const z = zeroOf(s?.items);
+      return z !== undefined ? z : s?.items?.type === 'object' ? fillZeros({}, s.items) : x;
+    });
+  }
+  if (v === null || typeof v !== 'object' || !s) return v;
+  const out: Record<string, any> = {};
+  for (const [k, x] of Object.entries(v)) {
+    const ks = s.properties?.[k] ?? (typeof s.additionalProperties === 'object' ? s.additionalProperties : undefined);
+    out[k] = ks ? fillZeros(x, ks) : x;
+  }
+  for (const r of s.required ?? []) {
+    if (out[r] !== undefined) continue;
+    const z = zeroOf(s.properties?.[r]);
+    if (z !== undefined) out[r] = z;
+  }
+  return out;
+}
+
+/**
+ * The object as a mutating webhook writes it back: the webhook decodes it
+ * into its Go types and answers with the difference to what it marshals
+ * again, so a required scalar field left out of an object (a Go field
+ * without `omitempty`) comes back as its zero value ('', 0, false), and a
+ * null list item as the zero value of the item. The API server checks the
+ * schema after that.
+ */
+export function goZeroValues(manifest: Record<string, any>, target?: TargetRelease): Record<string, any> {
+  const entry = schemaEntry(String(manifest.apiVersion ?? ''), String(manifest.kind ?? ''), target);
+  if (!entry) return manifest;
+  let schema = jsonSchemas.get(entry.file);
+  if (!schema) {
+    schema = JSON.parse(fs.readFileSync(path.join(findSchemaDir(), entry.file), 'utf-8'));
+    jsonSchemas.set(entry.file, schema);
+  }
+  const { metadata, status, ...rest } = manifest;
+  const filled = fillZeros(rest, schema);
+  return { ...filled, ...(metadata !== undefined ? { metadata } : {}), ...(status !== undefined ? { status } : {}) };
+}
+
 /** A generic path (`a[].b`, `m{*}.c`) as a pattern of the dotted paths of one object (`a[0].b`, `m.key.c`). */
 function pathPattern(generic: string): RegExp {
   const escaped = generic.replace(/[.*+?^$()|\\]/g, m => (m === '.' ? '\\.' : `\\${m}`))

@@ -18,7 +18,7 @@ describe('a container image with surrounding whitespace (the API server refuses 
   test.each([' nginx:1.27', 'nginx:1.27 ', 'nginx:1.27\n'])('the L2 refuses %j with the field, the value and the fix', img => {
     const chart = Testing.chart();
     new CloneSet(chart, 'w', { containers: [{ image: img }] });
-    expect(() => Testing.synth(chart)).toThrow(`[test/w] CloneSet "test-w-c8a10b81" (apps.kruise.io/v1alpha1) spec.template.spec.containers[0].image: ${JSON.stringify(img)} has leading or trailing whitespace, which the API server refuses in a pod; remove the spaces around the image name`);
+    expect(() => Testing.synth(chart)).toThrow(`[test/w] CloneSet "test-w-c8a10b81" (apps.kruise.io/v1alpha1) spec.template.spec.containers[0].image: ${JSON.stringify(img)} has leading or trailing whitespace: OpenKruise admits it, but the API server refuses it in every pod created from the template; remove the spaces around the image name`);
   });
 
   test('an image without whitespace around it passes', () => {

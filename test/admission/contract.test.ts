@@ -23,7 +23,7 @@ const cases = [...admissionCases(), ...rolloutAdmissionCases()]
 
 test('the registry finds each module under its own group, kind and every served version, and nothing else', () => {
   const modules = admissionModules();
-  expect(modules.length).toBe(18);
+  expect(modules.length).toBe(19);
   for (const m of modules) {
     expect(m.versions).toEqual(servedVersions(m.group, m.kind).map(v => v.split('/')[1]));
     for (const v of m.versions) expect(admissionModuleFor(`${m.group}/${v}`, m.kind)).toBe(m);

@@ -37,8 +37,9 @@ test('a short deadline and a percentage parallelism are refused, stricter than u
   m.spec.completionPolicy = { type: 'Always', activeDeadlineSeconds: 10 };
   m.spec.parallelism = '50%';
   expect(judge(m)).toEqual([
-    'spec.parallelism: "50%" is a percentage, which the ImagePullJobs OpenKruise creates for each image do not support; use a number of nodes, e.g. 10',
-    'spec.completionPolicy.activeDeadlineSeconds: 10 is less than pullPolicy.timeoutSeconds (600), so the job can time out before one pull does; '
+    'spec.parallelism: "50%" is a percentage, which ImagePullJobs do not support: the ImageListPullJob webhook admits it, but OpenKruise pulls each image with an ImagePullJob of the same settings, and the ImagePullJob webhook refuses every one; use a number of nodes, e.g. 10',
+    'spec.completionPolicy.activeDeadlineSeconds: 10 is less than pullPolicy.timeoutSeconds (600), so the job can time out before one pull does: '
+      + 'the ImageListPullJob webhook admits it, but OpenKruise pulls each image with an ImagePullJob of the same settings, and the ImagePullJob webhook refuses every one; '
       + 'use at least 600 seconds, or lower pullPolicy.timeoutSeconds',
   ]);
 });

@@ -71,8 +71,8 @@ describe('CloneSet rules on the wire form', () => {
     const m: any = base();
     m.metadata.annotations = { 'apps.kruise.io/image-predownload-timeout-seconds': '0', 'apps.kruise.io/image-predownload-min-updated-ready-pods': '2.5%' };
     expect(lines(cloneSetProblems(m))).toEqual([
-      'metadata.annotations["apps.kruise.io/image-predownload-timeout-seconds"]: "0" is not a positive 32-bit number of seconds (OpenKruise falls back to 300)',
-      'metadata.annotations["apps.kruise.io/image-predownload-min-updated-ready-pods"]: "2.5%" is not a non-negative integer or whole percentage (OpenKruise reads it as 0)',
+      'metadata.annotations["apps.kruise.io/image-predownload-timeout-seconds"]: "0" is not a positive 32-bit number of seconds: OpenKruise admits it, but falls back to 300',
+      'metadata.annotations["apps.kruise.io/image-predownload-min-updated-ready-pods"]: "2.5%" is not a non-negative integer or whole percentage: OpenKruise admits it, but reads it as 0',
     ]);
   });
 });
@@ -151,7 +151,7 @@ describe('Advanced DaemonSet rules on the wire form', () => {
     const m: any = base({ updateStrategy: { rollingUpdate: { maxUnavailable: 'two', maxSurge: 1 } }, minReadySeconds: -1, revisionHistoryLimit: -1 });
     expect(lines(advancedDaemonSetProblems(m))).toEqual([
       'spec.minReadySeconds: -1 must be 0 or more',
-      'spec.updateStrategy.rollingUpdate.maxUnavailable: "two" is not a non-negative integer or whole percentage, and OpenKruise silently reads it as 0',
+      'spec.updateStrategy.rollingUpdate.maxUnavailable: "two" is not a non-negative integer or whole percentage: OpenKruise admits it, but silently reads it as 0',
       'spec.revisionHistoryLimit: -1 must be 0 or more',
     ]);
     const t: any = base({ updateStrategy: { type: 'Replace' } });

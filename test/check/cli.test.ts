@@ -1,6 +1,7 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
+import { load as loadYaml } from 'js-yaml';
 import { cloneSetProblems } from '../../src/admission/clone-set';
 import { main } from '../../src/cli';
 import { GATE_DEFAULTS } from '../../src/control-plane/_gates';
@@ -39,6 +40,8 @@ spec:
   updateStrategy:
     type: InPlaceIfPossible
 `;
+/** CLONESET as an object. */
+const YAML_CLONESET = () => loadYaml(CLONESET) as Record<string, any>;
 const sidecarSet = (name: string, container = 'logtail') => `apiVersion: apps.kruise.io/v1beta1
 kind: SidecarSet
 metadata:
@@ -190,6 +193,22 @@ spec:
     expect(r.out).toBe(`SidecarSet "team-logs" (apps.kruise.io/v1beta1; ${mine}, document 1) spec: "platform-logs" is another SidecarSet (live: ${live}) whose selectors and namespaces can match the same pods, and both inject the container "logtail"; OpenKruise refuses the second one applied; rename, or make the selectors or namespaceSelectors disjoint\n${SUMMARY(1, 1, 1, 0, '1 document refused')}`);
   });
 
+  test('--live holding the object a document changes: the document is an update of it, and the webhook\'s update rules apply', () => {
+    const dir = tmp();
+    const stored = { ...YAML_CLONESET(), metadata: { name: 'web', namespace: 'shop', resourceVersion: '41', uid: 'u' }, status: { replicas: 2 } };
+    const live = write(dir, 'live.json', JSON.stringify({ apiVersion: 'v1', kind: 'List', items: [stored] }));
+    const scaled = write(dir, 'scaled.yaml', CLONESET.replace('  replicas: 2\n', '  replicas: 5\n'));
+    expect(run(['--live', live, scaled]).code).toBe(0);
+    const reselected = write(dir, 'reselected.yaml', CLONESET.split('{app: web}').join('{app: web, tier: front}'));
+    const r = run(['--live', live, reselected]);
+    expect(r.code).toBe(2);
+    expect(r.out).toBe(`CloneSet "web" (apps.kruise.io/v1alpha1; ${reselected}, document 1) spec.selector: {"matchLabels":{"app":"web","tier":"front"}} cannot change on an update `
+      + 'of a CloneSet (it was {"matchLabels":{"app":"web"}}): the webhook lets an update change only replicas, template, lifecycle, scaleStrategy, updateStrategy, '
+      + `minReadySeconds, progressDeadlineSeconds, volumeClaimTemplates and revisionHistoryLimit; keep the old value, or delete the CloneSet and create it again\n${SUMMARY(1, 1, 1, 0, '1 document refused')}`);
+    // without the live object it is a create, which the cluster admits
+    expect(run([reselected]).code).toBe(0);
+  });
+
   test('--live with the cluster\'s kruise-manager: its --feature-gates count', () => {
     const dir = tmp();
     const live = write(dir, 'live.json', liveManager('kruise:1.9', ['--feature-gates=ResourceDistributionGate=false']));
@@ -237,7 +256,7 @@ spec:
 
   test('a metadata.name that is not a string is named by the field, never "[object Object]"', () => {
     const r = check(CLONESET.replace('  name: web\n', '  name: {first: web}\n'));
-    expect(r.out).toBe(`CloneSet (apps.kruise.io/v1alpha1; ${r.file}, document 1) metadata.name: {"first":"web"} is not a string; give the CloneSet a DNS subdomain name (lowercase letters, digits, '-' and '.')\n${SUMMARY(1, 1, 1, 0, '1 document refused')}`);
+    expect(r.out).toBe(`CloneSet (apps.kruise.io/v1alpha1; ${r.file}, document 1) metadata.name: {"first":"web"} is not a string, so the API server cannot decode the object's metadata; give a string\n${SUMMARY(1, 1, 1, 0, '1 document refused')}`);
   });
 
   test('a key with a newline keeps the message on one line', () => {
@@ -249,6 +268,43 @@ spec:
   test('a null rollingUpdate: is named as an unknown field (the API server refuses an unknown field whatever its value)', () => {
     const r = check(CLONESET.replace('    type: InPlaceIfPossible\n', '    type: InPlaceIfPossible\n    rollingUpdate:\n'));
     expect(r.out).toBe(`CloneSet "web" (apps.kruise.io/v1alpha1; ${r.file}, document 1) spec.updateStrategy.rollingUpdate: null is not a field of spec.updateStrategy; remove it, or use one of the fields known here: inPlaceUpdateStrategy, maxSurge, maxUnavailable, partition, paused, priorityStrategy, scatterStrategy, type\n${SUMMARY(1, 1, 1, 0, '1 document refused')}`);
+  });
+
+  test('two manifests concatenated without ---: one document, the last copy of each key, as kubectl applies it; a warning says so', () => {
+    // kubectl v1.37 apply (strict field validation) reads the same text as one object, the second manifest's (the cluster tier's releases judge)
+    const r = check(CLONESET + CLONESET.replace('  name: web\n', '  name: api\n'));
+    expect(r.code).toBe(0);
+    expect(r.out).toBe(`warning: CloneSet "api" (apps.kruise.io/v1alpha1; ${r.file}, document 1) apiVersion: "apps.kruise.io/v1alpha1" is written again at line 19 (first at line 1), `
+      + 'and so are kind, metadata and spec: two manifests without a --- line between them are one document, and kubectl keeps the last copy of each key, '
+      + `so it applies one object, CloneSet "api"; put a line --- between the manifests\n${SUMMARY(1, 1, 1, 0, 'all admitted')}`);
+  });
+
+  test('a value of the wrong type where the warnings read one (partition: null) is taken out as the API server does: no crash, admitted', () => {
+    const r = check(CLONESET.replace('    type: InPlaceIfPossible\n', '    type: InPlaceIfPossible\n    partition: null\n'));
+    expect(r.code).toBe(0);
+    expect(r.out).toBe(`${SUMMARY(1, 1, 1, 0, 'all admitted')}`);
+  });
+
+  test('a key written twice in one mapping: the last copy counts, as for kubectl, with a warning naming both lines', () => {
+    const r = check(CLONESET.replace('  replicas: 2\n', '  replicas: 2\n  replicas: 3\n'));
+    expect(r.code).toBe(0);
+    expect(r.out).toBe(`warning: CloneSet "web" (apps.kruise.io/v1alpha1; ${r.file}, document 1) spec.replicas: 3 is written twice in one mapping (lines 7 and 8), `
+      + `and kubectl keeps only the last; remove the other copies\n${SUMMARY(1, 1, 1, 0, 'all admitted')}`);
+  });
+
+  test('the API server\'s metadata checks: a label key it refuses, a label that does not decode', () => {
+    const bad = check(CLONESET.replace('  namespace: shop\n', '  namespace: shop\n  labels: {"-app": web}\n'));
+    expect(bad.out).toBe(`CloneSet "web" (apps.kruise.io/v1alpha1; ${bad.file}, document 1) metadata.labels["-app"]: "-app" key name part must consist of letters, digits, '-', '_' or '.', `
+      + `starting and ending with a letter or digit; use a qualified key and a valid label value\n${SUMMARY(1, 1, 1, 0, '1 document refused')}`);
+    const number = check(CLONESET.replace('  namespace: shop\n', '  namespace: shop\n  labels: {tier: 1}\n'));
+    expect(number.out).toBe(`CloneSet "web" (apps.kruise.io/v1alpha1; ${number.file}, document 1) metadata.labels["tier"]: 1 is not a string, `
+      + `so the API server cannot decode the object's metadata; quote it\n${SUMMARY(1, 1, 1, 0, '1 document refused')}`);
+  });
+
+  test('null in a field the schema declares is taken out, as the API server does; a null where a value is needed is still refused', () => {
+    expect(check(CLONESET.replace('  replicas: 2\n', '  replicas: null\n  minReadySeconds: ~\n')).code).toBe(0);
+    const r = check(CLONESET.replace('  replicas: 2\n', '  selector: null\n').replace('  selector:\n    matchLabels: {app: web}\n', ''));
+    expect(r.out).toBe(`CloneSet "web" (apps.kruise.io/v1alpha1; ${r.file}, document 1) spec.selector: (unset) is required; set selector\n${SUMMARY(1, 1, 1, 0, '1 document refused')}`);
   });
 
   test('an object without a selector gets "is required", and no line about labels not matching it', () => {

@@ -56,9 +56,10 @@ export class Kube {
   private readonly url: URL;
   private readonly resources = new Map<string, ResourceInfo>();
 
-  constructor(public readonly env: ClusterEnv = clusterEnv()) {
+  /** @param maxSockets connections kept to the API server (requests beyond them wait for one) */
+  constructor(public readonly env: ClusterEnv = clusterEnv(), maxSockets = 4) {
     const read = (f: string) => fs.readFileSync(path.join(env.dir, f));
-    this.agent = new https.Agent({ ca: read('ca.crt'), cert: read('admin.crt'), key: read('admin.key'), keepAlive: true, maxSockets: 4 });
+    this.agent = new https.Agent({ ca: read('ca.crt'), cert: read('admin.crt'), key: read('admin.key'), keepAlive: true, maxSockets });
     this.url = new URL(env.server);
   }
 

@@ -38,7 +38,7 @@ describe.each(fixtures.map(f => [`${f.apiVersion} ${f.kind}`, f] as const))('%s'
     f.breakIt(broken);
     new ApiObject(chart, 'obj', broken);
     expect(() => Testing.synth(chart)).toThrow(
-      `[test/obj] ${f.kind} "${f.valid.metadata.name}" (${f.apiVersion}) ${f.problem}`,
+      `[test/obj] ${f.kind} "${f.valid.metadata.name}" (${f.apiVersion}) ${f.afterWebhook ?? f.problem}`,
     );
   });
 });

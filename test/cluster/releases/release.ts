@@ -1,11 +1,12 @@
 /**
  * What the releases tier (test:cluster:releases) shares: the control plane of
  * one OpenKruise or Kruise Rollouts release as the tier installs it, the
- * released manager of that release (cluster.sh with CLUSTER_RELEASES=1
- * provides v1.8.4, v1.7.4 and v0.5.5 beside the tier's v1.9.0 and v0.6.2),
- * and the judge: every object of a corpus created with a server-side dry run
- * through the release's real webhooks, against our admission with that
- * release as the target.
+ * released manager of that release (built by build-manager.sh or
+ * build-rollout-manager.sh for its version, on a cluster of the file's own:
+ * cluster.ts), and the corpus judge: every object of a corpus created with a
+ * server-side dry run through the release's real webhooks, against our
+ * admission with that release as the target. Generated cases have their own
+ * judge (judge.ts).
  */
 import { App, Chart } from 'cdk8s';
 import { KruiseControlPlane, KruiseRolloutControlPlane } from '../../../src';
@@ -14,31 +15,32 @@ import { ALL_KINDS, KindModel, crdName, renderCrd } from '../../../src/api';
 import { sortKeys } from '../../../src/api/crd';
 import { contextFromFlags } from '../../../src/releases/flags';
 import { kindsOfLine } from '../../../src/releases/model';
-import { Product } from '../../../src/releases/registry';
+import { Product, lineOf } from '../../../src/releases/registry';
 import { Kube, Manifest, describeObject } from '../kube';
 import { Managers, ManagerProcess, managerSpec, installControlPlane, waitWebhooksPatched } from '../manager';
 import { RolloutManagerProcess, RolloutManagers, rolloutManagerSpec } from '../rollout-manager';
 import { Synth, synthApp } from '../sources';
 import { Verdict, tally } from '../verdicts';
+import { builtBinary } from './cluster';
+import { pool } from './judge';
 
 const clone = <T>(x: T): T => JSON.parse(JSON.stringify(x));
 
-/** The releases the tier runs, the binary of each (from cluster.sh) and the line its control plane is rendered for. */
+/** The releases the tier runs, the build script and version of each one's manager, and the line its control plane is rendered for. */
 export const RELEASES = {
-  'openkruise-1.9.0': { product: 'openkruise', line: '1.9', version: '1.9.0', env: 'CLUSTER_KRUISE_MANAGER_1_9_0' },
-  'openkruise-1.8.4': { product: 'openkruise', line: '1.8', version: '1.8.4', env: 'CLUSTER_KRUISE_MANAGER_1_8' },
-  'openkruise-1.7.4': { product: 'openkruise', line: '1.7', version: '1.7.4', env: 'CLUSTER_KRUISE_MANAGER_1_7' },
-  'rollouts-0.6.2': { product: 'rollouts', line: '0.6', version: '0.6.2', env: 'CLUSTER_ROLLOUT_MANAGER' },
-  'rollouts-0.5.5': { product: 'rollouts', line: '0.5', version: '0.5.5', env: 'CLUSTER_ROLLOUT_MANAGER_0_5' },
+  'openkruise-1.9.1': { product: 'openkruise', line: '1.9', version: '1.9.1', build: ['build-manager.sh', 'v1.9.1'] },
+  'openkruise-1.9.0': { product: 'openkruise', line: '1.9', version: '1.9.0', build: ['build-manager.sh', 'v1.9.0'] },
+  'openkruise-1.8.4': { product: 'openkruise', line: '1.8', version: '1.8.4', build: ['build-manager.sh', 'v1.8.4'] },
+  'openkruise-1.7.4': { product: 'openkruise', line: '1.7', version: '1.7.4', build: ['build-manager.sh', 'v1.7.4'] },
+  'rollouts-0.6.2': { product: 'rollouts', line: '0.6', version: '0.6.2', build: ['build-rollout-manager.sh', 'v0.6.2'] },
+  'rollouts-0.5.5': { product: 'rollouts', line: '0.5', version: '0.5.5', build: ['build-rollout-manager.sh', 'v0.5.5'] },
 } as const;
 export type ReleaseKey = keyof typeof RELEASES;
 
-/** The released manager binary of a release. */
+/** The released manager binary of a release, built on first use by its build script (cached by content hash). */
 export function managerBinary(key: ReleaseKey): string {
-  const env = RELEASES[key].env;
-  const bin = process.env[env];
-  if (!bin) throw new Error(`cluster tier: ${env} is not set; run the releases tier with \`npx projen test:cluster:releases\` (cluster.sh with CLUSTER_RELEASES=1)`);
-  return bin;
+  const [script, version] = RELEASES[key].build;
+  return builtBinary(script, version);
 }
 
 /**
@@ -113,14 +115,21 @@ function judgingControlPlane(line: string, validateEphemeralJobs: boolean): Synt
 
 /**
  * The OpenKruise control plane that judges: ResourceDistributionGate and
- * ImagePullJobGate on, and on 1.9 the EphemeralJob webhook registered. The
- * charts of 1.7 and 1.8 install no EphemeralJob CRD (nor does the library's
- * control plane of those lines), so there an EphemeralJob is judged as such
- * a cluster judges it: it has no resource (404), and our admission refuses it.
+ * ImagePullJobGate on, and, where the line's chart installs the kind, the
+ * EphemeralJob webhook registered. The charts of 1.7 and 1.8 install no
+ * EphemeralJob CRD (and the library refuses `validateEphemeralJobs` there):
+ * their clusters answer an EphemeralJob as a cluster without the kind does
+ * (404), and our admission refuses it.
  */
 export function kruiseJudgingSynth(line: string): { library: Synth; installed: Synth } {
-  const library = judgingControlPlane(line, line === '1.9');
+  const withJobs = !(lineOf('openkruise', line)?.chartLeavesOut ?? []).includes('EphemeralJob');
+  const library = judgingControlPlane(line, withJobs);
   return { library, installed: asRelease(library, 'openkruise', line) };
+}
+
+/** The kinds whose CRD a line's chart does not install (its clusters have no such kind). */
+export function kindsLeftOut(line: string): readonly string[] {
+  return lineOf('openkruise', line)?.chartLeavesOut ?? [];
 }
 
 /** The Kruise Rollouts control plane of a line. */
@@ -156,57 +165,6 @@ export async function runRolloutsRelease(
   return { managers, leader };
 }
 
-/**
- * Take a control plane away once its managers are stopped: the webhook
- * configurations first (nothing answers them any more), then the CRDs (the
- * next release installs its own; a CRD cannot drop a version it stored), each
- * waited for until gone. A deletion not taken is sent again, once a second. A
- * CRD the API server's clean-up has not removed within 120 s although it holds
- * no object any more (CI met one, with the machine loaded) has its finalizer
- * taken off, with a line saying so, since the next release's files need the
- * name free; one that still holds objects fails with its conditions.
- */
-export async function uninstall(kube: Kube, s: Synth): Promise<void> {
-  await removeAll(kube, s.objects.filter(m => m.kind.endsWith('WebhookConfiguration') || m.kind === 'CustomResourceDefinition'));
-}
-
-/** Delete objects in order and wait until every one is gone, as `uninstall` says. */
-export async function removeAll(kube: Kube, toRemove: Manifest[]): Promise<void> {
-  let left = toRemove;
-  const last = new Map<Manifest, Manifest | string>();
-  const until = Date.now() + 120_000;
-  while (left.length > 0 && Date.now() < until) {
-    const next: Manifest[] = [];
-    for (const m of left) {
-      const r = await kube.delete(m);
-      if (r.status === 404) continue;
-      last.set(m, r.status < 300 ? r.body : `HTTP ${r.status} ${r.body?.message ?? JSON.stringify(r.body)}`);
-      next.push(m);
-    }
-    left = next;
-    if (left.length > 0) await sleep(1000);
-  }
-  for (const m of left) {
-    const answer = last.get(m);
-    const conditions = typeof answer === 'string' ? answer : JSON.stringify(answer?.status?.conditions ?? []);
-    const objects = m.kind === 'CustomResourceDefinition' ? await instances(kube, m) : undefined;
-    if (objects !== 0) {
-      throw new Error(`cluster tier: ${describeObject(m)} still exists 120 s after delete (${objects ?? '?'} objects left): ${conditions}`);
-    }
-    console.log(`release tier: ${describeObject(m)} holds no object but is still terminating 120 s after delete; its finalizer is taken off: ${conditions}`);
-    await kube.mergePatch(m, { metadata: { finalizers: null } }, 'cluster-tier');
-    await kube.waitGone(m, 30_000);
-  }
-  kube.forgetDiscovery();
-}
-
-/** How many objects of a CRD's kind are left, in its storage version, or undefined when the list fails. */
-async function instances(kube: Kube, crd: Manifest): Promise<number | undefined> {
-  const version = (crd.spec.versions as any[]).find(v => v.storage)?.name;
-  const r = await kube.request('GET', `/apis/${crd.spec.group}/${version}/${crd.spec.names.plural}`);
-  return r.status === 200 ? (r.body.items ?? []).length : undefined;
-}
-
 /** One object of a corpus, with what we say of it and, when the webhook may differ on purpose, why. */
 export interface JudgedCase {
   readonly id: string;
@@ -214,9 +172,6 @@ export interface JudgedCase {
   readonly stricter?: string;
   readonly clusterSkip?: string;
 }
-
-
-const sleep = (ms: number) => new Promise(r => setTimeout(r, ms));
 
 const kindOf = (m: Manifest): KindModel | undefined => ALL_KINDS.find(k => `${k.group}` === String(m.apiVersion).split('/')[0] && k.kind === m.kind);
 
@@ -248,18 +203,18 @@ export async function judgeCorpus(
 ): Promise<{ verdicts: Verdict[]; disagree: Verdict[] }> {
   const r = RELEASES[key];
   const ctx = contextFromFlags(r.product === 'openkruise' ? { openkruise: r.version, featureGates: gates } : { rollouts: r.version });
-  const verdicts: Verdict[] = [];
-  for (const c of cases) {
+  // dry runs store nothing: many at a time
+  const verdicts: Verdict[] = await pool(cases, 8, async c => {
     const { errors } = judgeManifest(c.manifest, ctx);
-    verdicts.push({
+    return {
       id: c.id,
       object: describeObject(c.manifest),
       ours: { allowed: errors.length === 0, message: errors[0] },
       webhook: await webhookVerdict(kube, c.manifest, namespace),
       stricter: c.stricter,
       clusterSkip: c.clusterSkip,
-    });
-  }
+    };
+  });
   const { disagree } = tally(`release judge ${key}`, `release-judge-${key}.json`, verdicts, { release: key });
   return { verdicts, disagree };
 }

@@ -1,6 +1,6 @@
 /**
  * The real webhooks of kruise-manager v1.7.4 (../shared/vendor) judge our admission targeting
- * that release: judge-suites.ts.
+ * that release, on a cluster of their own: judge-suites.ts.
  */
 import { openKruiseJudgeSuite } from './judge-suites';
 

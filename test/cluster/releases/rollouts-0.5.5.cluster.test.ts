@@ -1,6 +1,6 @@
 /**
  * The real webhooks of kruise-rollout-manager v0.5.5 (Go module proxy, the tag's commit) judge our admission targeting
- * that release: judge-suites.ts.
+ * that release, on a cluster of their own: judge-suites.ts.
  */
 import { rolloutsJudgeSuite } from './judge-suites';
 
