@@ -22,21 +22,18 @@ root="$(cd "$here/../.." && pwd)"
 stamp="$(cat "$here/go.mod" "$here/go.sum" "$here/main.go" "$0" | sha256sum | cut -c1-16)"
 out="$root/.cache/cluster/argocd-engine-$stamp"
 bin="$out/bin/argocd-engine"
-if [ -x "$bin" ] && [ -f "$out/stamp" ] && [ "$(cat "$out/stamp")" = "$stamp" ]; then
-  echo "$bin"
+built() { [ -x "$bin" ] && [ -f "$out/stamp" ] && [ "$(cat "$out/stamp")" = "$stamp" ]; }
+if [ "${1:-}" = "--if-built" ]; then
+  if built; then echo "$bin"; fi
   exit 0
 fi
-[ "${1:-}" = "--if-built" ] && exit 0
 
 command -v go >/dev/null 2>&1 || { echo "argocd-engine: the Go toolchain is missing (go not on PATH; it builds $bin)" >&2; exit 1; }
 mkdir -p "$out/bin"
 # one build at a time (the prebuild and the unit tests may both ask): a second caller waits, then finds it built
-exec 9>"$out/lock"
-flock 9
-if [ -x "$bin" ] && [ -f "$out/stamp" ] && [ "$(cat "$out/stamp")" = "$stamp" ]; then
-  echo "$bin"
-  exit 0
-fi
+# shellcheck source=../cluster/build-once.sh
+. "$root/test/cluster/build-once.sh"
+reuse_or_lock "$out/lock" "$bin"
 log="$out/build.log"
 echo "argocd-engine: building Argo CD v3.5.8's util/lua and gitops-engine into $bin (log: $log)" >&2
 start=$(date +%s)
