@@ -153,7 +153,10 @@ export function runCheck(input: CheckInput): CheckReport {
   for (const o of objects) {
     if (!o.kruise || o.origin !== undefined) continue;
     const old = stored.get(identityOf(o.json));
-    verdicts.set(o, old ? updateRules().judgeUpdate(old.json, o.json, ctx, appOf(o)) : o.doc.verdict?.judgement ?? judgeManifest(o.json, ctx, appOf(o)));
+    const verdict = old
+      ? updateRules().judgeUpdate(old.json, o.json, ctx, appOf(o))
+      : o.doc.verdict?.judgement ?? judgeManifest(o.json, ctx, appOf(o));
+    verdicts.set(o, verdict);
   }
   const memo = new Map<string, unknown>();
   const model: AppModel<CheckObject> = {
@@ -178,7 +181,8 @@ export function runCheck(input: CheckInput): CheckReport {
     const v = verdicts.get(o);
     const head = () => describeObject(o.json, { source: o.doc.file, document: o.doc.document });
     const errors = [...(v?.errors ?? []), ...(o.kruise ? gateProblems(o.json, gates) : []), ...(wide.get(o) ?? [])];
-    const warnings = [...(o.doc.notes ?? []), ...(v && v.decoded && errors.length === 0 ? o.doc.verdict?.warnings ?? manifestWarnings(o.json, ctx, appOf(o)) : [])];
+    const ownWarnings = v && v.decoded && errors.length === 0 ? o.doc.verdict?.warnings ?? manifestWarnings(o.json, ctx, appOf(o)) : [];
+    const warnings = [...(o.doc.notes ?? []), ...ownWarnings];
     if (o.kruise) judged++;
     if (errors.length > 0) refused++;
     const name = o.json.metadata?.name;

@@ -227,7 +227,7 @@ describe('podTemplateProblems (POD-TEMPLATE-VALID)', () => {
       'spec.template.spec.restartPolicy: is not supported',
       'spec.template.spec.dnsConfig: is required when dnsPolicy is None',
       'spec.template.spec.activeDeadlineSeconds: must be at least 1',
-      
+
       'spec.template.spec.serviceAccountName: must consist of lowercase letters, digits, \'-\' and \'.\', starting and ending with a letter or digit',
       'spec.template.spec.hostname: must consist of lowercase letters, digits and \'-\', starting and ending with a letter or digit',
       'spec.template.spec.nodeSelector["k k"]: key name part must consist of letters, digits, \'-\', \'_\' or \'.\', starting and ending with a letter or digit',
