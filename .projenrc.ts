@@ -97,6 +97,9 @@ const project = new cdk8s.ConstructLibraryCdk8s({
       moduleNameMapper: { '^cdk8s-kruise$': '<rootDir>/src/index.ts' },
       // Every message a test makes the library print is held to the one message shape.
       setupFilesAfterEnv: ['<rootDir>/test/util/every-message-shaped.ts'],
+      // Every temporary file of a run goes in one folder that the run removes at its end (test/util/tmp-dir.js).
+      globalSetup: '<rootDir>/test/util/tmp-setup.js',
+      globalTeardown: '<rootDir>/test/util/tmp-teardown.js',
     },
   },
   eslintOptions: {

@@ -57,8 +57,9 @@ export class AdvancedCronJobTemplate {
 
   /**
    * An OpenKruise BroadcastJob (a pod on every selected node), from the
-   * props of a `BroadcastJob` (its `metadata` gives the labels and
-   * annotations of each BroadcastJob).
+   * props of a `BroadcastJob`. Its `metadata` must stay unset: OpenKruise's
+   * CRD keeps no labels or annotations for the BroadcastJob of a run (label
+   * the pods with `podMetadata`).
    *
    * @param props containers, scheduling, parallelism, completion and failure policy
    */
@@ -109,7 +110,7 @@ export class AdvancedCronJobTemplate {
       }
       case TemplateKind.BROADCAST_JOB: {
         const props = this.props as BroadcastJobProps;
-        const meta = templateMetadata(scope, 'broadcastJob', props.metadata);
+        refuseTemplateMetadata(scope, props.metadata);
         const bj = new BroadcastJob(scope, 'BroadcastJobTemplate', { ...props, metadata: undefined });
         bj.node.tryRemoveChild('Resource');
         return {
@@ -118,7 +119,6 @@ export class AdvancedCronJobTemplate {
             const spec = bj._toKube();
             return {
               broadcastJobTemplate: {
-                metadata: meta,
                 spec: {
                   ...spec,
                   parallelism: _intOrString(bj.parallelism, _l1('AdvancedCronJob').AdvancedCronJobSpecTemplateBroadcastJobTemplateSpecParallelism),
@@ -159,6 +159,21 @@ function templateMetadata(scope: Construct, factory: string, meta: ApiObjectMeta
   }
   const out = { labels: meta.labels, annotations: meta.annotations };
   return out.labels || out.annotations ? out : undefined;
+}
+
+/**
+ * A BroadcastJob template keeps no metadata: OpenKruise's CRD lists no
+ * fields under spec.template.broadcastJobTemplate.metadata, so the API
+ * server drops its labels and annotations (kubectl's strict field validation
+ * refuses them) and the BroadcastJob of each run never has them.
+ */
+function refuseTemplateMetadata(scope: Construct, meta: ApiObjectMetadata | undefined): void {
+  if (!meta) return;
+  const set = (Object.keys(meta) as Array<keyof ApiObjectMetadata>).filter(k => meta[k] !== undefined);
+  if (set.length === 0) return;
+  throw new Error(`AdvancedCronJob at '${scope.node.path}': template broadcastJob 'metadata' (${set.map(k => `${k}: ${JSON.stringify(meta[k])}`).join(', ')}) cannot be kept: `
+    + 'OpenKruise\'s CRD lists no fields under spec.template.broadcastJobTemplate.metadata, so the API server drops them (kubectl\'s strict field validation '
+    + 'refuses them) and no BroadcastJob of a run gets them; leave out metadata, label the pods with podMetadata, or use AdvancedCronJobTemplate.job');
 }
 
 /** The pod template of a hidden workload; with no container yet, an empty list the rules report. */

@@ -111,7 +111,7 @@ describe('AdvancedCronJob', () => {
       const acj = new AdvancedCronJob(chart, 'nightly', {
         schedule: '0 3 * * *',
         template: AdvancedCronJobTemplate.broadcastJob({
-          metadata: { labels: { team: 'ops' } },
+          podMetadata: { labels: { team: 'ops' } },
           containers: [{ image }],
           parallelism: kplus.PercentOrAbsolute.percent(10),
           completionPolicy: BroadcastJobCompletionPolicy.always({ activeDeadline: Duration.hours(2), ttlAfterFinished: Duration.hours(1) }),
@@ -125,7 +125,8 @@ describe('AdvancedCronJob', () => {
       const t = manifests[0].spec.template;
       expect(Object.keys(t)).toEqual(['broadcastJobTemplate']);
       const b = t.broadcastJobTemplate;
-      expect(b.metadata).toEqual({ labels: { team: 'ops' } });
+      expect(Object.keys(b)).toEqual(['spec']);
+      expect(b.spec.template.metadata.labels.team).toBe('ops');
       expect(b.spec.parallelism).toBe('10%');
       expect(b.spec.completionPolicy).toEqual({ type: 'Always', activeDeadlineSeconds: 7200, ttlSecondsAfterFinished: 3600 });
       expect(b.spec.failurePolicy).toEqual({ type: 'Continue', restartLimit: 1 });
@@ -299,11 +300,13 @@ describe('AdvancedCronJob', () => {
       })).toThrow("AdvancedCronJob at 'test/nightly': template job 'metadata.name' (\"report\") is not used: each run's job is named after the AdvancedCronJob, in its namespace; set only labels and annotations");
     });
 
-    test('a broadcastJob template metadata namespace is refused', () => {
+    test('a broadcastJob template metadata is refused: the CRD keeps none', () => {
       expect(() => new AdvancedCronJob(Testing.chart(), 'nightly', {
         schedule: '@daily',
-        template: AdvancedCronJobTemplate.broadcastJob({ metadata: { namespace: 'ops' }, containers: [{ image }] }),
-      })).toThrow("AdvancedCronJob at 'test/nightly': template broadcastJob 'metadata.namespace' (\"ops\")");
+        template: AdvancedCronJobTemplate.broadcastJob({ metadata: { labels: { team: 'ops' }, namespace: 'ops' }, containers: [{ image }] }),
+      })).toThrow("AdvancedCronJob at 'test/nightly': template broadcastJob 'metadata' (labels: {\"team\":\"ops\"}, namespace: \"ops\") cannot be kept: "
+        + "OpenKruise's CRD lists no fields under spec.template.broadcastJobTemplate.metadata, so the API server drops them (kubectl's strict field validation "
+        + 'refuses them) and no BroadcastJob of a run gets them; leave out metadata, label the pods with podMetadata, or use AdvancedCronJobTemplate.job');
     });
 
     test('imagePullPolicy Never is refused for an imageListPullJob', () => {

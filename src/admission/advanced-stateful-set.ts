@@ -12,6 +12,7 @@ import {
 } from './_workload';
 import { AdmissionModule, ReleaseRule } from './types';
 import { advice } from '../validation/advice';
+import { fieldError } from '../validation/field-error';
 import { IntOrPercent, parseStrictPercent, scaled } from '../validation/percent';
 import { isObject } from '../validation/shape';
 
@@ -144,6 +145,15 @@ export function advancedStatefulSetWarnings(manifest: Json): string[] {
     } else if ((s.replicas ?? 1) <= 3) {
       out.push(preDownloadSkipped(manifest, `for ${s.replicas ?? 1} replica(s) (it only pre-downloads for more than 3)`, { manifest: 'run more than 3 replicas', construct: 'run more than 3 replicas' }));
     }
+  }
+  // the API server keeps a null item of the list (undefined where a construct wrote it), and the webhook and the controller decode it as the integer 0
+  if (Array.isArray(s.reserveOrdinals)) {
+    s.reserveOrdinals.forEach((ro: unknown, i: number) => {
+      if (ro === null || ro === undefined) {
+        out.push(fieldError(`spec.reserveOrdinals[${i}]`, null, 'is read as ordinal 0 by OpenKruise (the null item is kept, and decodes as the integer 0), so pod 0 is never created',
+          'write 0 if pod 0 is meant to be skipped, or remove the item'));
+      }
+    });
   }
   out.push(...lifecycleWarnings(s.lifecycle));
   return out;

@@ -98,12 +98,28 @@ function defaults(manifest: Manifest): Manifest {
   return m;
 }
 
+/**
+ * Whether the mutating webhook answers with its result. It answers only
+ * when its defaults change the object, and a v1beta1 ImageListPullJob's copy
+ * shares its spec with the object (apis/apps/v1beta1/imagelistpulljob_types.go
+ * DeepCopyInto: out.Spec = in.Spec), so defaults written into a given
+ * pullPolicy are no change to it: it answers only when completionPolicy.type
+ * or the whole pullPolicy is unset. Otherwise the object is judged as sent:
+ * no pull defaults, and empty matchLabels or matchExpressions kept.
+ */
+function writesBack(m: Manifest): boolean {
+  if (!String(m.apiVersion).endsWith('/v1beta1')) return true;
+  const spec: Json = isObject(m.spec) ? m.spec : {};
+  return !isObject(spec.completionPolicy) || !spec.completionPolicy.type || !isObject(spec.pullPolicy);
+}
+
 /** The ImageListPullJob webhooks. */
 export const imageListPullJobAdmission: AdmissionModule = {
   group: 'apps.kruise.io',
   kind: 'ImageListPullJob',
   versions: ['v1alpha1', 'v1beta1'],
   defaults,
+  writesBack,
   validate: m => imageListPullJobSpecProblems(m.spec, 'spec', { completionPolicy: true, rules: { parallelism: false, deadline: false } })
     .map(p => fieldError(p.field, p.value, p.problem, p.fix)),
   releaseRules: pullJobReleaseRules(PERCENTAGE, CHILD_JOBS),

@@ -111,8 +111,13 @@ export function pullJobSelectorProblems(spec: Json, at: string): TemplateProblem
   if (isObject(sel)) {
     const labelled = present(sel.matchLabels) || present(sel.matchExpressions);
     if (labelled && present(sel.names)) {
-      add(`${at}.selector.names`, sel.names, 'is set together with matchLabels/matchExpressions in the same selector',
-        'select the nodes either by names or by labels');
+      const empty = (v: unknown) => !present(v) || (Array.isArray(v) && v.length === 0) || (isObject(v) && Object.keys(v).length === 0);
+      // only a v1beta1 job whose defaults change nothing keeps them (image-list-pull-job.ts, writesBack): the webhook drops empty ones otherwise
+      add(`${at}.selector.names`, sel.names, empty(sel.matchLabels) && empty(sel.matchExpressions)
+        ? 'is set together with an empty matchLabels/matchExpressions in the same selector, which the webhook keeps when its defaults change nothing '
+          + '(completionPolicy.type and pullPolicy given) and counts as a label selector'
+        : 'is set together with matchLabels/matchExpressions in the same selector',
+      'select the nodes either by names or by labels');
     }
     if (labelled) {
       for (const p of selectorProblems(sel as LabelSelectorJson)) add(`${at}.selector.${p.field}`, p.value, p.problem, 'fix the node selector');

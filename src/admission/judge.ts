@@ -34,6 +34,11 @@ export const SERVER_SET_METADATA = ['uid', 'resourceVersion', 'generation', 'cre
 const MUTATING_WEBHOOKS = new Set(['AdvancedCronJob', 'BroadcastJob', 'CloneSet', 'ContainerRecreateRequest', 'DaemonSet', 'ImageListPullJob',
   'ImagePullJob', 'NodeImage', 'SidecarSet', 'StatefulSet', 'UnitedDeployment'].map(k => `apps.kruise.io/${k}`));
 
+/** Whether upstream has a mutating webhook for the kind (its Go types write back what they decode). */
+export function hasMutatingWebhook(apiVersion: unknown, kind: unknown): boolean {
+  return MUTATING_WEBHOOKS.has(`${String(apiVersion).split('/')[0]}/${kind}`);
+}
+
 /** The verdict on one object. */
 export interface Judgement {
   /** Error lines, `field: value problem; fix` (empty: admitted). */
@@ -162,8 +167,10 @@ export function judgeManifest(manifest: Manifest, ctx: AdmissionContext, app?: A
   // a kind the cluster has no resource for: kubectl stops before any request
   const noCrd = missingCrd(asSent, ctx, target);
   if (noCrd) return { errors: [noCrd], decoded: false };
-  const mutated = MUTATING_WEBHOOKS.has(`${String(asSent.apiVersion).split('/')[0]}/${asSent.kind}`);
-  // what a mutating webhook's Go types write back is what the schema and the validating webhook then see
+  const module = admissionModuleFor(String(asSent.apiVersion), String(asSent.kind));
+  // what a mutating webhook's Go types write back is what the schema and the validating webhook then see, when it answers with them
+  const answers = module?.writesBack?.(asSent) ?? true;
+  const mutated = answers && MUTATING_WEBHOOKS.has(`${String(asSent.apiVersion).split('/')[0]}/${asSent.kind}`);
   const created = mutated ? goZeroValues(asSent, target) : asSent;
   const strayStatus = asSent === manifest ? [] : unknownStatusFields(manifest, target);
   if (strayStatus.length > 0) return { errors: strayStatus, decoded: false };
@@ -172,9 +179,8 @@ export function judgeManifest(manifest: Manifest, ctx: AdmissionContext, app?: A
   const issues = validateManifest(created, target);
   const structural = issues.filter(i => !i.missing);
   if (structural.length > 0) return { errors: structural.map(formatIssue), decoded: false };
-  const module = admissionModuleFor(String(created.apiVersion), String(created.kind));
   // the manifest may be shared with other checks and the output: defaults return a copy, a module without defaults gets one
-  const webhookDefaults = module?.defaults ? module.defaults(created, ctx) : cloneJson(created);
+  const webhookDefaults = module?.defaults && answers ? module.defaults(created, ctx) : cloneJson(created);
   const defaulted = mutated ? goZeroValues(webhookDefaults, target) : webhookDefaults;
   if (issues.length > 0) {
     const missing = defaulted !== webhookDefaults || module?.defaults ? validateManifest(defaulted, target).filter(i => i.missing) : issues;

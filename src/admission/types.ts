@@ -115,6 +115,14 @@ export interface AdmissionModule {
    */
   readonly defaults?: (manifest: Manifest, ctx: AdmissionContext) => Manifest;
   /**
+   * Whether the mutating webhook answers a create with its result: every
+   * OpenKruise mutating webhook answers only when its defaults change the
+   * object as its Go types see it, and otherwise leaves the object as sent
+   * (no defaults, no Go zero values written back). Absent: it always does on
+   * a create (its defaults always change something there).
+   */
+  readonly writesBack?: (manifest: Manifest) => boolean;
+  /**
    * The validating webhook's create-time rules that need no cluster state,
    * run on the defaulted object after it passed the schema. One line per
    * problem, each made with `fieldError(field, value, problem, fix)`.

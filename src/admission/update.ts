@@ -13,14 +13,15 @@
  * podsToDelete names, StorageClasses that allow expansion) are left to the
  * cluster.
  */
+import { isDeepStrictEqual } from 'util';
 import { appliedOver } from './apply';
 import { admissionModuleFor } from './index';
-import { asCreated, judgeManifest, Judgement } from './judge';
+import { asCreated, hasMutatingWebhook, judgeManifest, Judgement } from './judge';
 import { AdmissionApp, AdmissionContext, Manifest } from './types';
 import { Release, atLeast, productOfGroup } from '../releases/registry';
 import { TargetRelease, defaultTarget, targetRelease } from '../releases/target';
 import { fieldError } from '../validation/field-error';
-import { withoutNulls } from '../validation/schemas';
+import { formatIssue, goZeroValues, validateManifest, withoutNulls } from '../validation/schemas';
 
 type Json = Record<string, any>;
 
@@ -320,13 +321,60 @@ function storedFormErrors(old: Manifest, changed: Manifest, ctx: AdmissionContex
 }
 
 /**
+ * Whether an update of a stored pod template to `after` makes the template
+ * defaults change it: a merge patch replaces a list whole (containers,
+ * volumes: the defaults the cluster wrote into the old items are gone) and
+ * takes out a field the manifest no longer gives; fields it only adds or
+ * changes (labels, overhead) get no default.
+ */
+function templateLosesDefaults(before: unknown, after: unknown): boolean {
+  if (Array.isArray(before) || Array.isArray(after)) return !isDeepStrictEqual(before, after);
+  if (!isObject(before)) return false;
+  if (!isObject(after)) return true;
+  return Object.keys(before).some(k => !(k in after) || templateLosesDefaults(before[k], after[k]));
+}
+
+/**
+ * The required fields an update leaves unset where the mutating webhook
+ * writes no Go zero values back: every OpenKruise mutating webhook answers
+ * only when its defaults change the object, and on an update of an object
+ * the cluster defaulted they change nothing unless the update takes out a
+ * defaulted field or replaces a list of the pod template (a scatter entry
+ * without a value is then refused by the schema; pkg/webhook/cloneset/mutating
+ * cloneset_create_update_handler.go:71 and the same check in every kind).
+ */
+function unwrittenZeroValueErrors(old: Manifest, changed: Manifest, ctx: AdmissionContext): string[] {
+  if (!hasMutatingWebhook(changed.apiVersion, changed.kind) || changed.apiVersion !== old.apiVersion) return [];
+  const group = String(changed.apiVersion).split('/')[0];
+  const target = targetOf(group, ctx);
+  const module = admissionModuleFor(String(changed.apiVersion), String(changed.kind));
+  if (!module?.defaults) return [];
+  const goView = (m: Manifest) => goZeroValues(m, target);
+  const created = goView(withoutNulls(asCreated(old), target));
+  // the stored object: the webhook's result on create (a module that knows it answers nothing there stores it as sent)
+  const asStored = (module.writesBack?.(created) ?? true) ? goView(module.defaults(created, ctx)) : created;
+  const storedOld: Manifest = { ...asStored, metadata: old.metadata };
+  const merged = withoutNulls(appliedOver(storedOld, changed), target);
+  const answers = module.writesBack
+    ? module.writesBack(merged)
+    : !isDeepStrictEqual(goView(merged), goView(module.defaults(goView(merged), ctx)))
+      || templateLosesDefaults(storedOld.spec?.template, merged.spec?.template);
+  if (answers) return [];
+  return validateManifest(merged, target).filter(i => i.missing).map(i => formatIssue({
+    ...i,
+    problem: `is required: the ${changed.kind} webhook writes its Go zero values back only when its defaults change the object, which they do not on this update `
+      + 'of the stored object, so the API server\'s schema finds the field unset',
+  }));
+}
+
+/**
  * The errors of the release's update rules of the kind alone (the object's
  * create rules not asked): `plan --old-live` refuses these changes.
  */
 export function updateRuleErrors(old: Manifest, changed: Manifest, ctx: AdmissionContext): string[] {
   const group = String(changed.apiVersion ?? '').split('/')[0];
   const rules = RULES[`${group}/${changed.kind}`];
-  const fromStored = storedFormErrors(old, changed, ctx);
+  const fromStored = [...storedFormErrors(old, changed, ctx), ...unwrittenZeroValueErrors(old, changed, ctx)];
   if (!rules) return fromStored;
   const target = targetOf(group, ctx);
   const module = admissionModuleFor(String(changed.apiVersion), String(changed.kind));

@@ -138,28 +138,36 @@ export function validationSchema(k: KindModel, v: VersionModel): Record<string, 
   const root = crdSchema(rootSchema(v)) as Record<string, unknown>;
   return sortKeys({
     $id: `https://cdk8s-kruise.invalid/schemas/${k.group}/${v.name}/${k.kind}.json`,
-    ...strictObjects(root) as Record<string, unknown>,
+    ...strictObjects(root, true) as Record<string, unknown>,
   }) as Record<string, unknown>;
 }
 
-function strictObjects(s: unknown): unknown {
+/**
+ * The schema with every object closed where the API server prunes unknown
+ * fields: one with properties, and one without any (a job template's
+ * `metadata`: the CRD lists no fields there, so every field written in it is
+ * unknown), unless it keeps unknown fields or declares additionalProperties.
+ * The object's own metadata stays open: the API server checks it as an
+ * ObjectMeta, not by the schema.
+ */
+function strictObjects(s: unknown, root = false): unknown {
   if (!s || typeof s !== 'object' || Array.isArray(s)) return s;
   const node = s as Record<string, any>;
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(node)) {
     if (k === 'properties') {
       const props: Record<string, unknown> = {};
-      for (const [pk, pv] of Object.entries(v as Record<string, unknown>)) props[pk] = strictObjects(pv);
+      for (const [pk, pv] of Object.entries(v as Record<string, unknown>)) props[pk] = root && pk === 'metadata' ? pv : strictObjects(pv);
       out.properties = props;
     } else if (k === 'items' || k === 'additionalProperties') {
       out[k] = typeof v === 'object' ? strictObjects(v) : v;
     } else if (k === 'anyOf') {
-      out.anyOf = (v as unknown[]).map(strictObjects);
+      out.anyOf = (v as unknown[]).map(x => strictObjects(x));
     } else {
       out[k] = v;
     }
   }
-  const closed = node.properties !== undefined
+  const closed = (node.properties !== undefined || node.type === 'object')
     && node.additionalProperties === undefined
     && node['x-kubernetes-preserve-unknown-fields'] !== true;
   if (closed) out.additionalProperties = false;

@@ -263,8 +263,10 @@ function zeroOf(s: any): unknown {
 function fillZeros(v: any, s: any): any {
   if (Array.isArray(v)) {
     return v.map(x => {
-      if (x !== null) return fillZeros(x, s?.items);
-      const z = zeroOf(s?.items);
+      // a list item left undefined in a construct's props is written as null
+      if (x !== null && x !== undefined) return fillZeros(x, s?.items);
+      // a null item of an int-or-string list decodes as the integer 0 (no pointer: the item itself is the value)
+      const z = s?.items?.['x-kubernetes-int-or-string'] ? 0 : zeroOf(s?.items);
       return z !== undefined ? z : s?.items?.type === 'object' ? fillZeros({}, s.items) : x;
     });
   }
@@ -469,7 +471,9 @@ function describeErrors(errors: ErrorObject[], doc: unknown, entry: SchemaEntry)
       issue = {
         field: at,
         value: valueAt(doc, `${e.instancePath}/${name}`),
-        problem: `is not a field of ${where}`,
+        // an object whose schema lists no fields (a job template's metadata): the API server drops whatever is written in it
+        problem: known.length > 0 ? `is not a field of ${where}` : `is not a field of ${where}: the CRD lists no fields there, so the API server drops `
+          + 'everything written in it, and refuses it with strict field validation (kubectl\'s default)',
         fix: known.length > 0 ? `remove it, or use one of the fields known here: ${known.join(', ')}` : 'remove it',
         keyword: e.keyword,
       };

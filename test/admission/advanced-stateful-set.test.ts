@@ -5,14 +5,27 @@
  */
 import { Testing } from 'cdk8s';
 import { AdvancedStatefulSet } from '../../src';
-import { formatIssue, servedVersions, validateManifest } from '../../src/validation/schemas';
 import { cases } from '../fixtures/admission/advanced-stateful-set';
-import { describeCorpus, expectCase } from '../util/admission';
+import { ENTRY_PATHS, describeCorpus, synthOn, warningsOfLastSynth } from '../util/admission';
 
 const KIND = 'StatefulSet';
 const GROUP = 'apps.kruise.io';
 
 describeCorpus(GROUP, KIND, cases);
+
+// the API server keeps a null item of reserveOrdinals; the webhook's defaults write it back as the integer 0 before the schema is checked
+describe('a null item of reserveOrdinals is admitted as ordinal 0, with a warning', () => {
+  const valid = cases.find(c => c.id === 'StatefulSet/valid-on-delete')!.manifest;
+  test.each(ENTRY_PATHS)('on the %s path', p => {
+    const m = JSON.parse(JSON.stringify(valid));
+    m.spec.reserveOrdinals = [null, 2];
+    expect(synthOn(p, m)).toBe('');
+    expect(warningsOfLastSynth().map(w => w.slice(w.indexOf(' spec.') + 1))).toEqual([
+      'spec.reserveOrdinals[0]: null is read as ordinal 0 by OpenKruise (the null item is kept, and decodes as the integer 0), so pod 0 is never created; '
+      + 'write 0 if pod 0 is meant to be skipped, or remove the item',
+    ]);
+  });
+});
 
 describe('a container image with surrounding whitespace (the API server refuses every pod)', () => {
   test.each([' nginx:1.27', 'nginx:1.27 ', 'nginx:1.27\n'])('the L2 refuses %j with the field, the value and the fix', img => {
