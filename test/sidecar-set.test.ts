@@ -6,8 +6,9 @@ import * as kplus from 'cdk8s-plus-28';
 import {
   AdvancedDaemonSet, AdvancedStatefulSet, CloneSet, InjectionPreview, SidecarEnvTransfer, SidecarInjectPolicy, SidecarSet,
   SidecarSetInjectionRevision, SidecarSetPatchPolicy, SidecarSetRevisionPolicy, SidecarSetUpdateStrategy, SidecarUpgradeStrategy,
-  KruiseValidation, Warnings, kruise,
+  KruiseControlPlane, KruiseValidation, Warnings, kruise,
 } from '../src';
+import { allowPodMetadataPatches } from './util/whitelist';
 import { sidecarSetErrors } from '../src/admission/sidecar-set';
 import { _registerGateSource } from '../src/validation/gates';
 
@@ -29,6 +30,7 @@ function minimal(chart: Chart, id = 'log', props: Partial<ConstructorParameters<
 describe('SidecarSet rendering', () => {
   test('renders every prop field by field, through the v1beta1 L1', () => {
     const chart = Testing.chart();
+    allowPodMetadataPatches(chart);
     const logs = kplus.Volume.fromEmptyDir(chart, 'logs', 'logs');
     const extra = kplus.Volume.fromEmptyDir(chart, 'extra', 'extra');
     const pull = kplus.Secret.fromSecretName(chart, 'pull', 'registry-creds');
@@ -144,6 +146,7 @@ describe('SidecarSet rendering', () => {
 
   test('containers, volumes, pull secrets and patches added later are rendered (lazy)', () => {
     const chart = Testing.chart();
+    allowPodMetadataPatches(chart);
     const ss = minimal(chart);
     const c = ss.addContainer({ name: 'second', image: 'b:1' });
     c.mount('/cache', kplus.Volume.fromEmptyDir(chart, 'cache', 'cache'));
@@ -425,9 +428,71 @@ describe('SidecarSet rules (webhook-rules §4)', () => {
   });
 });
 
-describe('SidecarSet warnings', () => {
-  test('warn on patchPodMetadata (whitelist), kube-system, NotUpdate/paused and paused injection', () => {
+describe('patchPodMetadata and the cluster\'s whitelist (the kruise-configuration ConfigMap)', () => {
+  const WHY = 'is refused by the SidecarSet webhook';
+  const patched = (chart: Chart, labels?: Record<string, string>) => minimal(chart, 'w', {
+    metadata: { name: 'w', labels }, patchPodMetadata: [{ annotations: { 'example.com/team': 'a', 'logging.io/on': 'true' } }],
+  });
+  const whitelist = (chart: Chart, value: string, namespace = 'kruise-system') => new ApiObject(chart, `cm-${namespace}`, {
+    apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'kruise-configuration', namespace }, data: { SidecarSet_PatchPodMetadata_WhiteList: value },
+  });
+
+  test('without the ConfigMap, synth fails naming the keys, the ConfigMap and the gate', () => {
     const chart = Testing.chart();
+    patched(chart);
+    expect(() => Testing.synth(chart)).toThrow('[test/w] SidecarSet "w" (apps.kruise.io/v1beta1) spec.patchPodMetadata: ["example.com/team","logging.io/on"] '
+      + `${WHY}: it reads the annotation keys a SidecarSet may patch from SidecarSet_PatchPodMetadata_WhiteList of the ConfigMap kruise-system/kruise-configuration, `
+      + 'refuses every patch without it, and none is among the objects judged; add a ConfigMap named kruise-configuration in namespace kruise-system with data '
+      + 'SidecarSet_PatchPodMetadata_WhiteList: \'{"rules":[{"allowedAnnotationKeyExprs":["^example\\\\.com/team$","^logging\\\\.io/on$"]}]}\', '
+      + 'or turn on the feature gate SidecarSetPatchPodMetadataDefaultsAllowed (KruiseControlPlane featureGates)');
+  });
+
+  test('a whitelist that allows every key passes; one in another namespace than the control plane\'s does not count', () => {
+    const ok = Testing.chart();
+    patched(ok);
+    whitelist(ok, JSON.stringify({ rules: [{ allowedAnnotationKeyExprs: ['^example\\.com/', '^logging\\.io/'] }] }));
+    expect(() => Testing.synth(ok)).not.toThrow();
+    const elsewhere = Testing.chart();
+    patched(elsewhere);
+    whitelist(elsewhere, JSON.stringify({ rules: [{ allowedAnnotationKeyExprs: ['.*'] }] }), 'default');
+    expect(() => Testing.synth(elsewhere)).toThrow('and none is among the objects judged');
+  });
+
+  test('a key no expression allows, a rule whose selector misses the SidecarSet, and a whitelist that is no JSON', () => {
+    const some = Testing.chart();
+    patched(some);
+    whitelist(some, JSON.stringify({ rules: [{ allowedAnnotationKeyExprs: ['^example\\.com/'] }] }));
+    expect(() => Testing.synth(some)).toThrow('[test/w] SidecarSet "w" (apps.kruise.io/v1beta1) spec.patchPodMetadata[0].annotations["logging.io/on"]: "logging.io/on" '
+      + 'is not allowed by SidecarSet_PatchPodMetadata_WhiteList of ConfigMap kruise-system/kruise-configuration at \'test/cm-kruise-system\': '
+      + 'no expression of the rules that apply to this SidecarSet matches it');
+    const selected = Testing.chart();
+    patched(selected, { team: 'a' });
+    whitelist(selected, JSON.stringify({ rules: [{ selector: { matchLabels: { team: 'b' } }, allowedAnnotationKeyExprs: ['.*'] }] }));
+    expect(() => Testing.synth(selected)).toThrow('no rule of SidecarSet_PatchPodMetadata_WhiteList of ConfigMap kruise-system/kruise-configuration at \'test/cm-kruise-system\' '
+      + 'applies to this SidecarSet\'s labels ({"team":"a"})');
+    const broken = Testing.chart();
+    patched(broken);
+    whitelist(broken, '{rules:');
+    expect(() => Testing.synth(broken)).toThrow('SidecarSet_PatchPodMetadata_WhiteList of ConfigMap kruise-system/kruise-configuration at \'test/cm-kruise-system\' is not JSON (');
+  });
+
+  test('the feature gate SidecarSetPatchPodMetadataDefaultsAllowed on the app\'s control plane allows every key', () => {
+    const app = Testing.app();
+    new KruiseControlPlane(new Chart(app, 'platform'), 'kruise', { featureGates: { SidecarSetPatchPodMetadataDefaultsAllowed: true } });
+    const chart = new Chart(app, 'test');
+    patched(chart);
+    expect(() => Testing.synth(chart)).not.toThrow();
+    const off = Testing.app();
+    new KruiseControlPlane(new Chart(off, 'platform'), 'kruise');
+    patched(new Chart(off, 'test'));
+    expect(() => off.synth()).toThrow('spec.patchPodMetadata: ["example.com/team","logging.io/on"] is refused by the SidecarSet webhook');
+  });
+});
+
+describe('SidecarSet warnings', () => {
+  test('warn on kube-system, NotUpdate/paused and paused injection', () => {
+    const chart = Testing.chart();
+    allowPodMetadataPatches(chart);
     minimal(chart, 'w', {
       namespace: 'kube-system',
       patchPodMetadata: [{ annotations: { 'a.io/x': '1' } }],
@@ -438,7 +503,6 @@ describe('SidecarSet warnings', () => {
     });
     const w = Warnings.of(chart);
     expect(w).toEqual([
-      '[test/w] SidecarSet "w" (apps.kruise.io/v1beta1) spec.patchPodMetadata: ["a.io/x"] is refused unless the ConfigMap kruise-system/kruise-configuration has a SidecarSet_PatchPodMetadata_WhiteList rule allowing these annotation keys (or the feature gate SidecarSetPatchPodMetadataDefaultsAllowed is on); add the whitelist to your control plane',
       '[test/w] SidecarSet "w" (apps.kruise.io/v1beta1) spec.namespaceSelector: {"matchLabels":{"kubernetes.io/metadata.name":"kube-system"}} selects namespace kube-system, but the OpenKruise pod webhook (Helm chart) never sees pods there, so nothing is injected; run the sidecar another way in kube-system',
       '[test/w] SidecarSet "w" (apps.kruise.io/v1beta1) spec.updateStrategy.type: "NotUpdate" means changes to this SidecarSet reach only pods created from now on; use SidecarSetUpdateStrategy.rollingUpdate() when the running pods should follow',
       '[test/w] SidecarSet "w" (apps.kruise.io/v1beta1) spec.injectionStrategy.paused: true means new pods get none of these sidecars; drop injectionPaused to inject them again',
@@ -490,6 +554,7 @@ describe('app-wide SidecarSet conflicts (rule 29)', () => {
 
   test('fails on init containers, differing volumes and Overwrite annotation patches; also against an L1 SidecarSet', () => {
     const chart = Testing.chart();
+    allowPodMetadataPatches(chart);
     const v1 = kplus.Volume.fromEmptyDir(chart, 'v1', 'shared');
     minimal(chart, 'one', { initContainers: [{ name: 'prep', image: 'p:1' }], volumes: [v1], patchPodMetadata: [{ annotations: { 'x.io/a': '1' }, policy: SidecarSetPatchPolicy.OVERWRITE }] });
     new kruise.KubeSidecarSet(chart, 'raw', {
@@ -507,6 +572,7 @@ describe('app-wide SidecarSet conflicts (rule 29)', () => {
 
   test('disjoint selectors or namespaces, identical volumes and two MergePatchJson patches do not conflict', () => {
     const chart = Testing.chart();
+    allowPodMetadataPatches(chart);
     minimal(chart, 'one', { containers: [{ name: 'agent', image: 'a:1' }], namespace: 'a' });
     minimal(chart, 'two', { containers: [{ name: 'agent', image: 'a:1' }], namespace: 'b' });
     minimal(chart, 'three', { selector: sel({ logging: 'off' }), containers: [{ name: 'agent', image: 'a:1' }] });
@@ -521,6 +587,7 @@ describe('injection preview', () => {
   function fleet() {
     const app = Testing.app();
     const platform = new Chart(app, 'platform');
+    allowPodMetadataPatches(platform);
     const logs = kplus.Volume.fromEmptyDir(platform, 'logs', 'agent-buffer');
     const log = new SidecarSet(platform, 'log', {
       metadata: { name: 'logging' },

@@ -6,7 +6,7 @@
  */
 import { PodTemplateAt, podTemplateFieldWarnings, podTemplateReleaseRules } from './_pod-template-releases';
 import { goZeroValues } from './_workload';
-import { AdmissionModule, ReleaseRule } from './types';
+import { AdmissionApp, AdmissionContext, AdmissionModule, Manifest, ReleaseRule } from './types';
 import { advice } from '../validation/advice';
 import { fieldError, stricterProblem } from '../validation/field-error';
 import { cloneJson } from '../validation/json';
@@ -14,7 +14,7 @@ import { dns1123LabelProblems, envVarNameProblems, labelsProblems, portNameProbl
 import { parseStrictPercent } from '../validation/percent';
 import { VOLUME_SOURCES, containerListShapeProblems, defaultPodTemplate, podTemplateProblems } from '../validation/pod-template';
 import { resourceExpressionProblem } from '../validation/resource-expression';
-import { LabelSelectorJson, isEmptySelector, selectorProblems } from '../validation/selectors';
+import { LabelSelectorJson, isEmptySelector, selectorMatches, selectorProblems } from '../validation/selectors';
 import { eachObject, listShapeProblem } from '../validation/shape';
 
 /** The v1beta1 spec of a SidecarSet in wire form; a v1alpha1 object is converted first (rule 30). */
@@ -307,11 +307,6 @@ function sidecarPodTemplateErrors(spec: any, reported: string[]): string[] {
 export function sidecarSetWarnings(json: any): string[] {
   const out: string[] = [];
   const spec = defaultedSidecarSetSpec(sidecarSetSpecOf(json));
-  if ((spec.patchPodMetadata ?? []).length > 0) {
-    const keys = [...new Set<string>(spec.patchPodMetadata.flatMap((p: any) => Object.keys(p?.annotations ?? {})))];
-    out.push(fieldError('spec.patchPodMetadata', keys, 'is refused unless the ConfigMap kruise-system/kruise-configuration has a SidecarSet_PatchPodMetadata_WhiteList rule allowing these '
-      + 'annotation keys (or the feature gate SidecarSetPatchPodMetadataDefaultsAllowed is on)', 'add the whitelist to your control plane'));
-  }
   const ns = spec.namespaceSelector as LabelSelectorJson | undefined;
   const named = [
     ns?.matchLabels?.['kubernetes.io/metadata.name'],
@@ -429,6 +424,75 @@ function sidecarPod(m: any): PodTemplateAt[] {
   return [{ template: { spec: { containers: spec.containers, initContainers: spec.initContainers, volumes: spec.volumes } }, specPath: 'spec', sidecars: true }];
 }
 
+/** Where the SidecarSet webhook reads which annotation keys patchPodMetadata may patch (pkg/util/configuration). */
+const WHITELIST_CONFIGMAP = 'kruise-configuration';
+const WHITELIST_KEY = 'SidecarSet_PatchPodMetadata_WhiteList';
+const DEFAULTS_ALLOWED = 'SidecarSetPatchPodMetadataDefaultsAllowed';
+
+/**
+ * The patchPodMetadata whitelist rule (pkg/control/sidecarcontrol/util.go
+ * ValidateSidecarSetPatchMetadataWhitelist): a SidecarSet that patches pod
+ * metadata is refused unless the ConfigMap kruise-configuration in the
+ * control plane's namespace holds a whitelist whose rules (those whose
+ * selector matches the SidecarSet's labels) allow every annotation key by a
+ * regular expression; with the feature gate SidecarSetPatchPodMetadataDefaultsAllowed
+ * on, no whitelist (or no rule that applies) allows every key. Read from the
+ * objects judged with the SidecarSet: the app's, or the documents and live
+ * state of a check. The control plane's namespace is that of the app's
+ * kruise-controller-manager Deployment, else kruise-system.
+ */
+export function patchPodMetadataWhitelistErrors(m: Manifest, app: AdmissionApp, ctx: AdmissionContext): string[] {
+  const patches: any[] = Array.isArray(m.spec?.patchPodMetadata) ? m.spec.patchPodMetadata : [];
+  if (patches.length === 0) return [];
+  const keys = [...new Set<string>(patches.flatMap(p => (p && typeof p.annotations === 'object' ? Object.keys(p.annotations) : [])))];
+  const gateOn = ctx.gate(DEFAULTS_ALLOWED);
+  const manager = app.objects('apps', 'Deployment').find(d => d.json.metadata?.name === 'kruise-controller-manager');
+  const ns = manager?.json.metadata?.namespace || 'kruise-system';
+  const map = app.objects('', 'ConfigMap').find(c => c.json.metadata?.name === WHITELIST_CONFIGMAP && (c.json.metadata?.namespace || 'default') === ns
+    && typeof c.json.data?.[WHITELIST_KEY] === 'string');
+  const example = JSON.stringify({ rules: [{ allowedAnnotationKeyExprs: keys.map(k => `^${k.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) }] });
+  const fix = advice(`add the ConfigMap ${ns}/${WHITELIST_CONFIGMAP} with data ${WHITELIST_KEY}: '${example}', or turn on the feature gate ${DEFAULTS_ALLOWED}`,
+    `add a ConfigMap named ${WHITELIST_CONFIGMAP} in namespace ${ns} with data ${WHITELIST_KEY}: '${example}', `
+    + `or turn on the feature gate ${DEFAULTS_ALLOWED} (KruiseControlPlane featureGates)`);
+  if (!map) {
+    if (gateOn) return [];
+    return [fieldError('spec.patchPodMetadata', keys, `is refused by the SidecarSet webhook: it reads the annotation keys a SidecarSet may patch from ${WHITELIST_KEY} `
+      + `of the ConfigMap ${ns}/${WHITELIST_CONFIGMAP}, refuses every patch without it, and none is among the objects judged`, fix)];
+  }
+  const at = `${WHITELIST_KEY} of ConfigMap ${ns}/${WHITELIST_CONFIGMAP} ${map.place}`;
+  let list: any;
+  try {
+    list = JSON.parse(map.json.data[WHITELIST_KEY]);
+  } catch (e) {
+    return [fieldError('spec.patchPodMetadata', keys, `is refused by the SidecarSet webhook: ${at} is not JSON (${(e as Error).message})`, fix)];
+  }
+  const labels: Record<string, string> = m.metadata?.labels ?? {};
+  const exprs: RegExp[] = [];
+  for (const rule of Array.isArray(list?.rules) ? list.rules : []) {
+    if (rule?.selector && !(isEmptySelector(rule.selector) || selectorMatches(rule.selector, labels))) continue;
+    for (const x of Array.isArray(rule?.allowedAnnotationKeyExprs) ? rule.allowedAnnotationKeyExprs : []) {
+      try {
+        exprs.push(new RegExp(String(x)));
+      } catch (e) {
+        return [fieldError('spec.patchPodMetadata', keys, `is refused by the SidecarSet webhook: ${at} has an expression that does not compile (${JSON.stringify(x)})`, fix)];
+      }
+    }
+  }
+  if (exprs.length === 0) {
+    if (gateOn) return [];
+    return [fieldError('spec.patchPodMetadata', keys, `is refused by the SidecarSet webhook: no rule of ${at} applies to this SidecarSet's labels (${JSON.stringify(labels)})`, fix)];
+  }
+  const out: string[] = [];
+  patches.forEach((p, i) => {
+    for (const k of Object.keys(p?.annotations ?? {})) {
+      if (!exprs.some(r => r.test(k))) {
+        out.push(fieldError(`spec.patchPodMetadata[${i}].annotations[${JSON.stringify(k)}]`, k, `is not allowed by ${at}: no expression of the rules that apply to this SidecarSet matches it`, fix));
+      }
+    }
+  });
+  return out;
+}
+
 /** The SidecarSet webhooks (v1alpha1 is converted to v1beta1 first, as upstream does). */
 export const sidecarSetAdmission: AdmissionModule = {
   group: 'apps.kruise.io',
@@ -438,4 +502,5 @@ export const sidecarSetAdmission: AdmissionModule = {
   validate: m => sidecarSetErrors(m),
   warnings: (m, ctx) => [...sidecarSetWarnings(m), ...podTemplateFieldWarnings(sidecarPod(m), ctx)],
   releaseRules: [...RELEASE_RULES, ...podTemplateReleaseRules(sidecarPod, { sidecars: true })],
+  appRules: (m, app, ctx) => patchPodMetadataWhitelistErrors(m, app, ctx),
 };

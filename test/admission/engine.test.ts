@@ -8,6 +8,7 @@ import { CloneSet, CloneSetUpdateStrategy, KruiseControlPlane, KruiseInclude, Kr
 import { admissionCases, rolloutAdmissionCases } from '../fixtures/admission';
 import { l1ClassOf } from '../util/admission';
 import { takeWarnings } from '../util/every-message-shaped';
+import { allowPodMetadataPatches } from '../util/whitelist';
 
 const template = { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'web', image: 'nginx:1.27' }] } };
 const cloneSet = (spec: Record<string, unknown>, name = 'web') => ({
@@ -265,12 +266,17 @@ describe('no bare TypeError, every problem at once', () => {
     new ApiObject(chart, 'raw', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'settings' }, data: plain({ 'app.yaml': 'x: 1' }) });
     const ss = new SidecarSet(chart, 'ss', { selector: kplus.LabelSelector.of({ labels: plain({ app: 'web' }) }), containers: [{ name: 'log', image: 'fluent-bit:3.1' }] });
     ss.addPodMetadataPatch({ annotations: plain({ 'example.com/logs': 'on' }) });
+    allowPodMetadataPatches(chart, ['^example\\.com/']);
     const out = Testing.synth(chart);
     expect(out.find(o => o.metadata.name === 'l1').spec.selector).toEqual({ matchLabels: { app: 'web' } });
     expect(out.find(o => o.kind === 'ConfigMap').data).toEqual({ 'app.yaml': 'x: 1' });
     expect(out.find(o => o.kind === 'SidecarSet').spec.selector).toEqual({ matchLabels: { app: 'web' } });
-    // the annotation patch, read from the map, is what the warning names
-    expect(takeWarnings()).toEqual([expect.stringContaining('[test/ss] SidecarSet "test-ss-c8962808" (apps.kruise.io/v1beta1) spec.patchPodMetadata: ["example.com/logs"] is refused unless')]);
+    expect(takeWarnings()).toEqual([]);
+    // the annotation patch, read from the map, is what the whitelist check names
+    const bare = Testing.chart();
+    new SidecarSet(bare, 'ss', { selector: kplus.LabelSelector.of({ labels: plain({ app: 'web' }) }), containers: [{ name: 'log', image: 'fluent-bit:3.1' }] })
+      .addPodMetadataPatch({ annotations: plain({ 'example.com/logs': 'on' }) });
+    expect(() => Testing.synth(bare)).toThrow('[test/ss] SidecarSet "test-ss-c8962808" (apps.kruise.io/v1beta1) spec.patchPodMetadata: ["example.com/logs"] is refused by the SidecarSet webhook');
   });
 
   test('Durations that are not whole seconds are reported with the other problems of the app, not thrown while serializing', () => {

@@ -7,6 +7,7 @@
  */
 import { asApplied } from '../../src/admission/apply';
 import { judgeManifest } from '../../src/admission/judge';
+import { AdmissionApp } from '../../src/admission/types';
 import { judgeUpdate } from '../../src/admission/update';
 import { contextFromFlags } from '../../src/releases/flags';
 import { FOUND_CLASSES, FoundCase, foundCases, foundRolloutCases } from '../fixtures/admission/found';
@@ -15,7 +16,9 @@ import { RELEASE_JUDGE_GATES } from '../fixtures/admission/releases';
 const verdictOn = (c: FoundCase, line: string): true | string => {
   const ctx = c.manifest.apiVersion.startsWith('rollouts.kruise.io/')
     ? contextFromFlags({ rollouts: line }) : contextFromFlags({ openkruise: line, featureGates: RELEASE_JUDGE_GATES });
-  const { errors } = c.old ? judgeUpdate(asApplied(c.old), c.manifest, ctx) : judgeManifest(c.manifest, ctx);
+  // judged as `check` judges a document alone: the rules that read other objects find none
+  const alone: AdmissionApp = { objects: () => [] };
+  const { errors } = c.old ? judgeUpdate(asApplied(c.old), c.manifest, ctx, alone) : judgeManifest(c.manifest, ctx, alone);
   return errors.length === 0 ? true : errors[0];
 };
 

@@ -254,6 +254,31 @@ spec:
       + 'the cluster admits the AdvancedCronJob, then refuses every BroadcastJob it creates from this template when the schedule fires, so none ever runs; set restartPolicy to Never or OnFailure (it defaults to Always)\n');
   });
 
+  test('a SidecarSet patchPodMetadata is judged against the whitelist of a kruise-configuration ConfigMap among the documents', () => {
+    const patching = `apiVersion: apps.kruise.io/v1beta1
+kind: SidecarSet
+metadata: {name: logs}
+spec:
+  selector: {matchLabels: {app: web}}
+  containers: [{name: log, image: "fluent-bit:3.1"}]
+  patchPodMetadata: [{annotations: {"example.com/team": "shop"}}]
+`;
+    const whitelist = (exprs: string[]) => `---
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: kruise-configuration, namespace: kruise-system}
+data:
+  SidecarSet_PatchPodMetadata_WhiteList: '${JSON.stringify({ rules: [{ allowedAnnotationKeyExprs: exprs }] })}'
+`;
+    const alone = check(patching);
+    expect(alone.code).toBe(2);
+    expect(alone.out).toContain(`SidecarSet "logs" (apps.kruise.io/v1beta1; ${alone.file}, document 1) spec.patchPodMetadata: ["example.com/team"] is refused by the SidecarSet webhook: `);
+    const allowed = check(patching + whitelist(['^example\\.com/']));
+    expect(allowed.out).toBe(SUMMARY(2, 1, 1, 1, 'all admitted'));
+    const other = check(patching + whitelist(['^team\\.io/']));
+    expect(other.out).toContain(`spec.patchPodMetadata[0].annotations["example.com/team"]: "example.com/team" is not allowed by SidecarSet_PatchPodMetadata_WhiteList of ConfigMap kruise-system/kruise-configuration (${other.file}, document 2): `);
+  });
+
   test('a metadata.name that is not a string is named by the field, never "[object Object]"', () => {
     const r = check(CLONESET.replace('  name: web\n', '  name: {first: web}\n'));
     expect(r.out).toBe(`CloneSet (apps.kruise.io/v1alpha1; ${r.file}, document 1) metadata.name: {"first":"web"} is not a string, so the API server cannot decode the object's metadata; give a string\n${SUMMARY(1, 1, 1, 0, '1 document refused')}`);

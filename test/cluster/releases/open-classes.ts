@@ -23,17 +23,7 @@ export interface OpenClass {
   readonly why: string;
 }
 
-export const OPEN_CLASSES: readonly OpenClass[] = [
-  {
-    id: 'patch-pod-metadata-whitelist',
-    releases: /^openkruise-/,
-    change: /^spec\.patchPodMetadata/,
-    refusedBy: 'cluster',
-    refusal: /SidecarSet patch metadata whitelist not found/,
-    why: 'the SidecarSet webhook admits patchPodMetadata annotations only as the cluster\'s whitelist (the kruise-configuration ConfigMap) allows, '
-      + 'and a cluster without it refuses every one; admission does not read that ConfigMap yet',
-  },
-];
+export const OPEN_CLASSES: readonly OpenClass[] = [];
 
 /** The open class a generated disagreement of release `key` is, if any. */
 export function openClassOf(key: string, v: GenVerdict): OpenClass | undefined {
