@@ -128,15 +128,13 @@ trap stop EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
-# --- free loopback ports (the kernel picks them; bound and released at once)
+# --- free loopback ports, below the kernel's ephemeral range (ports.js says why)
 read -r etcd_client etcd_peer api_port scheduler_port kwok_port kwok_node_port kcm_port \
   kubelet_port kubelet_healthz_port proxy_healthz_port proxy_metrics_port < <(node -e '
-  const net = require("net");
-  const take = () => new Promise((ok, ko) => { const s = net.createServer(); s.on("error", ko);
-    s.listen(0, "127.0.0.1", () => { const p = s.address().port; ok([s, p]); }); });
-  Promise.all(Array.from({ length: 11 }, take)).then(r => { r.forEach(([s]) => s.close()); console.log(r.map(([, p]) => p).join(" ")); })
+  const { freePort } = require(process.argv[1]);
+  (async () => { const ports = []; for (let i = 0; i < 11; i++) ports.push(await freePort()); console.log(ports.join(" ")); })()
     .catch(e => { console.error(e.message); process.exit(1); });
-') || fail "no free port on 127.0.0.1 could be had"
+' "$here/ports.js") || fail "no free port on 127.0.0.1 could be had"
 
 # --- certificates: one CA; the API server's serving cert; an admin client cert
 ssl() { openssl "$@" >>"$dir/openssl.log" 2>&1 || fail "openssl $1 failed (see $dir/openssl.log)"; }

@@ -12,20 +12,10 @@ import * as fs from 'fs';
 import * as http from 'http';
 import * as net from 'net';
 import * as path from 'path';
+import { freePort } from './manager';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 
-/** A free TCP port on 127.0.0.1. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 /** A bare repository served read-only over git's smart HTTP, and a working clone that pushes to it. */
 export interface GitServer {

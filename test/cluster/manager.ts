@@ -13,7 +13,6 @@
  */
 import { ChildProcess, spawn } from 'child_process';
 import * as fs from 'fs';
-import * as net from 'net';
 import * as path from 'path';
 import { App, Chart } from 'cdk8s';
 import { Kube, Manifest, applyAll, describeObject } from './kube';
@@ -35,16 +34,10 @@ function tierEnv() {
   return { manager: CLUSTER_KRUISE_MANAGER, routes: CLUSTER_ROUTES, pids: CLUSTER_PIDS, dir: CLUSTER_DIR, server: CLUSTER_SERVER };
 }
 
-/** A free port on 127.0.0.1 (bound and released at once, as cluster.sh picks its ports). */
+/** A free port on 127.0.0.1, below the kernel's ephemeral range (ports.js; cluster.sh picks its ports the same way). */
 export function freePort(): Promise<number> {
-  return new Promise((ok, ko) => {
-    const s = net.createServer();
-    s.on('error', ko);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as net.AddressInfo).port;
-      s.close(() => ok(port));
-    });
-  });
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return (require('./ports') as { freePort: () => Promise<number> }).freePort();
 }
 
 /** The manager as our Deployment describes it. */
