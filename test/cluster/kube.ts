@@ -68,9 +68,24 @@ export class Kube {
     this.agent.destroy();
   }
 
-  /** One HTTP request; the body is parsed as JSON when it is JSON. */
-  public request(method: string, apiPath: string, body?: unknown, contentType = 'application/json'): Promise<Response> {
+  /**
+   * One HTTP request; the body is parsed as JSON when it is JSON. A request
+   * sent on a kept-alive connection the API server had just closed (it never
+   * reached the server: EPIPE or ECONNRESET on a reused socket) is sent again
+   * on a new one, at most twice.
+   */
+  public async request(method: string, apiPath: string, body?: unknown, contentType = 'application/json'): Promise<Response> {
     const payload = body === undefined ? undefined : Buffer.from(typeof body === 'string' ? body : JSON.stringify(body));
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this.send(method, apiPath, payload, contentType);
+      } catch (e: any) {
+        if (!(e?.reusedSocket && ['EPIPE', 'ECONNRESET'].includes(e.code)) || attempt >= 2) throw e;
+      }
+    }
+  }
+
+  private send(method: string, apiPath: string, payload: Buffer | undefined, contentType: string): Promise<Response> {
     return new Promise((resolve, reject) => {
       const req = https.request({
         agent: this.agent,
@@ -92,7 +107,7 @@ export class Kube {
           resolve({ status: res.statusCode ?? 0, body: parsed });
         });
       });
-      req.on('error', reject);
+      req.on('error', (e: any) => reject(Object.assign(e, { reusedSocket: req.reusedSocket })));
       req.setTimeout(60_000, () => req.destroy(new Error(`cluster tier: ${method} ${apiPath} timed out after 60 s`)));
       if (payload) req.write(payload);
       req.end();
