@@ -123,7 +123,8 @@ describe('CloneSet', () => {
       const cs = await live(kube, findKind(v2, 'CloneSet'));
       if ((cs.status?.observedGeneration ?? 0) < cs.metadata.generation) return undefined;
       const pods = await podsOf(kube, NS, 'app=mid');
-      const restarted = pods.filter(p => containerStatus(p, 'server')?.image?.endsWith('server:v2') && !isReady(p));
+      // restarted on v2 and started (a container ID: kruise-daemon can restart it again), not ready yet
+      const restarted = pods.filter(p => containerStatus(p, 'server')?.image?.endsWith('server:v2') && containerStatus(p, 'server')?.containerID && !isReady(p));
       return restarted.length === 1 && pods.length === 2 ? { cs, pods } : undefined;
     }, undefined, 200);
     expect(mid.pods.filter(p => podFacts(p).containers.server.restarts === 1)).toHaveLength(1);
