@@ -5,16 +5,16 @@
  * the live object or the cluster): immutable fields on update, InPlaceOnly
  * diffs between revisions, podsToDelete naming pods the CloneSet owns.
  */
-import { podTemplateFieldWarnings, podTemplateReleaseRules } from './_pod-template-releases';
+import { openKruiseHas, podTemplateFieldWarnings, podTemplateReleaseRules } from './_pod-template-releases';
 import {
   Json, MAX_INT32, goZeroValues, RuleProblem, Rules, describe, hasPreDownload, imagePreDownloadRules,
   partitionWarnings, lifecycleRules, lifecycleWarnings, metadataRules, ownCopy, preDownloadSkipped, priorityRules, problemLines,
   scatterRules, selectorRules, templateRules, volumeClaimTemplateRules, workloadTemplate,
 } from './_workload';
-import { AdmissionModule, ReleaseRule } from './types';
+import { AdmissionContext, AdmissionModule, ReleaseRule } from './types';
 import { advice } from '../validation/advice';
 import { fieldError, stricterProblem } from '../validation/field-error';
-import { parseKruisePercent, ParsedIntOrPercent, parseUpstreamPercent, scaled } from '../validation/percent';
+import { parseKruisePercent, parseLegacyPercent, ParsedIntOrPercent, parseUpstreamPercent, scaled } from '../validation/percent';
 
 
 const INT_OR_PERCENT_FIX = () => advice('use an integer or a percentage such as "20%"', 'use PercentOrAbsolute.absolute(n) or PercentOrAbsolute.percent(p)');
@@ -74,6 +74,9 @@ export function cloneSetProblems(manifest: Json): RuleProblem[] {
     const v = u[field];
     const at = `spec.updateStrategy.${field}`;
     if (!parseKruisePercent(v)) {
+      // before 1.9 the webhook reads a string without % as a percentage (1.9 refuses it: RELEASE_RULES)
+      const legacy = legacyBudget(v);
+      if (legacy) return legacy;
       r.add(at, v, 'is not an integer or a percentage', INT_OR_PERCENT_FIX());
       return undefined;
     }
@@ -145,12 +148,45 @@ export function cloneSetWarnings(manifest: Json): string[] {
 
 
 /**
+ * A maxUnavailable or maxSurge that only the webhook before 1.9 reads:
+ * apimachinery's deprecated GetValueFromIntOrPercent takes every '%' out and
+ * reads the whole number left as a percentage (`"1"` is 1%), and so does the
+ * controller of those releases; 1.9 reads a string only when it ends in '%'.
+ */
+function legacyBudget(v: unknown): ParsedIntOrPercent | undefined {
+  return typeof v === 'string' && !parseKruisePercent(v) ? parseLegacyPercent(v) : undefined;
+}
+
+const BUDGETS = ['maxUnavailable', 'maxSurge'] as const;
+
+/** What a target before 1.9 admits in the budgets and reads otherwise than written. */
+function legacyBudgetWarnings(manifest: Json, ctx: AdmissionContext): string[] {
+  if (openKruiseHas(ctx, '1.9')) return [];
+  return BUDGETS.flatMap(f => {
+    const v = manifest.spec?.updateStrategy?.[f];
+    const p = legacyBudget(v);
+    return p ? [fieldError(`spec.updateStrategy.${f}`, v, `is a string without %, which OpenKruise before 1.9 reads as ${p.value}% of the replicas, not as ${p.value} pod(s), `
+      + 'and which OpenKruise 1.9 refuses', advice(`write ${p.value} for pods or "${p.value}%" for a percentage`, `use PercentOrAbsolute.absolute(${p.value}) or percent(${p.value})`))] : [];
+  });
+}
+
+/**
  * The CloneSet webhook's changes by release: before 1.9 it parsed
- * maxUnavailable and maxSurge as whole percentages only (1.9 scales a
- * fractional one, which the controller then reads as 0: refused on every
- * release, by the rules above, as of no use).
+ * maxUnavailable and maxSurge with apimachinery's deprecated parser, which
+ * takes whole numbers only and reads a string without % as a percentage; 1.9
+ * scales a fractional percentage (which the controller then reads as 0:
+ * refused on every release, by the rules above, as of no use) and refuses a
+ * string without %.
  */
 const RELEASE_RULES: ReleaseRule[] = [{
+  release: '1.9',
+  change: 'refuses',
+  what: 'a string without % in spec.updateStrategy.maxUnavailable or maxSurge, which OpenKruise before 1.9 reads as a percentage',
+  find: m => BUDGETS.flatMap(f => {
+    const v = m.spec?.updateStrategy?.[f];
+    return legacyBudget(v) ? [{ field: `spec.updateStrategy.${f}`, value: v, problem: 'is not an integer or a percentage', fix: INT_OR_PERCENT_FIX() }] : [];
+  }),
+}, {
   release: '1.9',
   change: 'accepts',
   what: 'a fractional percentage in spec.updateStrategy.maxUnavailable or maxSurge',
@@ -169,6 +205,6 @@ export const cloneSetAdmission: AdmissionModule = {
   versions: ['v1alpha1'],
   defaults: m => defaultCloneSet(m),
   validate: m => problemLines(cloneSetProblems(m)),
-  warnings: (m, ctx) => [...cloneSetWarnings(m), ...podTemplateFieldWarnings(workloadTemplate(m), ctx)],
+  warnings: (m, ctx) => [...cloneSetWarnings(m), ...legacyBudgetWarnings(m, ctx), ...podTemplateFieldWarnings(workloadTemplate(m), ctx)],
   releaseRules: [...RELEASE_RULES, ...podTemplateReleaseRules(workloadTemplate)],
 };

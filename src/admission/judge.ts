@@ -14,7 +14,7 @@ import { advice } from '../validation/advice';
 import { fieldError } from '../validation/field-error';
 import { cloneJson } from '../validation/json';
 import { objectMetaProblems } from '../validation/names';
-import { formatIssue, goZeroValues, hasStatusSubresource, ignoredFields, validateManifest, withoutNulls } from '../validation/schemas';
+import { checkedAfterMutation, formatIssue, goZeroValues, hasStatusSubresource, ignoredFields, validateManifest, withoutNulls } from '../validation/schemas';
 
 // how every message names its object, written once (validation/object-line.ts) for synth and the commands
 export type { ObjectSource } from '../validation/object-line';
@@ -177,14 +177,15 @@ export function judgeManifest(manifest: Manifest, ctx: AdmissionContext, app?: A
   const undecodable = metadataDecodeErrors(created);
   if (undecodable.length > 0) return { errors: undecodable, decoded: false };
   const issues = validateManifest(created, target);
-  const structural = issues.filter(i => !i.missing);
+  const structural = issues.filter(i => !checkedAfterMutation(i));
   if (structural.length > 0) return { errors: structural.map(formatIssue), decoded: false };
   // the manifest may be shared with other checks and the output: defaults return a copy, a module without defaults gets one
   const webhookDefaults = module?.defaults && answers ? module.defaults(created, ctx) : cloneJson(created);
   const defaulted = mutated ? goZeroValues(webhookDefaults, target) : webhookDefaults;
   if (issues.length > 0) {
-    const missing = defaulted !== webhookDefaults || module?.defaults ? validateManifest(defaulted, target).filter(i => i.missing) : issues;
-    if (missing.length > 0) return { errors: missing.map(formatIssue), decoded: false };
+    // required fields and values: the schema meets them after the mutating webhook answered
+    const after = defaulted !== webhookDefaults || module?.defaults ? validateManifest(defaulted, target).filter(checkedAfterMutation) : issues;
+    if (after.length > 0) return { errors: after.map(formatIssue), decoded: false };
   }
   const meta = metadataErrors(created);
   if (!module) return { errors: meta, decoded: true };

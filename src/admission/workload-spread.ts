@@ -8,7 +8,7 @@ import { AdmissionApp, AdmissionModule, ReleaseRule } from './types';
 import { advice } from '../validation/advice';
 import { fieldError, stricterProblem } from '../validation/field-error';
 import { dns1123SubdomainProblems, labelValueProblems, qualifiedNameProblems } from '../validation/names';
-import { parseUpstreamPercent } from '../validation/percent';
+import { parseLegacyPercent, parseUpstreamPercent } from '../validation/percent';
 import { selectorProblems } from '../validation/selectors';
 
 const groupOf = (apiVersion: string | undefined): string => (apiVersion && apiVersion.includes('/') ? apiVersion.slice(0, apiVersion.indexOf('/')) : '');
@@ -120,6 +120,14 @@ export function workloadSpreadErrors(json: any): string[] {
   let percents = false;
   for (const x of withMax) {
     const p = parseUpstreamPercent(x.s.maxReplicas);
+    const legacy = p ? undefined : parseLegacyPercent(x.s.maxReplicas);
+    if (legacy && legacy.value >= 0) {
+      // the webhook reads it with apimachinery's deprecated parser (every % taken out, a percentage); the rest of OpenKruise does not
+      errors.push(fieldError(`spec.subsets[${x.i}].maxReplicas`, x.s.maxReplicas, stricterProblem('is not a whole number followed by %',
+        `the WorkloadSpread webhook (reading it as ${legacy.value}%)`, 'OpenKruise\'s subset accounting reads a percentage only so: the pod webhook\'s first count of the subset finds no room, '
+        + 'and from 1.9 the controller cannot read it at all'), advice(`write "${legacy.value}%"`, `use PercentOrAbsolute.percent(${legacy.value})`)));
+      continue;
+    }
     if (!p || p.value < 0) {
       errors.push(fieldError(`spec.subsets[${x.i}].maxReplicas`, x.s.maxReplicas, 'is not a non-negative integer or integer percentage', advice('use an integer >= 0 or a whole percentage such as "50%"', 'use PercentOrAbsolute.absolute(n) or percent(n) with a whole n >= 0')));
       continue;

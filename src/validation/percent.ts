@@ -33,6 +33,24 @@ export function parseUpstreamPercent(v: IntOrPercent | unknown): ParsedIntOrPerc
   return m ? { isPercent: true, value: Number(m[1]) } : undefined;
 }
 
+const INT64_MAX = BigInt('9223372036854775807');
+
+/**
+ * PCT-LEGACY: apimachinery's deprecated `intstr.GetValueFromIntOrPercent`
+ * (which some OpenKruise webhooks call): any integer; or any string that is a
+ * whole number once every '%' is taken out (Go's strconv.Atoi: a sign, then
+ * digits), read as a percentage whether or not it had a '%' (`"1"` is 1%).
+ */
+export function parseLegacyPercent(v: IntOrPercent | unknown): ParsedIntOrPercent | undefined {
+  if (typeof v === 'number') return Number.isInteger(v) ? { isPercent: false, value: v } : undefined;
+  if (typeof v !== 'string') return undefined;
+  const body = v.replace(/%/g, '');
+  if (!/^[+-]?\d+$/.test(body)) return undefined;
+  const big = BigInt(body);
+  if (big > INT64_MAX || big < -INT64_MAX - BigInt(1)) return undefined;
+  return { isPercent: true, value: Number(big) };
+}
+
 /** PCT-STRICT: an integer >= 0, or a string of digits followed by '%'. */
 export function parseStrictPercent(v: IntOrPercent | unknown): ParsedIntOrPercent | undefined {
   if (typeof v === 'number') return Number.isInteger(v) && v >= 0 ? { isPercent: false, value: v } : undefined;

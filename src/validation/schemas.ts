@@ -47,6 +47,24 @@ export interface SchemaIssue {
   readonly keyword: string;
 }
 
+/**
+ * The keywords that judge a value the object decoded with: the API server
+ * validates a custom resource against its schema after the mutating webhooks
+ * ran, so a webhook's default can make such a value pass (an AdvancedCronJob's
+ * `concurrencyPolicy: ""` becomes Allow, then meets the enum). A type or an
+ * unknown field is found as the object is written: a webhook's Go types do not
+ * decode it.
+ */
+const VALUE_KEYWORDS: ReadonlySet<string> = new Set([
+  'enum', 'pattern', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf',
+  'minLength', 'maxLength', 'minItems', 'maxItems', 'minProperties', 'maxProperties', 'uniqueItems',
+]);
+
+/** Whether the API server finds the issue on the object the mutating webhooks answered with (a required field, a value), not on the object as written. */
+export function checkedAfterMutation(issue: SchemaIssue): boolean {
+  return issue.missing === true || VALUE_KEYWORDS.has(issue.keyword);
+}
+
 interface SchemaIndex {
   readonly schemas: SchemaEntry[];
 }

@@ -1,5 +1,5 @@
 import { advancedCronJobAdmission as mod, parseGoDuration, parseSchedule, timeZoneProblem } from '../../src/admission/advanced-cron-job';
-import { asCreated } from '../../src/admission/judge';
+import { asCreated, judgeManifest } from '../../src/admission/judge';
 import { GATE_DEFAULTS } from '../../src/control-plane/_gates';
 import { validateManifest } from '../../src/validation/schemas';
 import { cases } from '../fixtures/admission/advanced-cron-job';
@@ -160,4 +160,19 @@ test('validate and warnings never throw on odd but schema-valid objects', () => 
     expect(() => mod.warnings!(mod.defaults!(m, ctx), ctx)).not.toThrow();
     expect(judge(m).length).toBeGreaterThan(0);
   }
+});
+
+describe('concurrencyPolicy: the schema\'s enum is met after the mutating webhook', () => {
+  const withPolicy = (id: string, concurrencyPolicy: string) => {
+    const m = caseOf(id);
+    m.spec.concurrencyPolicy = concurrencyPolicy;
+    return judgeManifest(m, ctx).errors;
+  };
+  test('an empty one is the default by then (Allow, or Replace with an image list template)', () => {
+    expect(withPolicy('v1beta1-job-template', '')).toEqual([]);
+    expect(withPolicy('v1beta1-image-list-template', '')).toEqual([]);
+  });
+  test('any other value outside the enum is refused', () => {
+    expect(withPolicy('v1beta1-job-template', 'Sometimes')).toEqual(['spec.concurrencyPolicy: "Sometimes" is not an allowed value; use one of "Allow", "Forbid", "Replace"']);
+  });
 });

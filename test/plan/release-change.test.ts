@@ -69,6 +69,8 @@ describe('OpenKruise 1.8 -> 1.9', () => {
         + 'in a pod template with hostNetwork (accepted from OpenKruise 1.9)',
       'AdvancedCronJob, BroadcastJob, CloneSet, DaemonSet, UnitedDeployment: stops refusing a resourceClaims entry that names '
         + 'its claim in the entry (resourceClaimName, resourceClaimTemplateName) (accepted from OpenKruise 1.9)',
+      'CloneSet: starts refusing a string without % in spec.updateStrategy.maxUnavailable or maxSurge, which OpenKruise before 1.9 reads as a percentage '
+        + '(refused from OpenKruise 1.9)',
       'CloneSet: stops refusing a fractional percentage in spec.updateStrategy.maxUnavailable or maxSurge (accepted from OpenKruise 1.9)',
       'ImageListPullJob, ImagePullJob: starts refusing a percentage, a negative number or a string that is no integer in '
         + 'spec.parallelism (refused from OpenKruise 1.9)',
