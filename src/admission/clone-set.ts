@@ -14,6 +14,7 @@ import {
 import { AdmissionContext, AdmissionModule, ReleaseRule } from './types';
 import { advice } from '../validation/advice';
 import { fieldError, stricterProblem } from '../validation/field-error';
+import { dns1123SubdomainProblems } from '../validation/names';
 import { parseKruisePercent, parseLegacyPercent, ParsedIntOrPercent, parseUpstreamPercent, scaled } from '../validation/percent';
 
 
@@ -53,6 +54,14 @@ export function cloneSetProblems(manifest: Json): RuleProblem[] {
   const toDelete: string[] = s.scaleStrategy?.podsToDelete ?? [];
   const dups = [...new Set(toDelete.filter((n, i) => toDelete.indexOf(n) !== i))];
   if (dups.length > 0) r.add('spec.scaleStrategy.podsToDelete', dups, 'are listed more than once', 'list each pod once');
+  // the webhook looks every name up (pkg/webhook/cloneset/validating/validation.go:120 of v1.9.1): no pod has a name that is
+  // no DNS subdomain (a null item decodes as "")
+  (Array.isArray(toDelete) ? toDelete : []).forEach((n: unknown, i: number) => {
+    const name = n === null ? '' : n;
+    if (typeof name === 'string' && dns1123SubdomainProblems(name).length > 0) {
+      r.add(`spec.scaleStrategy.podsToDelete[${i}]`, n, 'is not a pod name, so the CloneSet webhook finds no such pod and refuses it', 'name a pod of this CloneSet, or remove the item');
+    }
+  });
   const smu = s.scaleStrategy?.maxUnavailable;
   if (smu !== undefined && !parseUpstreamPercent(smu)) {
     r.add('spec.scaleStrategy.maxUnavailable', smu, stricterProblem('is not an integer or a whole percentage', 'OpenKruise', 'the controller reads it as 0'), 'use e.g. 2 or 20%');

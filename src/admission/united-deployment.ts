@@ -53,7 +53,7 @@ import { AdmissionContext, AdmissionModule, Manifest, ReleaseRule } from './type
 import { fieldError, stricterProblem } from '../validation/field-error';
 import { cloneJson } from '../validation/json';
 import { dns1123LabelProblems, dns1123SubdomainProblems, labelsProblems, objectMetaProblems, qualifiedNameProblems } from '../validation/names';
-import { TemplateProblem, defaultPodTemplate, podTemplateProblems, tolerationsProblems } from '../validation/pod-template';
+import { TemplateProblem, defaultPodTemplate, podTemplateDecodeProblems, podTemplateProblems, tolerationsProblems } from '../validation/pod-template';
 import { LabelSelectorJson, isEmptySelector, selectorMatches, selectorProblems } from '../validation/selectors';
 import { untypedObjectProblems } from '../validation/shape';
 
@@ -174,6 +174,12 @@ function templateProblems(s: Json, sel: LabelSelectorJson | undefined, out: Temp
   const pod: Json = isObject(ws.template) ? ws.template : {};
   const podLabels = isObject(pod.metadata) && isObject(pod.metadata.labels) ? pod.metadata.labels : {};
   if (STATEFUL.includes(kind)) {
+    // the mutating webhook decodes the whole UnitedDeployment into its Go types (a 400 when a field of the pod template has another type)
+    const undecodable = podTemplateDecodeProblems(ws.template, `${at}.spec.template`, 'the UnitedDeployment webhook cannot decode it');
+    if (undecodable.length > 0) {
+      out.push(...undecodable);
+      return;
+    }
     const us: Json = isObject(ws.updateStrategy) ? ws.updateStrategy : {};
     if (us.type === 'RollingUpdate' && isObject(us.rollingUpdate) && present(us.rollingUpdate.partition)) {
       out.push({
@@ -430,6 +436,11 @@ function defaults(manifest: Manifest, ctx: AdmissionContext): Manifest {
   if (!isObject(s.updateStrategy)) s.updateStrategy = {};
   s.updateStrategy.type ||= 'Manual';
   if (s.updateStrategy.type === 'Manual' && !isObject(s.updateStrategy.manualUpdate)) s.updateStrategy.manualUpdate = {};
+  // a workload template's pod template is a Go struct, no pointer (PodTemplateSpec): one left out comes back as an empty one
+  for (const k of SUBSET_TEMPLATES) {
+    const w = isObject(s.template) ? s.template[k] : undefined;
+    if (isObject(w) && isObject(w.spec) && w.spec.template === undefined) w.spec.template = { metadata: {}, spec: {} };
+  }
   const sts = isObject(s.template) ? s.template.statefulSetTemplate : undefined;
   if (isObject(sts) && !ctx.gate('TemplateNoDefaults')) {
     if (!isObject(sts.spec)) sts.spec = {};

@@ -335,8 +335,8 @@ function templateLosesDefaults(before: unknown, after: unknown): boolean {
 }
 
 /**
- * The required fields an update leaves unset where the mutating webhook
- * writes no Go zero values back: every OpenKruise mutating webhook answers
+ * The required fields an update leaves unset, and the null list items it
+ * has, where the mutating webhook writes no Go zero values back: every OpenKruise mutating webhook answers
  * only when its defaults change the object, and on an update of an object
  * the cluster defaulted they change nothing unless the update takes out a
  * defaulted field or replaces a list of the pod template (a scatter entry
@@ -360,10 +360,16 @@ function unwrittenZeroValueErrors(old: Manifest, changed: Manifest, ctx: Admissi
     : !isDeepStrictEqual(goView(merged), goView(module.defaults(goView(merged), ctx)))
       || templateLosesDefaults(storedOld.spec?.template, merged.spec?.template);
   if (answers) return [];
-  return validateManifest(merged, target).filter(i => i.missing).map(i => formatIssue({
+  // a required field left unset, and a null list item (which the API server keeps): the Go zero value the webhook
+  // decodes them as is never written back
+  return validateManifest(merged, target).filter(i => i.missing || (i.value === null && i.keyword === 'type')).map(i => formatIssue({
     ...i,
-    problem: `is required: the ${changed.kind} webhook writes its Go zero values back only when its defaults change the object, which they do not on this update `
-      + 'of the stored object, so the API server\'s schema finds the field unset',
+    problem: i.missing
+      ? `is required: the ${changed.kind} webhook writes its Go zero values back only when its defaults change the object, which they do not on this update `
+        + 'of the stored object, so the API server\'s schema finds the field unset'
+      : `${i.problem}: the API server keeps a null list item, and the ${changed.kind} webhook writes its Go zero value back only when its defaults change the object, `
+        + 'which they do not on this update of the stored object',
+    fix: i.missing ? i.fix : 'remove the null item, or give its value',
   }));
 }
 
@@ -384,8 +390,20 @@ export function updateRuleErrors(old: Manifest, changed: Manifest, ctx: Admissio
   };
   // the old object's status counts (a Rollout's phase): the stored object keeps it
   const oldDefaulted = { ...stored(old), status: old.status };
-  return [...fromStored, ...rules(oldDefaulted, stored(appliedOver(old, changed)), target.release, ctx)];
+  // a rule of the mutating webhook compares before it defaults: the manifest applied over the stored object, as sent
+  const changedObject = BEFORE_DEFAULTS.has(`${group}/${changed.kind}`)
+    ? withoutNulls(asCreated(appliedOver({ ...oldDefaulted, metadata: old.metadata }, changed)), target)
+    : stored(appliedOver(old, changed));
+  return [...fromStored, ...rules(oldDefaulted, changedObject, target.release, ctx)];
 }
+
+/**
+ * The kinds whose update rule is the mutating webhook's, which compares the
+ * object as sent with the stored one before it defaults anything
+ * (containerrecreaterequest/mutating/crr_mutating_handler.go:71): a field the
+ * update takes out differs from its stored default.
+ */
+const BEFORE_DEFAULTS: ReadonlySet<string> = new Set(['apps.kruise.io/ContainerRecreateRequest']);
 
 /** Whether a kind has rules of its own for an update (the others are judged as a create). */
 export function hasUpdateRules(apiVersion: string, kind: string): boolean {

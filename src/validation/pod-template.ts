@@ -13,6 +13,7 @@ import {
   dns1123LabelProblems, dns1123SubdomainProblems, envVarNameProblems, labelValueProblems, labelsProblems,
   portNameProblems, qualifiedNameProblems,
 } from './names';
+import { selectorProblems } from './selectors';
 import { eachObject, isObject, listShapeProblem } from './shape';
 
 /** One problem in a pod template: field path, value found, what is wrong, how to fix it. */
@@ -102,14 +103,33 @@ export function containerListShapeProblems(v: unknown, at: string, kind: string)
 }
 
 /** Lists that are not lists of objects, and objects that are not objects: the API server cannot decode such a pod. */
-function shapeProblems(c: Collector, sp: string, s: Json): void {
-  const { object, list } = shapeChecks(c, 'the API server cannot decode the pod');
+function shapeProblems(c: Collector, sp: string, s: Json, why = 'the API server cannot decode the pod', scalars = false): void {
+  const { object, list } = shapeChecks(c, why);
   for (const f of POD_LISTS) list(`${sp}.${f}`, s[f]);
   for (const f of POD_OBJECTS) object(`${sp}.${f}`, s[f]);
   for (const f of ['containers', 'initContainers']) {
-    eachObject(s[f], (k: Json, i: number) => containerShape(c, `${sp}.${f}[${i}]`, k, 'the API server cannot decode the pod', false));
+    eachObject(s[f], (k: Json, i: number) => containerShape(c, `${sp}.${f}[${i}]`, k, why, scalars));
   }
   eachObject(s.volumes, (v: Json, i: number) => { for (const src of VOLUME_SOURCES) object(`${sp}.volumes[${i}].${src}`, v[src]); });
+}
+
+/**
+ * What a webhook's Go types cannot decode in a pod template the CRD leaves
+ * untyped (a UnitedDeployment's StatefulSet templates): labels and
+ * annotations that are no strings, lists and objects of another type, and
+ * container fields of another type. `why` says who fails to decode it.
+ */
+export function podTemplateDecodeProblems(template: unknown, at: string, why: string): TemplateProblem[] {
+  const c = new Collector();
+  if (!isObject(template)) return c.out;
+  const meta = isObject(template.metadata) ? template.metadata : {};
+  for (const f of ['labels', 'annotations']) {
+    for (const [k, v] of Object.entries<unknown>(isObject(meta[f]) ? meta[f] : {})) {
+      if (v !== null && typeof v !== 'string') c.add(`${at}.metadata.${f}[${JSON.stringify(k)}]`, v, `is not a string, so ${why}`, 'quote it in the YAML, so it stays the text written there');
+    }
+  }
+  if (isObject(template.spec)) shapeProblems(c, `${at}.spec`, template.spec, why, true);
+  return c.out;
 }
 
 // --- TEMPLATE-DEFAULTS --------------------------------------------------------
@@ -257,6 +277,9 @@ const RESOURCE_FIELD_REFS = [
   'limits.cpu', 'limits.memory', 'limits.ephemeral-storage', 'requests.cpu', 'requests.memory', 'requests.ephemeral-storage',
 ];
 const STANDARD_RESOURCES = ['cpu', 'memory', 'ephemeral-storage'];
+/** supportedHostPathTypes (validation.go of Kubernetes v1.28.9 to v1.32.10). */
+const HOST_PATH_TYPES = ['', 'DirectoryOrCreate', 'Directory', 'FileOrCreate', 'File', 'Socket', 'CharDevice', 'BlockDevice'];
+const NODE_SELECTOR_OPERATORS = ['In', 'NotIn', 'Exists', 'DoesNotExist', 'Gt', 'Lt'];
 const CONFIG_KEY = /^[-._a-zA-Z0-9]+$/;
 const MAX_ANNOTATIONS_BYTES = 256 * 1024;
 const MAX_INT32 = 2147483647;
@@ -589,6 +612,14 @@ function checkVolumes(c: Collector, at: string, volumes: unknown): Map<string, J
       c.add(`${here}.persistentVolumeClaim.claimName`, v.persistentVolumeClaim.claimName, 'is required', 'name the claim');
     }
     if (isObject(v.hostPath) && !v.hostPath.path) c.add(`${here}.hostPath.path`, v.hostPath.path, 'is required', 'give the host path');
+    // validateHostPathVolumeSource: no '..' step in the path (validatePathNoBacksteps), a type of the list (validateHostPathType)
+    if (isObject(v.hostPath) && typeof v.hostPath.path === 'string' && v.hostPath.path !== '') {
+      if (v.hostPath.path.split('/').includes('..')) c.add(`${here}.hostPath.path`, v.hostPath.path, 'must not contain \'..\'', 'give the path without a \'..\' step, e.g. /etc');
+      const type = v.hostPath.type;
+      if (type !== undefined && type !== null && !HOST_PATH_TYPES.includes(type)) {
+        c.add(`${here}.hostPath.type`, type, 'is not a host path type', `use one of ${HOST_PATH_TYPES.filter(t => t !== '').join(', ')}, or leave it unset`);
+      }
+    }
     // core validation's ValidateCSIDriverName: required, at most 63 characters, a DNS subdomain
     if (isObject(v.csi)) {
       const driver = v.csi.driver;
@@ -681,10 +712,135 @@ function checkSpreadConstraints(c: Collector, at: string, list: unknown): void {
     for (const f of ['nodeAffinityPolicy', 'nodeTaintsPolicy']) {
       if (t[f] !== undefined && t[f] !== null && !['Honor', 'Ignore'].includes(t[f])) c.add(`${here}.${f}`, t[f], 'is not supported', 'use Honor or Ignore');
     }
+    // validateMatchLabelKeys (Kubernetes v1.28.9; validateMatchLabelKeysInTopologySpread of v1.30.10 and v1.32.10): only beside
+    // a labelSelector, label keys, none of them in the selector
+    const labelKeys = arr(t.matchLabelKeys);
+    if (labelKeys.length > 0) {
+      const sel = isObject(t.labelSelector) ? t.labelSelector : undefined;
+      if (!sel) c.add(`${here}.matchLabelKeys`, labelKeys, 'must not be set when labelSelector is not', 'give the constraint a labelSelector, or remove matchLabelKeys');
+      const selectorLabels = isObject(sel?.matchLabels) ? sel!.matchLabels : {};
+      const inSelector = new Set([...Object.keys(selectorLabels), ...objs(sel?.matchExpressions).map(e => e.key)]);
+      labelKeys.forEach((k: unknown, j: number) => {
+        for (const p of qualifiedNameProblems(String(k))) c.add(`${here}.matchLabelKeys[${j}]`, k, p, 'use a pod label key');
+        if (inSelector.has(k)) c.add(`${here}.matchLabelKeys[${j}]`, k, 'is a key of the labelSelector too', 'keep the key in one of the two');
+      });
+    }
     const key = `${t.topologyKey}/${t.whenUnsatisfiable}`;
     if (seen.has(key)) c.add(here, { topologyKey: t.topologyKey, whenUnsatisfiable: t.whenUnsatisfiable }, 'repeats the topologyKey and whenUnsatisfiable of another constraint', 'merge the two constraints');
     seen.add(key);
   });
+}
+
+/** ValidateNodeSelectorRequirement (validation.go of Kubernetes v1.28.9 to v1.32.10; 1.32's label values are a release rule). */
+function checkNodeRequirement(c: Collector, at: string, rq: Json): void {
+  const values = arr(rq.values);
+  if (rq.operator === 'In' || rq.operator === 'NotIn') {
+    if (values.length === 0) c.add(`${at}.values`, rq.values, `must list at least one value for operator ${rq.operator}`, 'add the node label values to match');
+  } else if (rq.operator === 'Exists' || rq.operator === 'DoesNotExist') {
+    if (values.length > 0) c.add(`${at}.values`, rq.values, `must be empty for operator ${rq.operator}`, 'remove the values');
+  } else if (rq.operator === 'Gt' || rq.operator === 'Lt') {
+    if (values.length !== 1) c.add(`${at}.values`, rq.values, `must list exactly one value for operator ${rq.operator}`, 'give one whole number');
+  } else {
+    c.add(`${at}.operator`, rq.operator, 'is not a node selector operator', `use one of ${NODE_SELECTOR_OPERATORS.join(', ')}`);
+  }
+  for (const p of qualifiedNameProblems(typeof rq.key === 'string' ? rq.key : '')) c.add(`${at}.key`, rq.key, p, 'use a node label key such as topology.kubernetes.io/zone');
+}
+
+/** ValidateNodeSelectorTerm: its expressions, and its field requirements (metadata.name In or NotIn one node name). */
+function checkNodeTerm(c: Collector, at: string, term: Json): void {
+  eachObject(term.matchExpressions, (rq, j) => checkNodeRequirement(c, `${at}.matchExpressions[${j}]`, rq));
+  eachObject(term.matchFields, (rq, j) => {
+    const here = `${at}.matchFields[${j}]`;
+    if (rq.operator !== 'In' && rq.operator !== 'NotIn') c.add(`${here}.operator`, rq.operator, 'is not an operator of a node field selector', 'use In or NotIn');
+    else if (arr(rq.values).length !== 1) c.add(`${here}.values`, rq.values, `must list exactly one value for operator ${rq.operator} of a node field selector`, 'give one node name');
+    if (rq.key !== 'metadata.name') c.add(`${here}.key`, rq.key, 'is not a node field selector key', 'use metadata.name');
+    else arr(rq.values).forEach((v: unknown, k: number) => { for (const p of dns1123SubdomainProblems(String(v))) c.add(`${here}.values[${k}]`, v, p, 'give a node name'); });
+  });
+}
+
+/** A weight of a preferred term: 1 to 100. */
+function checkWeight(c: Collector, at: string, w: unknown): void {
+  if (!(typeof w === 'number' && w > 0 && w <= 100)) c.add(`${at}.weight`, w, 'is not in the range 1-100', 'use a weight from 1 to 100');
+}
+
+/**
+ * validatePodAffinityTerm: its selectors' keys and operators (the webhooks
+ * allow any label value there: AllowInvalidLabelValueInSelector of
+ * pkg/webhook/util/pod_validation.go), namespace names and a topology key.
+ */
+function checkPodAffinityTerm(c: Collector, at: string, t: Json): void {
+  for (const f of ['labelSelector', 'namespaceSelector']) {
+    if (!isObject(t[f])) continue;
+    for (const p of selectorProblems(t[f] as any)) {
+      if (p.field.includes('.values[') || p.problem.startsWith('value ')) continue;
+      c.add(`${at}.${f}.${p.field}`, p.value, p.problem, 'use a label key and one of the operators In, NotIn, Exists, DoesNotExist');
+    }
+  }
+  arr(t.namespaces).forEach((n: unknown, i: number) => {
+    for (const p of dns1123LabelProblems(String(n))) c.add(`${at}.namespaces[${i}]`, n, p, 'give a namespace name');
+  });
+  if (typeof t.topologyKey !== 'string' || t.topologyKey === '') c.add(`${at}.topologyKey`, t.topologyKey, 'is required', 'use a node label key such as kubernetes.io/hostname');
+  else for (const p of qualifiedNameProblems(t.topologyKey)) c.add(`${at}.topologyKey`, t.topologyKey, p, 'use a node label key');
+}
+
+/** validateAffinity (validation.go of Kubernetes v1.28.9 to v1.32.10): node affinity and pod (anti-)affinity. */
+function checkAffinity(c: Collector, sp: string, a: unknown): void {
+  if (!isObject(a)) return;
+  const at = `${sp}.affinity`;
+  const na = a.nodeAffinity;
+  if (isObject(na)) {
+    const req = na.requiredDuringSchedulingIgnoredDuringExecution;
+    const rat = `${at}.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution`;
+    if (isObject(req)) {
+      if (arr(req.nodeSelectorTerms).length === 0) {
+        c.add(`${rat}.nodeSelectorTerms`, req.nodeSelectorTerms ?? [], 'must list at least one node selector term', 'add a term, or remove requiredDuringSchedulingIgnoredDuringExecution');
+      }
+      eachObject(req.nodeSelectorTerms, (t, i) => checkNodeTerm(c, `${rat}.nodeSelectorTerms[${i}]`, t));
+    }
+    eachObject(na.preferredDuringSchedulingIgnoredDuringExecution, (p, i) => {
+      const here = `${at}.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution[${i}]`;
+      checkWeight(c, here, p.weight);
+      if (isObject(p.preference)) checkNodeTerm(c, `${here}.preference`, p.preference);
+    });
+  }
+  for (const kind of ['podAffinity', 'podAntiAffinity']) {
+    const pa = a[kind];
+    if (!isObject(pa)) continue;
+    eachObject(pa.requiredDuringSchedulingIgnoredDuringExecution, (t, i) => checkPodAffinityTerm(c, `${at}.${kind}.requiredDuringSchedulingIgnoredDuringExecution[${i}]`, t));
+    eachObject(pa.preferredDuringSchedulingIgnoredDuringExecution, (w, i) => {
+      const here = `${at}.${kind}.preferredDuringSchedulingIgnoredDuringExecution[${i}]`;
+      checkWeight(c, here, w.weight);
+      if (isObject(w.podAffinityTerm)) checkPodAffinityTerm(c, `${here}.podAffinityTerm`, w.podAffinityTerm);
+    });
+  }
+}
+
+/**
+ * validateResourceClaimNames (validation.go:6403 of Kubernetes v1.28.9; the
+ * same to v1.32.10): a container's or init container's claim names an entry
+ * of the pod's resourceClaims, once.
+ */
+function checkContainerClaims(c: Collector, sp: string, s: Json): void {
+  const podClaims = new Set(objs(s.resourceClaims).map(e => e.name).filter(n => typeof n === 'string' && n !== ''));
+  for (const f of ['initContainers', 'containers']) {
+    eachObject(s[f], (k, i) => {
+      const claims = isObject(k.resources) ? k.resources.claims : undefined;
+      const seen = new Set<string>();
+      eachObject(claims, (cl, j) => {
+        const here = `${sp}.${f}[${i}].resources.claims[${j}]`;
+        if (typeof cl.name !== 'string' || cl.name === '') {
+          c.add(`${here}.name`, cl.name, 'is required', 'name an entry of spec.resourceClaims');
+          return;
+        }
+        if (seen.has(cl.name)) c.add(`${here}.name`, cl.name, 'is listed twice', 'list each claim once');
+        seen.add(cl.name);
+        if (!podClaims.has(cl.name)) {
+          c.add(`${here}.name`, cl.name, `is not the name of an entry of the pod's resourceClaims (${podClaims.size === 0 ? 'it has none' : [...podClaims].join(', ')})`,
+            'add the claim to spec.resourceClaims, or remove it here');
+        }
+      });
+    });
+  }
 }
 
 /** validateSeccompProfileField: a Localhost profile names its file (validation.go of Kubernetes v1.28.9 to v1.32.10). */
@@ -816,7 +972,9 @@ export function podTemplateProblems(template: Json | undefined, options: PodTemp
   // imagePullSecrets: core validation checks nothing but that only a name is set, which JSON cannot break (Kubernetes 1.28 to 1.32)
   if (isObject(s.nodeSelector)) for (const p of labelsProblems(s.nodeSelector)) c.add(`${sp}.nodeSelector[${JSON.stringify(p.key)}]`, p.key, p.problem, 'use a qualified key and a valid label value');
   checkTolerations(c, sp, s.tolerations);
+  checkAffinity(c, sp, s.affinity);
   checkSpreadConstraints(c, sp, s.topologySpreadConstraints);
+  checkContainerClaims(c, sp, s);
   // scheduling gates: qualified names, each once (core validation's validateSchedulingGates, Kubernetes 1.28 to 1.32)
   const gates = new Set<string>();
   eachObject(s.schedulingGates, (g: Json, i: number) => {

@@ -253,3 +253,79 @@ describe('podTemplateProblems (POD-TEMPLATE-VALID)', () => {
     expect(p).toEqual({ field: 'spec.template.spec.containers[0].ports[0].containerPort', value: 99999, problem: 'is not a valid port number', fix: 'use a port between 1 and 65535' });
   });
 });
+
+describe('core rules of Kubernetes 1.28 to 1.32 the OpenKruise webhooks run on a template', () => {
+  test('a host path: no ".." step, a type of the list (validateHostPathVolumeSource)', () => {
+    expect(fields({
+      containers: [ok],
+      volumes: [
+        { name: 'a', hostPath: { path: '/var/../etc' } },
+        { name: 'b', hostPath: { path: '/var/log', type: 'Folder' } },
+        { name: 'c', hostPath: { path: '/var/..log', type: 'DirectoryOrCreate' } },
+      ],
+    })).toEqual([
+      'spec.template.spec.volumes[0].hostPath.path: must not contain \'..\'',
+      'spec.template.spec.volumes[1].hostPath.type: is not a host path type',
+    ]);
+  });
+
+  test('node affinity: at least one required term, operators with their values, weights from 1 to 100, metadata.name fields', () => {
+    const R = 'spec.template.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution';
+    const term0 = `${R}.nodeSelectorTerms[0]`;
+    const affinity = {
+      nodeAffinity: {
+        requiredDuringSchedulingIgnoredDuringExecution: {
+          nodeSelectorTerms: [{
+            matchExpressions: [{ key: 'zone', operator: 'In' }, { key: 'gpu', operator: 'Exists', values: ['x'] }, { key: 'cores', operator: 'Gt', values: ['1', '2'] }, { key: 'bad key', operator: 'Near' }],
+            matchFields: [{ key: 'metadata.name', operator: 'In', values: ['node-1'] }, { key: 'spec.podCIDR', operator: 'Exists' }],
+          }],
+        },
+        preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 0, preference: {} }, { weight: 100, preference: { matchExpressions: [{ key: 'zone', operator: 'NotIn', values: ['a'] }] } }],
+      },
+    };
+    expect(fields({ containers: [ok], affinity })).toEqual([
+      `${term0}.matchExpressions[0].values: must list at least one value for operator In`,
+      `${term0}.matchExpressions[1].values: must be empty for operator Exists`,
+      `${term0}.matchExpressions[2].values: must list exactly one value for operator Gt`,
+      `${term0}.matchExpressions[3].operator: is not a node selector operator`,
+      expect.stringMatching(/\.nodeSelectorTerms\[0\]\.matchExpressions\[3\]\.key: /),
+      `${term0}.matchFields[1].operator: is not an operator of a node field selector`,
+      `${term0}.matchFields[1].key: is not a node field selector key`,
+      'spec.template.spec.affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution[0].weight: is not in the range 1-100',
+    ]);
+    const none = { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [] } } };
+    expect(fields({ containers: [ok], affinity: none })).toEqual([
+      `${R}.nodeSelectorTerms: must list at least one node selector term`,
+    ]);
+  });
+
+  test('pod (anti-)affinity: a topology key, selector keys and operators; any label value (AllowInvalidLabelValueInSelector)', () => {
+    const term = (t: any) => ({ podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [t] } });
+    expect(fields({ containers: [ok], affinity: term({ labelSelector: { matchLabels: { app: 'not a label value!' } }, topologyKey: 'kubernetes.io/hostname' }) })).toEqual([]);
+    expect(fields({ containers: [ok], affinity: term({ labelSelector: { matchExpressions: [{ key: 'app', operator: 'Near' }] }, namespaces: ['Bad_NS'] }) })).toEqual([
+      'spec.template.spec.affinity.podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution[0].labelSelector.matchExpressions[0].operator: must be one of In, NotIn, Exists, DoesNotExist',
+      expect.stringMatching(/^spec\.template\.spec\.affinity\.podAntiAffinity\.requiredDuringSchedulingIgnoredDuringExecution\[0\]\.namespaces\[0\]: /),
+      'spec.template.spec.affinity.podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution[0].topologyKey: is required',
+    ]);
+  });
+
+  test('a spread constraint\'s matchLabelKeys: only beside a labelSelector, and none of its keys', () => {
+    const spread = (t: any) => ({ containers: [ok], topologySpreadConstraints: [{ maxSkew: 1, topologyKey: 'zone', whenUnsatisfiable: 'DoNotSchedule', ...t }] });
+    expect(fields(spread({ matchLabelKeys: ['pod-template-hash'] }))).toEqual([
+      'spec.template.spec.topologySpreadConstraints[0].matchLabelKeys: must not be set when labelSelector is not',
+    ]);
+    expect(fields(spread({ labelSelector: { matchLabels: { app: 'web' } }, matchLabelKeys: ['app', 'pod-template-hash'] }))).toEqual([
+      'spec.template.spec.topologySpreadConstraints[0].matchLabelKeys[0]: is a key of the labelSelector too',
+    ]);
+  });
+
+  test('a container\'s resource claims name the pod\'s, once (validateResourceClaimNames)', () => {
+    const withClaims = (claims: any[], resourceClaims?: any[]) => ({ containers: [ok], initContainers: [{ name: 'init', image: 'busybox:1.36', resources: { claims } }], resourceClaims });
+    expect(fields(withClaims([{ name: 'gpu' }]))).toEqual([
+      'spec.template.spec.initContainers[0].resources.claims[0].name: is not the name of an entry of the pod\'s resourceClaims (it has none)',
+    ]);
+    expect(fields(withClaims([{ name: 'gpu' }, { name: 'gpu' }], [{ name: 'gpu', resourceClaimName: 'gpu-claim' }]))).toEqual([
+      'spec.template.spec.initContainers[0].resources.claims[1].name: is listed twice',
+    ]);
+  });
+});

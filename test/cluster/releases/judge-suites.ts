@@ -39,6 +39,12 @@ import { disagreementLine } from '../verdicts';
 
 /** The generated sample: its size per release and its seed (KRUISE_GEN_CASES, KRUISE_GEN_SEED). */
 export const GEN_CASES = Number(process.env.KRUISE_GEN_CASES ?? 3000);
+/**
+ * The first case judged (KRUISE_GEN_FROM, 0 unless set): a long run goes on
+ * from where an earlier one stopped, with cases GEN_FROM to GEN_CASES - 1
+ * (case i is the same case whenever it is made: cases.ts).
+ */
+export const GEN_FROM = Number(process.env.KRUISE_GEN_FROM ?? 0);
 export const GEN_SEED = Number(process.env.KRUISE_GEN_SEED ?? 42_0001);
 /** The seed of CI's sample. */
 const CI_SEED = 42_0001;
@@ -134,7 +140,7 @@ export function generatedLine(v: GenVerdict): string {
 
 /** Where a run's figures go: .cache/cluster-tier/generated-<release>[-<seed>].json (the CI seed's file has no suffix). */
 function reportFile(key: ReleaseKey, ext: string): string {
-  const suffix = GEN_SEED === CI_SEED ? '' : `-${GEN_SEED}`;
+  const suffix = `${GEN_SEED === CI_SEED ? '' : `-${GEN_SEED}`}${GEN_FROM > 0 ? `-from${GEN_FROM}` : ''}`;
   return path.resolve(__dirname, '..', '..', '..', '.cache', 'cluster-tier', `generated-${key}${suffix}.${ext}`);
 }
 
@@ -152,6 +158,7 @@ function report(key: ReleaseKey, run: GenRun): string[] {
   fs.writeFileSync(out, JSON.stringify({
     release: key,
     seed: GEN_SEED,
+    from: GEN_FROM,
     cases: run.verdicts.length,
     judged: judged.length,
     seconds: run.seconds,
@@ -167,7 +174,7 @@ function report(key: ReleaseKey, run: GenRun): string[] {
   const open = (v: GenVerdict) => openClassOf(key, v);
   for (const v of differ) console.log(`generated ${key}: ${generatedLine(v)}${v.stricter ? ' (stricter on purpose)' : open(v) ? ` (open class ${open(v)!.id})` : ''}`);
   const failing = run.disagree.filter(v => !open(v));
-  console.log(`generated ${key}: ${run.verdicts.length} cases from seed ${GEN_SEED} (${forms}; ${run.verdicts.length - judged.length - state} updates whose old object the cluster refused, ${state} cluster state), `
+  console.log(`generated ${key}: ${run.verdicts.length} cases from seed ${GEN_SEED}${GEN_FROM > 0 ? ` (cases ${GEN_FROM} to ${GEN_CASES - 1})` : ''} (${forms}; ${run.verdicts.length - judged.length - state} updates whose old object the cluster refused, ${state} cluster state), `
     + `${judged.length - differ.length} agree (${refusedByBoth} refused by both), ${stricter.length} stricter-on-purpose, `
     + `${run.disagree.length} disagree (${run.disagree.length - failing.length} of an open class, test/cluster/releases/open-classes.ts); `
     + `${run.seconds.toFixed(1)} s, ${run.requests} requests (${rate.toFixed(1)}/s) and ${run.kubectlRuns} kubectl runs (written to ${out})`);
@@ -265,7 +272,8 @@ function concatenatedTest(key: ReleaseKey, kube: () => Kube, namespace: string, 
 /** The generated sample's test: the cases judged by the release's cluster and by check, no disagreement. */
 function generatedTest(key: ReleaseKey, kube: () => Kube, namespace: string, gates: () => Record<string, boolean>) {
   const r = RELEASES[key];
-  test(`${GEN_CASES} generated cases (seed ${GEN_SEED}) get the same verdict from the v${r.version} API server and webhooks as from check --${r.product} ${r.version}`, async () => {
+  const count = GEN_CASES - GEN_FROM;
+  test(`${count} generated cases (seed ${GEN_SEED}${GEN_FROM > 0 ? `, from case ${GEN_FROM}` : ''}) get the same verdict from the v${r.version} API server and webhooks as from check --${r.product} ${r.version}`, async () => {
     const seeds = seedsOf(r.product, r.line, exampleObjects());
     if (r.product === 'openkruise') await recreateRequestPods(kube(), namespace, seeds);
     const cluster = new ClusterSide(kube(), namespace);
@@ -274,7 +282,7 @@ function generatedTest(key: ReleaseKey, kube: () => Kube, namespace: string, gat
     fs.mkdirSync(path.dirname(progress), { recursive: true });
     fs.writeFileSync(progress, '');
     const slices: GenRun[] = [];
-    for (let from = 0; from < GEN_CASES; from += SLICE) {
+    for (let from = GEN_FROM; from < GEN_CASES; from += SLICE) {
       const slice = await judgeGenerated(cluster, ours, generateCases(seeds, GEN_SEED, Math.min(SLICE, GEN_CASES - from), key, from), CONCURRENCY);
       slices.push(slice);
       const sum = (f: (x: GenRun) => number) => slices.reduce((a, x) => a + f(x), 0);
@@ -298,8 +306,8 @@ function generatedTest(key: ReleaseKey, kube: () => Kube, namespace: string, gat
       kubectlRuns: slices.reduce((a, x) => a + x.kubectlRuns, 0),
     };
     expect(report(key, run)).toEqual([]);
-    expect(run.verdicts.filter(v => !v.skipped).length).toBeGreaterThan(GEN_CASES * 0.8);
-  }, 600_000 + GEN_CASES * 200);
+    expect(run.verdicts.filter(v => !v.skipped).length).toBeGreaterThan(count * 0.8);
+  }, 600_000 + count * 200);
 }
 
 /** The suite of one OpenKruise release. */
