@@ -16,7 +16,7 @@ import { App, Chart } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { parseAllDocuments } from 'yaml';
 import { OwnCluster, ownCluster } from './cluster';
-import { asRelease, runKruiseRelease, sameObjects } from './release';
+import { asRelease, managerBinary, runKruiseRelease, sameObjects } from './release';
 import { CloneSet, KruiseContext, KruiseControlPlane, SidecarSet } from '../../../src';
 import { Kube, applyAll, describeObject } from '../kube';
 import { Managers, ManagerProcess, fakeNodes } from '../manager';
@@ -61,6 +61,8 @@ let managers: Managers | undefined;
 let leader: ManagerProcess;
 
 beforeAll(async () => {
+  // built here on a cold machine (minutes), so the test that starts it is timed on the start alone
+  managerBinary('openkruise-1.8.4');
   cluster = await ownCluster('app-on-1.8', { controllerManager: true });
   kube = new Kube();
 }, 60 * 60_000);
