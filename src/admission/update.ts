@@ -65,6 +65,19 @@ function goDecoded(v: unknown, pointers: readonly string[] = [], key = ''): unkn
   return out;
 }
 
+/**
+ * The pointer fields of a Job, BroadcastJob and pod template (k8s.io/api
+ * batch/v1 JobSpec, core/v1 PodSpec, SecurityContext and volume sources;
+ * apis/apps/v1beta1 BroadcastJobSpec): a 0 or false there is set, so it is a
+ * change from none to reflect.DeepEqual.
+ */
+const TEMPLATE_POINTERS = [
+  'activeDeadlineSeconds', 'ttlSecondsAfterFinished', 'parallelism', 'completions', 'backoffLimit', 'backoffLimitPerIndex', 'maxFailedIndexes',
+  'manualSelector', 'suspend', 'terminationGracePeriodSeconds', 'automountServiceAccountToken', 'shareProcessNamespace', 'enableServiceLinks',
+  'hostUsers', 'priority', 'setHostnameAsFQDN', 'privileged', 'runAsUser', 'runAsGroup', 'runAsNonRoot', 'readOnlyRootFilesystem',
+  'allowPrivilegeEscalation', 'fsGroup', 'optional', 'defaultMode', 'mode', 'expirationSeconds',
+];
+
 /** A field that must stay as `reflect.DeepEqual` compares it in its Go type. */
 function deepEqualUnchanged(oldV: unknown, newV: unknown, field: string, kind: string, pointers: readonly string[] = []): string[] {
   if (JSON.stringify(goDecoded(oldV, pointers)) === JSON.stringify(goDecoded(newV, pointers))) return [];
@@ -139,7 +152,7 @@ const RULES: Readonly<Record<string, UpdateRules>> = {
     const errors = onlyThese({ ...spec(o), template: undefined }, { ...spec(n), template: undefined }, allowed, 'AdvancedCronJob');
     // apiequality.Semantic.DeepEqual of the decoded specs (advancedcronjob_create_update_handler.go:304 of v1.9.0, :197 of
     // v1.7.4): a false, 0 or "" in a field that is no pointer is the same as none (a BroadcastJob template's paused: false)
-    if (!same(goDecoded(ot), goDecoded(nt))) {
+    if (!same(goDecoded(ot, TEMPLATE_POINTERS), goDecoded(nt, TEMPLATE_POINTERS))) {
       errors.push(fieldError('spec.template', spec(n).template, `cannot change on an update of an AdvancedCronJob: the webhook lets an update change only ${listed(allowed)}`
         + `${atLeast(release, '1.9') ? ' and an imageListPullJobTemplate' : ''}`, 'keep the old template, or delete the AdvancedCronJob and create it again'));
     }

@@ -438,7 +438,17 @@ function checkResources(c: Collector, at: string, r: Json): void {
   }
   for (const [name, q] of Object.entries(r.requests ?? {})) {
     const lim = r.limits?.[name];
+    // helper.IsOvercommitAllowed: a native resource that is no hugepages; any other request needs a limit, and equals it
+    // (validateContainerResourceRequirements, validation.go:6370-6378 of Kubernetes v1.28.9; the same to v1.32.10)
+    const overcommit = (!name.includes('/') || name.includes('kubernetes.io/')) && !name.startsWith('hugepages-');
+    if (!overcommit && lim === undefined) {
+      c.add(`${at}.resources.limits[${JSON.stringify(name)}]`, undefined, `is required beside the request of ${name}, which cannot be overcommitted`, `set the limit of ${name} to the request (${String(q)})`);
+    }
     if (lim === undefined) continue;
+    if (!overcommit && parseQuantity(q) !== undefined && parseQuantity(q) !== parseQuantity(lim)) {
+      c.add(`${at}.resources.requests[${JSON.stringify(name)}]`, q, `must equal the limit ${JSON.stringify(lim)}: ${name} cannot be overcommitted`, 'request as much as the limit, or leave the request out');
+      continue;
+    }
     const req = parseQuantity(q);
     const max = parseQuantity(lim);
     if (req !== undefined && max !== undefined && req > max) {
@@ -857,6 +867,11 @@ function checkPodSecurity(c: Collector, at: string, sc: Json | undefined): void 
   for (const f of ['runAsUser', 'runAsGroup', 'fsGroup']) {
     if (sc[f] !== undefined && !isIntInRange(sc[f], 0, MAX_INT32)) c.add(`${at}.securityContext.${f}`, sc[f], 'must be between 0 and 2147483647', 'use a valid id');
   }
+  // validateFSGroupChangePolicy (validation.go:3479 of Kubernetes v1.28.9; the same to v1.32.10)
+  const fcp = sc.fsGroupChangePolicy;
+  if (fcp !== undefined && fcp !== null && fcp !== 'Always' && fcp !== 'OnRootMismatch') {
+    c.add(`${at}.securityContext.fsGroupChangePolicy`, fcp, 'is not an fsGroup change policy', 'use Always or OnRootMismatch');
+  }
   arr(sc.supplementalGroups).forEach((g: unknown, i: number) => {
     if (!isIntInRange(g, 0, MAX_INT32)) c.add(`${at}.securityContext.supplementalGroups[${i}]`, g, 'must be between 0 and 2147483647', 'use a valid group id');
   });
@@ -993,6 +1008,12 @@ export function podTemplateProblems(template: Json | undefined, options: PodTemp
     });
   });
   if (isObject(s.securityContext)) checkPodSecurity(c, sp, s.securityContext);
+  // ValidateRuntimeClassName (a DNS subdomain) and validateOS (linux or windows), validation.go of Kubernetes v1.28.9 to v1.32.10
+  if (typeof s.runtimeClassName === 'string') for (const p of dns1123SubdomainProblems(s.runtimeClassName)) c.add(`${sp}.runtimeClassName`, s.runtimeClassName, p, 'name a RuntimeClass');
+  if (isObject(s.os)) {
+    if (!s.os.name) c.add(`${sp}.os.name`, s.os.name, 'is required', 'use linux or windows');
+    else if (s.os.name !== 'linux' && s.os.name !== 'windows') c.add(`${sp}.os.name`, s.os.name, 'is not an operating system of a pod', 'use linux or windows');
+  }
   // a resource claim entry names its claim, in the entry (Kubernetes 1.32) or in its source (1.28, 1.30): one with neither
   // is refused by every release (validatePodResourceClaim; the releases' rules judge where the name is read)
   eachObject(s.resourceClaims, (e: Json, i: number) => {
