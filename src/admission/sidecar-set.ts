@@ -35,6 +35,8 @@ export function defaultedSidecarSetSpec(input: any): any {
   if (!spec.updateStrategy.type) spec.updateStrategy.type = 'RollingUpdate';
   goZeroValues(spec.updateStrategy);
   const sidecar = (c: any, policy: string) => {
+    // a null item (the API server keeps it) is judged by the container rules, which refuse it; nothing to default
+    if (c === null || typeof c !== 'object' || Array.isArray(c)) return;
     c.podInjectPolicy = c.podInjectPolicy || policy;
     c.upgradeStrategy = { ...(c.upgradeStrategy ?? {}) };
     c.upgradeStrategy.upgradeType = c.upgradeStrategy.upgradeType || 'ColdUpgrade';
