@@ -114,6 +114,18 @@ function shapeProblems(c: Collector, sp: string, s: Json, why = 'the API server 
 }
 
 /**
+ * A label or annotation value is a string in Go: anything else does not decode
+ * (an unquoted on, yes or no is a boolean to kubectl); null decodes to "".
+ */
+function metadataStringProblems(c: Collector, at: string, meta: Json, why: string): void {
+  for (const f of ['labels', 'annotations']) {
+    for (const [k, v] of Object.entries<unknown>(isObject(meta[f]) ? meta[f] : {})) {
+      if (v !== null && typeof v !== 'string') c.add(`${at}.metadata.${f}[${JSON.stringify(k)}]`, v, `is not a string, so ${why}`, 'quote it in the YAML, so it stays the text written there');
+    }
+  }
+}
+
+/**
  * What a webhook's Go types cannot decode in a pod template the CRD leaves
  * untyped (a UnitedDeployment's StatefulSet templates): labels and
  * annotations that are no strings, lists and objects of another type, and
@@ -122,12 +134,7 @@ function shapeProblems(c: Collector, sp: string, s: Json, why = 'the API server 
 export function podTemplateDecodeProblems(template: unknown, at: string, why: string): TemplateProblem[] {
   const c = new Collector();
   if (!isObject(template)) return c.out;
-  const meta = isObject(template.metadata) ? template.metadata : {};
-  for (const f of ['labels', 'annotations']) {
-    for (const [k, v] of Object.entries<unknown>(isObject(meta[f]) ? meta[f] : {})) {
-      if (v !== null && typeof v !== 'string') c.add(`${at}.metadata.${f}[${JSON.stringify(k)}]`, v, `is not a string, so ${why}`, 'quote it in the YAML, so it stays the text written there');
-    }
-  }
+  metadataStringProblems(c, at, isObject(template.metadata) ? template.metadata : {}, why);
   if (isObject(template.spec)) shapeProblems(c, `${at}.spec`, template.spec, why, true);
   return c.out;
 }
@@ -900,16 +907,7 @@ export function podTemplateProblems(template: Json | undefined, options: PodTemp
   const c = new Collector();
   const at = options.path;
   const meta = template?.metadata ?? {};
-  // a label or annotation value is a string in Go: anything else does not decode (an unquoted on, yes or no is a boolean to kubectl)
-  for (const f of ['labels', 'annotations']) {
-    for (const [k, v] of Object.entries<unknown>(isObject(meta[f]) ? meta[f] : {})) {
-      // null decodes to the empty string
-      if (v !== null && typeof v !== 'string') {
-        c.add(`${at}.metadata.${f}[${JSON.stringify(k)}]`, v, 'is not a string, so the pod template does not decode (YAML reads an unquoted on, off, yes, no, true or a number as one)',
-          'quote it in the YAML, so it stays the text written there');
-      }
-    }
-  }
+  metadataStringProblems(c, at, meta, 'the pod template does not decode (YAML reads an unquoted on, off, yes, no, true or a number as one)');
   for (const p of labelsProblems(meta.labels)) {
     c.add(`${at}.metadata.labels[${JSON.stringify(p.key)}]`, p.key, p.problem, 'use a qualified key and a valid label value');
   }
