@@ -297,7 +297,10 @@ function renderContainer(c: EphemeralContainerProps): k8s.EphemeralContainer {
     command: c.command && [...c.command],
     args: c.args && [...c.args],
     workingDir: c.workingDir,
-    env: kube.env,
+    // a pod gets a field selector's apiVersion from its defaults; the EphemeralJob webhook defaults nothing and requires it
+    env: kube.env?.map(e => (e.valueFrom?.fieldRef && !e.valueFrom.fieldRef.apiVersion
+      ? { ...e, valueFrom: { ...e.valueFrom, fieldRef: { ...e.valueFrom.fieldRef, apiVersion: 'v1' } } }
+      : e)),
     envFrom: kube.envFrom,
     volumeMounts: c.volumeMounts && c.volumeMounts.length > 0
       ? c.volumeMounts.map(m => ({ name: m.volumeName, mountPath: m.path, readOnly: m.readOnly }))

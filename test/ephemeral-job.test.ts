@@ -98,6 +98,15 @@ describe('EphemeralJob', () => {
     expect(synthJob(chart).spec.template.ephemeralContainers[0].imagePullPolicy).toBe(policy);
   });
 
+  test('writes the apiVersion of a field selector, which a pod gets from its defaults and the EphemeralJob webhook requires', () => {
+    const chart = Testing.chart();
+    new EphemeralJob(chart, 'debug', {
+      selector: web,
+      containers: [{ ...debuggerProps, envVariables: { POD: kplus.EnvValue.fromFieldRef(kplus.EnvFieldPaths.POD_NAME) } }],
+    });
+    expect(synthJob(chart).spec.template.ephemeralContainers[0].env).toEqual([{ name: 'POD', valueFrom: { fieldRef: { fieldPath: 'metadata.name', apiVersion: 'v1' } } }]);
+  });
+
   test('addContainer() after construction counts; containers returns a copy', () => {
     const chart = Testing.chart();
     const job = new EphemeralJob(chart, 'debug', { selector: web });

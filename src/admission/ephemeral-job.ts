@@ -76,6 +76,14 @@ export function ephemeralJobProblems(manifest: Manifest): TemplateProblem[] {
         'set Always, IfNotPresent or Never');
     }
     out.push(...envProblems(k.env, at));
+    // no mutating webhook defaults a field selector's apiVersion here, and validateObjectFieldSelector requires it
+    // (pkg/apis/core/validation/validation.go of Kubernetes v1.28.9 to v1.32.10, called for each env var)
+    (Array.isArray(k.env) ? k.env : []).forEach((e: unknown, j: number) => {
+      const ref = isObject(e) && isObject(e.valueFrom) && isObject(e.valueFrom.fieldRef) ? e.valueFrom.fieldRef : undefined;
+      if (ref && (typeof ref.apiVersion !== 'string' || ref.apiVersion === '')) {
+        add(`${at}.env[${j}].valueFrom.fieldRef.apiVersion`, ref.apiVersion, 'is required (nothing defaults it for an EphemeralJob)', 'set apiVersion: v1');
+      }
+    });
     (Array.isArray(k.envFrom) ? k.envFrom : []).forEach((e: Json, j: number) => {
       const here = `${at}.envFrom[${j}]`;
       const srcs = ['configMapRef', 'secretRef'].filter(src => isObject(e) && e[src] !== undefined);
@@ -85,8 +93,13 @@ export function ephemeralJobProblems(manifest: Manifest): TemplateProblem[] {
       }
     });
     out.push(...containerSecurityProblems(isObject(k.securityContext) ? k.securityContext : undefined, at));
+    // validateFieldAllowList compares each Go field with its zero value: a pointer (a probe, lifecycle, restartPolicy) or a
+    // list (ports, resizePolicy) is set when given at all, {} and [] too; resources, a struct, when one of its fields is,
+    // {limits: {}} too (pkg/webhook/ephemeraljob/validating/validation.go:199 of v1.9.1, the same in v1.7.4 and v1.8.4)
     for (const f of EPHEMERAL_FORBIDDEN_FIELDS) {
-      if (nonEmpty(k[f])) add(`${at}.${f}`, k[f], 'is not allowed in an ephemeral container', `remove ${f}`);
+      const v = k[f];
+      const set = f === 'resources' ? isObject(v) && Object.values(v).some(x => x !== undefined && x !== null) : v !== undefined && v !== null;
+      if (set) add(`${at}.${f}`, v, 'is not allowed in an ephemeral container', `remove ${f}`);
     }
     (Array.isArray(k.volumeMounts) ? k.volumeMounts : []).forEach((m: Json, j: number) => {
       for (const f of ['subPath', 'subPathExpr']) {

@@ -262,7 +262,17 @@ function objectMetaDecodeErrors(meta: unknown, at: string, what: string): string
   const out: string[] = [];
   const notDecoded = (field: string, value: unknown, type: string) => out.push(fieldError(field, value,
     `is not ${type}, so ${what}`, typeof value === 'number' || typeof value === 'boolean' ? 'quote it' : `give ${type}`));
-  for (const f of ['name', 'generateName', 'namespace']) if (m[f] !== undefined && m[f] !== null && typeof m[f] !== 'string') notDecoded(`${at}.${f}`, m[f], 'a string');
+  // the strings of ObjectMeta, a cluster's as well as the user's (YAML 1.1 reads an unquoted resourceVersion: 4711 as a number)
+  for (const f of ['name', 'generateName', 'namespace', 'uid', 'resourceVersion', 'selfLink']) {
+    if (m[f] !== undefined && m[f] !== null && typeof m[f] !== 'string') notDecoded(`${at}.${f}`, m[f], 'a string');
+  }
+  if (m.generation !== undefined && m.generation !== null && !Number.isInteger(m.generation)) {
+    out.push(fieldError(`${at}.generation`, m.generation, `is not a whole number, so ${what}`, 'remove it (the API server sets it)'));
+  }
+  // a metav1.Time decodes from an RFC 3339 string only
+  for (const f of ['creationTimestamp', 'deletionTimestamp']) {
+    if (m[f] !== undefined && m[f] !== null && typeof m[f] !== 'string') notDecoded(`${at}.${f}`, m[f], 'an RFC 3339 time string');
+  }
   for (const f of ['labels', 'annotations']) {
     const map = m[f];
     if (map === undefined || map === null) continue;

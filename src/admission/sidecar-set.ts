@@ -10,7 +10,7 @@ import { AdmissionApp, AdmissionContext, AdmissionModule, Manifest, ReleaseRule 
 import { advice } from '../validation/advice';
 import { fieldError, stricterProblem } from '../validation/field-error';
 import { cloneJson } from '../validation/json';
-import { dns1123LabelProblems, envVarNameProblems, labelsProblems, portNameProblems, qualifiedNameProblems } from '../validation/names';
+import { dns1123LabelProblems, envVarNameProblems, labelValueProblems, labelsProblems, portNameProblems, qualifiedNameProblems } from '../validation/names';
 import { parseStrictPercent } from '../validation/percent';
 import { VOLUME_SOURCES, containerListShapeProblems, defaultPodTemplate, podTemplateProblems } from '../validation/pod-template';
 import { resourceExpressionProblem } from '../validation/resource-expression';
@@ -24,6 +24,11 @@ export function sidecarSetSpecOf(json: any): any {
   const { namespace, ...rest } = spec;
   if (namespace) return { ...rest, namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': namespace } } };
   return rest;
+}
+
+/** Whether the namespace selector of `sidecarSetSpecOf(json)` is a v1alpha1 spec.namespace, converted. */
+function fromV1alpha1Namespace(json: any): boolean {
+  return json?.apiVersion === 'apps.kruise.io/v1alpha1' && Boolean(json?.spec?.namespace);
 }
 
 const clone = cloneJson;
@@ -49,6 +54,10 @@ export function defaultedSidecarSetSpec(input: any): any {
   };
   (spec.initContainers ?? []).forEach((c: any) => sidecar(c, 'AfterAppContainer'));
   (spec.containers ?? []).forEach((c: any) => sidecar(c, 'BeforeAppContainer'));
+  // SetDefaultPodVolumes (apis/apps/defaults/pod.go:185 of v1.7.4 to v1.9.1): a volume without a source is an emptyDir, as in a pod
+  for (const v of Array.isArray(spec.volumes) ? spec.volumes : []) {
+    if (v !== null && typeof v === 'object' && !VOLUME_SOURCES.some(src => v[src] !== undefined && v[src] !== null)) v.emptyDir = {};
+  }
   if (spec.revisionHistoryLimit === undefined) spec.revisionHistoryLimit = 10;
   for (const p of spec.patchPodMetadata ?? []) p.patchPolicy = p.patchPolicy || 'Retain';
   if (spec.injectionStrategy?.revision && !spec.injectionStrategy.revision.policy) spec.injectionStrategy.revision.policy = 'Always';
@@ -100,7 +109,8 @@ export function sidecarSetErrors(json: any): string[] {
   // rules 3-5
   if (!spec.selector) errors.push(fieldError('spec.selector', undefined, 'is required', 'set a pod selector'));
   else errors.push(...selectorErrors('spec.selector', spec.selector, 'pod selector'));
-  if (spec.namespaceSelector) errors.push(...selectorErrors('spec.namespaceSelector', spec.namespaceSelector, 'namespace selector'));
+  // a v1alpha1 namespace is no selector before 1.9 (a release rule judges what 1.9 converts it to)
+  if (spec.namespaceSelector && !fromV1alpha1Namespace(json)) errors.push(...selectorErrors('spec.namespaceSelector', spec.namespaceSelector, 'namespace selector'));
   // rules 6, 8
   const rev = spec.injectionStrategy?.revision;
   if (rev) {
@@ -221,10 +231,6 @@ function sidecarPodErrors(spec: any): string[] {
     for (const p of dns1123LabelProblems(v.name ?? '')) errors.push(fieldError(`spec.volumes[${i}].name`, v.name, p, 'use a DNS-1123 label'));
     if (volumeNames.has(v.name)) errors.push(fieldError(`spec.volumes[${i}].name`, v.name, 'is declared twice', 'give each volume a unique name'));
     volumeNames.add(v.name);
-    // pods get emptyDir for a volume without a source; the SidecarSet webhook defaults nothing
-    if (!VOLUME_SOURCES.some(src => v[src] !== undefined)) {
-      errors.push(fieldError(`spec.volumes[${i}]`, v, 'must specify a volume type (OpenKruise does not default it to emptyDir for a SidecarSet)', 'give the volume a source, e.g. emptyDir: {} or a configMap'));
-    }
   });
   const names = new Set<string>();
   const all: Array<[any, string]> = [
@@ -412,6 +418,19 @@ const RELEASE_RULES: ReleaseRule[] = [
   },
   {
     release: '1.9',
+    change: 'refuses',
+    what: 'a v1alpha1 spec.namespace that is no label value, once converted into the namespace selector kubernetes.io/metadata.name=<namespace>',
+    find: m => (fromV1alpha1Namespace(m)
+      ? labelValueProblems(String(m.spec.namespace)).map(p => ({
+        field: 'spec.namespace',
+        value: m.spec.namespace,
+        problem: `becomes the label value of the namespace selector kubernetes.io/metadata.name, and a label value ${p}`,
+        fix: 'name a namespace (at most 63 characters)',
+      }))
+      : []),
+  },
+  {
+    release: '1.9',
     change: 'accepts',
     what: 'spec.namespace together with spec.namespaceSelector (v1alpha1)',
     find: m => (m.apiVersion === 'apps.kruise.io/v1alpha1' && m.spec?.namespace && m.spec?.namespaceSelector
@@ -496,11 +515,37 @@ export function patchPodMetadataWhitelistErrors(m: Manifest, app: AdmissionApp, 
 }
 
 /** The SidecarSet webhooks (v1alpha1 is converted to v1beta1 first, as upstream does). */
+/**
+ * What the SidecarSet webhook hashes into its kruise.io/sidecarset-hash
+ * annotations, as Go marshals it: the containers (a list sent empty is
+ * `[]`, one left out or dropped `null`), and the init containers when one is
+ * a native sidecar (pkg/control/sidecarcontrol/hash.go encodeSidecarSet,
+ * :56 of v1.7.4, :58 of v1.9.1).
+ */
+function hashed(m: Manifest): string {
+  const spec = defaultedSidecarSetSpec(sidecarSetSpecOf(m));
+  const inits = Array.isArray(spec.initContainers) ? spec.initContainers : [];
+  const native = inits.some((c: any) => c?.restartPolicy === 'Always');
+  return JSON.stringify({ containers: spec.containers ?? null, ...(native ? { initContainers: inits } : {}) });
+}
+
+/**
+ * The SidecarSet webhook answers an update whose hash differs from the one
+ * it wrote on create (sidecarset_create_update_handler.go:80 of v1.7.4,
+ * setHashSidecarSet): a changed container, or `containers: []` sent on
+ * create, which the stored object no longer has (omitempty), so the hash of
+ * any later update is that of no containers.
+ */
+function sidecarSetAnswersUpdate(created: Manifest, _stored: Manifest, merged: Manifest): boolean {
+  return hashed(created) !== hashed(merged);
+}
+
 export const sidecarSetAdmission: AdmissionModule = {
   group: 'apps.kruise.io',
   kind: 'SidecarSet',
   versions: ['v1alpha1', 'v1beta1'],
   defaults: m => ({ ...m, spec: defaultedSidecarSetSpec(m.spec) }),
+  answersUpdate: sidecarSetAnswersUpdate,
   validate: m => sidecarSetErrors(m),
   warnings: (m, ctx) => [...sidecarSetWarnings(m), ...podTemplateFieldWarnings(sidecarPod(m), ctx)],
   releaseRules: [...RELEASE_RULES, ...podTemplateReleaseRules(sidecarPod, { sidecars: true })],

@@ -123,6 +123,13 @@ export interface AdmissionModule {
    */
   readonly writesBack?: (manifest: Manifest) => boolean;
   /**
+   * Whether the mutating webhook answers an update for a reason beyond its
+   * defaults: `created` as the create sent it, `stored` as the cluster
+   * keeps it (empty lists the Go types drop are gone), `merged` the update
+   * applied over `stored`. Absent: only its defaults decide.
+   */
+  readonly answersUpdate?: (created: Manifest, stored: Manifest, merged: Manifest) => boolean;
+  /**
    * The validating webhook's create-time rules that need no cluster state,
    * run on the defaulted object after it passed the schema. One line per
    * problem, each made with `fieldError(field, value, problem, fix)`.

@@ -290,6 +290,19 @@ function targetOf(group: string, ctx: AdmissionContext): TargetRelease {
  * gives it again. Each with why, for the messages.
  */
 const STORED_FORMS: Record<string, (m: Json) => { stored: Json; why: string } | undefined> = {
+  // an Advanced DaemonSet that gives neither maxUnavailable nor maxSurge is stored with maxUnavailable 1 and maxSurge 0
+  // (apis/apps/defaults/v1alpha1.go:330 of v1.7.4, :300 of v1.9.1): an update that gives maxSurge alone keeps maxUnavailable 1
+  'apps.kruise.io/DaemonSet': m => {
+    const u = m.spec?.updateStrategy;
+    if (isObject(u) && u.type !== undefined && u.type !== '' && u.type !== 'RollingUpdate') return undefined;
+    const ru = isObject(u) && isObject(u.rollingUpdate) ? u.rollingUpdate : {};
+    if (ru.maxUnavailable != null || ru.maxSurge != null) return undefined;
+    const stored = JSON.parse(JSON.stringify(m));
+    stored.spec = isObject(stored.spec) ? stored.spec : {};
+    stored.spec.updateStrategy = { ...(isObject(stored.spec.updateStrategy) ? stored.spec.updateStrategy : {}) };
+    stored.spec.updateStrategy.rollingUpdate = { ...ru, maxUnavailable: 1, maxSurge: 0 };
+    return { stored, why: 'the webhook stored maxUnavailable: 1 and maxSurge: 0 when the DaemonSet gave neither, and an update keeps the maxUnavailable it does not give again' };
+  },
   // Kruise Rollouts stores a Rollout as v1beta1: a v1alpha1 step with a weight and no replicas gets replicas
   // "<weight>%" on the way (api/v1alpha1/conversion.go:55-60 of v0.5.5 and v0.6.2), which the way back keeps (:191)
   'rollouts.kruise.io/Rollout': m => {
@@ -314,10 +327,40 @@ function storedForm(old: Manifest): { stored: Manifest; why?: string } {
  * update rules of the kind on both, defaulted.
  */
 export function judgeUpdate(old: Manifest, changed: Manifest, ctx: AdmissionContext, app?: AdmissionApp): Judgement {
-  const asNew = judgeManifest(changed, ctx, app);
+  const judged = judgeManifest(changed, ctx, app);
+  const asNew = { ...judged, errors: judged.errors.map(l => keptOldVersionField(l, old, changed)) };
   if (!asNew.decoded) return asNew;
   const found = updateRuleErrors(old, changed, ctx).filter(l => !asNew.errors.includes(l));
   return { errors: [...asNew.errors, ...found], decoded: true };
+}
+
+/** The value at a field path of an error line (`spec.a[0]["k"].b`), or undefined. */
+function valueAtPath(m: unknown, path: string): unknown {
+  let here: unknown = m;
+  for (const t of path.matchAll(/([^.[\]]+)|\[(\d+)\]|\[("(?:[^"\\]|\\.)*")\]/g)) {
+    if (here === null || typeof here !== 'object') return undefined;
+    const key = t[1] ?? (t[2] !== undefined ? Number(t[2]) : JSON.parse(t[3]));
+    here = (here as any)[key];
+  }
+  return here;
+}
+
+/**
+ * An unknown field of an update that changes apiVersion, which the old
+ * object has as it is: `kubectl apply` (client-side) leaves an unchanged field
+ * out of its patch, and the stored object read in the new version has none
+ * (the API server prunes it), so the cluster admits the update and the field
+ * is gone. Refused all the same, saying so: with server-side apply the field
+ * is sent and refused, and either way the manifest asks for what the new
+ * version cannot keep.
+ */
+function keptOldVersionField(line: string, old: Manifest, changed: Manifest): string {
+  if (old.apiVersion === changed.apiVersion) return line;
+  const m = /^([^:\s]+): (.*) is not a field of ([^;:]+); /.exec(line);
+  if (!m || !isDeepStrictEqual(valueAtPath(old, m[1]), valueAtPath(changed, m[1])) || valueAtPath(old, m[1]) === undefined) return line;
+  return fieldError(m[1], valueAtPath(changed, m[1]), `is not a field of ${m[3]} in ${changed.apiVersion}: the cluster admits this update when kubectl apply leaves the unchanged `
+    + `field out of its patch (server-side apply sends it and is refused), but then the field is gone from the object, since ${changed.apiVersion} cannot keep it`,
+  `remove it, or keep apiVersion ${old.apiVersion}`);
 }
 
 /**
@@ -347,6 +390,12 @@ function templateLosesDefaults(before: unknown, after: unknown): boolean {
   return Object.keys(before).some(k => !(k in after) || templateLosesDefaults(before[k], after[k]));
 }
 
+/** An object as Go types with omitempty lists store it: an empty list of the spec is gone. */
+function withoutEmptyLists(m: Manifest): Manifest {
+  if (!isObject(m.spec)) return m;
+  return { ...m, spec: Object.fromEntries(Object.entries(m.spec).filter(([, v]) => !(Array.isArray(v) && v.length === 0))) };
+}
+
 /**
  * The required fields an update leaves unset, and the null list items it
  * has, where the mutating webhook writes no Go zero values back: every OpenKruise mutating webhook answers
@@ -367,11 +416,14 @@ function unwrittenZeroValueErrors(old: Manifest, changed: Manifest, ctx: Admissi
   // the stored object: the webhook's result on create (a module that knows it answers nothing there stores it as sent)
   const asStored = (module.writesBack?.(created) ?? true) ? goView(module.defaults(created, ctx)) : created;
   const storedOld: Manifest = { ...asStored, metadata: old.metadata };
-  const merged = withoutNulls(appliedOver(storedOld, changed), target);
-  const answers = module.writesBack
+  // the status the manifest gives is not the update's: the API server keeps the stored one (status subresource)
+  const merged = withoutNulls(appliedOver(storedOld, asCreated(changed)), target);
+  const byDefaults = module.writesBack
     ? module.writesBack(merged)
     : !isDeepStrictEqual(goView(merged), goView(module.defaults(goView(merged), ctx)))
       || templateLosesDefaults(storedOld.spec?.template, merged.spec?.template);
+  const answers = byDefaults
+    || (module.answersUpdate?.(created, storedOld, withoutNulls(appliedOver(withoutEmptyLists(storedOld), asCreated(changed)), target)) ?? false);
   if (answers) return [];
   // a required field left unset, and a null list item (which the API server keeps): the Go zero value the webhook
   // decodes them as is never written back
@@ -402,12 +454,27 @@ export function updateRuleErrors(old: Manifest, changed: Manifest, ctx: Admissio
     return module?.defaults ? module.defaults(created, ctx) : created;
   };
   // the old object's status counts (a Rollout's phase): the stored object keeps it
-  const oldDefaulted = { ...stored(old), status: old.status };
+  const oldDefaulted = withClusterCopies({ ...stored(old), status: old.status });
   // a rule of the mutating webhook compares before it defaults: the manifest applied over the stored object, as sent
   const changedObject = BEFORE_DEFAULTS.has(`${group}/${changed.kind}`)
     ? withoutNulls(asCreated(appliedOver({ ...oldDefaulted, metadata: old.metadata }, changed)), target)
     : stored(appliedOver(old, changed));
   return [...fromStored, ...rules(oldDefaulted, changedObject, target.release, ctx)];
+}
+
+/**
+ * The stored object with the values a mutating webhook copied into it from
+ * cluster state on create, which no manifest has: a ContainerRecreateRequest
+ * gets its pod's terminationGracePeriodSeconds when it gives none
+ * (containerrecreaterequest/mutating/crr_mutating_handler.go:164 of v1.7.4,
+ * :175 of v1.8.4 and v1.9.1; a pod always has one), so an update that takes
+ * the field out (null) changes the spec.
+ */
+function withClusterCopies(stored: Manifest): Manifest {
+  if (stored.apiVersion !== 'apps.kruise.io/v1alpha1' || stored.kind !== 'ContainerRecreateRequest') return stored;
+  const strategy = stored.spec?.strategy;
+  if (strategy === null || typeof strategy !== 'object' || (strategy.terminationGracePeriodSeconds !== undefined && strategy.terminationGracePeriodSeconds !== null)) return stored;
+  return { ...stored, spec: { ...stored.spec, strategy: { ...strategy, terminationGracePeriodSeconds: 'the pod\'s terminationGracePeriodSeconds, copied by the webhook' } } };
 }
 
 /**

@@ -637,6 +637,13 @@ function checkVolumes(c: Collector, at: string, volumes: unknown): Map<string, J
         c.add(`${here}.hostPath.type`, type, 'is not a host path type', `use one of ${HOST_PATH_TYPES.filter(t => t !== '').join(', ')}, or leave it unset`);
       }
     }
+    // validateNFSVolumeSource (validation.go:960 of Kubernetes v1.28.9; the same to v1.32.10): a server, and an absolute path
+    if (isObject(v.nfs)) {
+      if (typeof v.nfs.server !== 'string' || v.nfs.server === '') c.add(`${here}.nfs.server`, v.nfs.server, 'is required', 'give the NFS server\'s host name or IP address');
+      if (typeof v.nfs.path !== 'string' || !v.nfs.path.startsWith('/')) {
+        c.add(`${here}.nfs.path`, v.nfs.path, v.nfs.path ? 'must be an absolute path' : 'is required', 'give the exported path, starting with /');
+      }
+    }
     // core validation's ValidateCSIDriverName: required, at most 63 characters, a DNS subdomain
     if (isObject(v.csi)) {
       const driver = v.csi.driver;
@@ -882,7 +889,13 @@ function checkPodSecurity(c: Collector, at: string, sc: Json | undefined): void 
   arr(sc.supplementalGroups).forEach((g: unknown, i: number) => {
     if (!isIntInRange(g, 0, MAX_INT32)) c.add(`${at}.securityContext.supplementalGroups[${i}]`, g, 'must be between 0 and 2147483647', 'use a valid group id');
   });
+  const sysctls = new Set<string>();
   eachObject(sc.sysctls, (s: Json, i: number) => {
+    // validateSysctls (validation.go:4544 of Kubernetes v1.28.9; the same to v1.32.10): a name listed twice
+    if (typeof s.name === 'string' && s.name !== '' && sysctls.has(s.name)) {
+      c.add(`${at}.securityContext.sysctls[${i}].name`, s.name, 'is listed twice', 'set each sysctl once');
+    }
+    if (typeof s.name === 'string') sysctls.add(s.name);
     if (s.value !== undefined && s.value !== null && typeof s.value !== 'string') {
       c.add(`${at}.securityContext.sysctls[${i}].value`, s.value, 'is not a string, so the webhook cannot decode the pod', 'quote it in the YAML, so it stays the text written there');
     }
@@ -890,6 +903,47 @@ function checkPodSecurity(c: Collector, at: string, sc: Json | undefined): void 
       c.add(`${at}.securityContext.sysctls[${i}].name`, s.name, 'is not a valid sysctl name', 'use a name such as net.core.somaxconn');
     }
   });
+}
+
+/** A pod field's value as the webhook decodes it: set unless absent or null (an empty list, false and 0 are set). */
+const isSet = (v: unknown): boolean => v !== undefined && v !== null;
+
+/**
+ * The fields of one operating system in a pod of the other (validateWindows
+ * and validateLinux, validation.go:4033 and :4050 of Kubernetes v1.28.9; the
+ * same fields to v1.32.10, whose newer fields the releases' rules judge).
+ */
+function checkOsFields(c: Collector, sp: string, s: Json, os: 'windows' | 'linux'): void {
+  const containers: Array<{ c: Json; at: string }> = [];
+  for (const list of ['initContainers', 'containers', 'ephemeralContainers']) {
+    arr(s[list]).forEach((x: unknown, i: number) => { if (isObject(x)) containers.push({ c: x, at: `${sp}.${list}[${i}]` }); });
+  }
+  const sc: Json = isObject(s.securityContext) ? s.securityContext : {};
+  if (os === 'linux') {
+    const fix = 'remove windowsOptions, or set os.name to windows';
+    if (isSet(sc.windowsOptions)) c.add(`${sp}.securityContext.windowsOptions`, sc.windowsOptions, 'cannot be set for a linux pod', fix);
+    for (const x of containers) {
+      if (isObject(x.c.securityContext) && isSet(x.c.securityContext.windowsOptions)) {
+        c.add(`${x.at}.securityContext.windowsOptions`, x.c.securityContext.windowsOptions, 'cannot be set for a linux pod', fix);
+      }
+    }
+    return;
+  }
+  const forbid = (field: string, value: unknown) => c.add(field, value, 'cannot be set for a windows pod', 'remove it, or set os.name to linux');
+  for (const f of ['seLinuxOptions', 'seccompProfile', 'fsGroup', 'fsGroupChangePolicy', 'runAsUser', 'runAsGroup', 'supplementalGroups']) {
+    if (isSet(sc[f])) forbid(`${sp}.securityContext.${f}`, sc[f]);
+  }
+  if (Array.isArray(sc.sysctls) && sc.sysctls.length > 0) forbid(`${sp}.securityContext.sysctls`, sc.sysctls);
+  if (isSet(s.hostUsers)) forbid(`${sp}.hostUsers`, s.hostUsers);
+  if (isSet(s.shareProcessNamespace)) forbid(`${sp}.shareProcessNamespace`, s.shareProcessNamespace);
+  for (const f of ['hostPID', 'hostIPC']) if (s[f] === true) forbid(`${sp}.${f}`, true);
+  for (const x of containers) {
+    const csc = x.c.securityContext;
+    if (!isObject(csc)) continue;
+    for (const f of ['seLinuxOptions', 'seccompProfile', 'capabilities', 'readOnlyRootFilesystem', 'privileged', 'allowPrivilegeEscalation', 'procMount', 'runAsUser', 'runAsGroup']) {
+      if (isSet(csc[f])) forbid(`${x.at}.securityContext.${f}`, csc[f]);
+    }
+  }
 }
 
 /** The field paths of a downward API volume file (validVolumeDownwardAPIFieldPathExpressions, validation.go:1040 of Kubernetes v1.28.9; the same to v1.32.10). */
@@ -1007,11 +1061,16 @@ export function podTemplateProblems(template: Json | undefined, options: PodTemp
   });
   if (isObject(s.securityContext)) checkPodSecurity(c, sp, s.securityContext);
   // ValidateRuntimeClassName (a DNS subdomain) and validateOS (linux or windows), validation.go of Kubernetes v1.28.9 to v1.32.10
+  // ValidatePreemptionPolicy (validation.go:3453 of Kubernetes v1.28.9; the same to v1.32.10)
+  if (isSet(s.preemptionPolicy) && s.preemptionPolicy !== 'PreemptLowerPriority' && s.preemptionPolicy !== 'Never') {
+    c.add(`${sp}.preemptionPolicy`, s.preemptionPolicy, s.preemptionPolicy === '' ? 'is required when given' : 'is not a preemption policy', 'use PreemptLowerPriority or Never, or leave it unset');
+  }
   if (typeof s.runtimeClassName === 'string') for (const p of dns1123SubdomainProblems(s.runtimeClassName)) c.add(`${sp}.runtimeClassName`, s.runtimeClassName, p, 'name a RuntimeClass');
   if (isObject(s.os)) {
     if (!s.os.name) c.add(`${sp}.os.name`, s.os.name, 'is required', 'use linux or windows');
     else if (s.os.name !== 'linux' && s.os.name !== 'windows') c.add(`${sp}.os.name`, s.os.name, 'is not an operating system of a pod', 'use linux or windows');
   }
+  if (isObject(s.os) && (s.os.name === 'windows' || s.os.name === 'linux')) checkOsFields(c, sp, s, s.os.name);
   // a resource claim entry names its claim, in the entry (Kubernetes 1.32) or in its source (1.28, 1.30): one with neither
   // is refused by every release (validatePodResourceClaim; the releases' rules judge where the name is read)
   eachObject(s.resourceClaims, (e: Json, i: number) => {

@@ -28,6 +28,13 @@ interface Value {
 
 class ExpressionError extends Error {}
 
+/** A number with letters that are no quantity suffix (1GB): the webhook admits it and reads it as 0. */
+class ReadAsZero extends ExpressionError {
+  constructor(public readonly token: string, public readonly letters: string) {
+    super(`has ${token}, whose letters ${letters} are no quantity suffix: the webhook admits the expression, but then reads ${token} as 0`);
+  }
+}
+
 class Parser {
   private pos = 0;
 
@@ -101,10 +108,14 @@ class Parser {
         this.pos++;
         return { n: n / 100, quantity: false };
       }
-      const suffix = /^(Ki|Mi|Gi|Ti|Pi|m|k|M|G|T|P)(?![A-Za-z])/.exec(this.src.slice(this.pos));
-      if (suffix) {
-        this.pos += suffix[0].length;
-        return { n: n * SUFFIXES[suffix[1]], quantity: true };
+      // the webhook's lexer reads every letter after a number as its unit; a run that is no quantity suffix makes the
+      // token a number it cannot parse, which it reads as 0 (pkg/util/calculator lexer.go readNumber and isQuantity,
+      // calculator.y factor: NUMBER, whose parse error is dropped; v1.9.0, v1.9.1)
+      const letters = /^[A-Za-z]+/.exec(this.src.slice(this.pos))?.[0] ?? '';
+      if (letters !== '' && SUFFIXES[letters] === undefined) throw new ReadAsZero(`${num[0]}${letters}`, letters);
+      if (letters !== '') {
+        this.pos += letters.length;
+        return { n: n * SUFFIXES[letters], quantity: true };
       }
       return { n, quantity: false };
     }
@@ -150,6 +161,7 @@ export function resourceExpressionProblem(expression: string, variable: 'cpu' | 
     if (v.n < 0) return `is negative (${v.n}) when ${variable} is 1`;
     return undefined;
   } catch (e) {
+    if (e instanceof ReadAsZero) return `${e.message}, so the sidecar's ${variable} would be computed from 0, which is refused here on purpose`;
     if (e instanceof ExpressionError) return e.message;
     throw e;
   }

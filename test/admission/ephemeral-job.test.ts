@@ -21,10 +21,16 @@ describe.each(cases)('$id', c => {
   test('every entry path gives the same verdict', () => expectCase(c));
 });
 
-test('an empty forbidden field counts as unset, as upstream reads it', () => {
+test('a forbidden field is set as Go sees it: an empty list or probe is set, resources without fields and an empty subPath are not', () => {
   const m = JSON.parse(JSON.stringify(cases[0].manifest));
-  Object.assign(m.spec.template.ephemeralContainers[0], { ports: [], resources: {}, volumeMounts: [{ name: 'd', mountPath: '/d', subPath: '' }] });
+  Object.assign(m.spec.template.ephemeralContainers[0], { resources: {}, volumeMounts: [{ name: 'd', mountPath: '/d', subPath: '' }] });
   expect(judge(m)).toEqual([]);
+  Object.assign(m.spec.template.ephemeralContainers[0], { ports: [], livenessProbe: {}, resources: { limits: {} } });
+  expect(judge(m)).toEqual([
+    'spec.template.ephemeralContainers[0].ports: [] is not allowed in an ephemeral container; remove ports',
+    'spec.template.ephemeralContainers[0].resources: {"limits":{}} is not allowed in an ephemeral container; remove resources',
+    'spec.template.ephemeralContainers[0].livenessProbe: {} is not allowed in an ephemeral container; remove livenessProbe',
+  ]);
 });
 
 test('only the ephemeral containers are checked: selector and counts are left alone, as upstream does', () => {
