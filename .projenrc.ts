@@ -223,7 +223,7 @@ project.testTask.prependSpawn(project.compileTask);
 project.jest!.addReporter(new javascript.JestReporter('<rootDir>/test/util/skip-reporter.js'));
 
 // --- the newcomer's path: the README's Install and Quick start, followed offline in a temporary folder
-// with the npm tarball of this build (test/newcomer/run.ts). `.ci/run` runs it after the test command.
+// with the npm tarball of this build (test/newcomer/run.ts). `.ci/run` runs it after the test command, first in its lane B.
 project.addTask('test:newcomer', {
   description: 'Follow the README offline: cdk8s init typescript-app, the library from the local tarball, the quick start, cdk8s synth, npm run build, npm test',
   steps: [
