@@ -78,6 +78,8 @@ describe('OpenKruise 1.8 -> 1.9', () => {
       'PodUnavailableBudget: stops refusing RESIZE in the annotation kruise.io/pub-protect-operations (accepted from OpenKruise 1.9)',
       'SidecarSet: starts refusing a sidecar resourcesPolicy on an init container that is no native sidecar, beside resources, '
         + 'or with a regular expression or resource expression that does not parse (refused from OpenKruise 1.9)',
+      'SidecarSet: starts refusing a v1alpha1 spec.namespace that is no label value, once converted into the namespace selector '
+        + 'kubernetes.io/metadata.name=<namespace> (refused from OpenKruise 1.9)',
       'SidecarSet: stops refusing spec.namespace together with spec.namespaceSelector (v1alpha1) (accepted from OpenKruise 1.9)',
       'UnitedDeployment: starts refusing spec.topology.subsets[].replicas with the Adaptive schedule strategy (refused from OpenKruise 1.9)',
       'WorkloadSpread: starts refusing a value of a requiredNodeSelectorTerm expression that is not a valid label value (refused from OpenKruise 1.9)',
