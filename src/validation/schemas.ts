@@ -228,7 +228,11 @@ export function validateManifest(manifest: Record<string, any>, target?: TargetR
 function holdsNull(v: unknown): boolean {
   if (v === null) return true;
   if (typeof v !== 'object') return false;
-  for (const x of Object.values(v as object)) if (holdsNull(x)) return true;
+  if (Array.isArray(v)) {
+    for (const x of v) if (holdsNull(x)) return true;
+    return false;
+  }
+  for (const k in v) if (holdsNull((v as Record<string, unknown>)[k])) return true;
   return false;
 }
 
