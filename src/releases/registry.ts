@@ -140,21 +140,22 @@ export function parseRelease(product: Product, text: string, what: string): Rele
 
 /** Whether release `r` is `version` (`x.y` or `x.y.z` of the same product) or newer. */
 export function atLeast(r: Release, version: string): boolean {
-  // asked for every rule of every object judged: each answer is worked out once
-  const key = `${r.product} ${r.version} ${version}`;
-  let answer = atLeastAnswers.get(key);
+  // asked for every rule of every object judged: each answer is worked out once per release object
+  let answers = atLeastAnswers.get(r);
+  if (!answers) atLeastAnswers.set(r, answers = new Map());
+  let answer = answers.get(version);
   if (answer === undefined) {
     const all = releaseOrder(r.product);
     const full = version.split('.').length === 2 ? lineOf(r.product, version)?.releases[0]?.version : version;
     const at = full === undefined ? -1 : all.indexOf(full);
     if (at < 0) throw new Error(`${PRODUCT_NAME[r.product]} ${version} is not a modelled release`);
     answer = all.indexOf(r.version) >= at;
-    atLeastAnswers.set(key, answer);
+    answers.set(version, answer);
   }
   return answer;
 }
 
-const atLeastAnswers = new Map<string, boolean>();
+const atLeastAnswers = new WeakMap<Release, Map<string, boolean>>();
 
 /** How messages name a release: `OpenKruise 1.8` for a line, `OpenKruise 1.8.2` for a release. */
 export function releaseName(r: Release): string {

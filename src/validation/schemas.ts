@@ -282,28 +282,49 @@ function zeroOf(s: any): unknown {
   return s.type === 'string' ? '' : s.type === 'integer' || s.type === 'number' ? 0 : s.type === 'boolean' ? false : undefined;
 }
 
+/** `v` with the Go zero values filled in, per its schema: `v` itself when nothing is filled (it is only read). */
 function fillZeros(v: any, s: any): any {
   if (Array.isArray(v)) {
-    return v.map(x => {
-      // a list item left undefined in a construct's props is written as null
-      if (x !== null && x !== undefined) return fillZeros(x, s?.items);
-      // a null item of an int-or-string list decodes as the integer 0 (no pointer: the item itself is the value)
-      const z = s?.items?.['x-kubernetes-int-or-string'] ? 0 : zeroOf(s?.items);
-      return z !== undefined ? z : s?.items?.type === 'object' ? fillZeros({}, s.items) : x;
-    });
+    let out: any[] | undefined;
+    for (let i = 0; i < v.length; i++) {
+      const x = v[i];
+      let y: any;
+      if (x !== null && x !== undefined) {
+        y = fillZeros(x, s?.items);
+      } else {
+        // a list item left undefined in a construct's props is written as null;
+        // a null item of an int-or-string list decodes as the integer 0 (no pointer: the item itself is the value)
+        const z = s?.items?.['x-kubernetes-int-or-string'] ? 0 : zeroOf(s?.items);
+        y = z !== undefined ? z : s?.items?.type === 'object' ? fillZeros({}, s.items) : x;
+      }
+      if (y !== x && !out) out = v.slice(0, i);
+      if (out) out.push(y);
+    }
+    return out ?? v;
   }
   if (v === null || typeof v !== 'object' || !s) return v;
-  const out: Record<string, any> = {};
-  for (const [k, x] of Object.entries(v)) {
+  let out: Record<string, any> | undefined;
+  const keys = Object.keys(v);
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i];
+    const x = v[k];
     const ks = s.properties?.[k] ?? (typeof s.additionalProperties === 'object' ? s.additionalProperties : undefined);
-    out[k] = ks ? fillZeros(x, ks) : x;
+    const y = ks ? fillZeros(x, ks) : x;
+    if (y !== x && !out) {
+      out = {};
+      for (let j = 0; j < i; j++) out[keys[j]] = v[keys[j]];
+    }
+    if (out) out[k] = y;
   }
   for (const r of s.required ?? []) {
-    if (out[r] !== undefined) continue;
+    if ((out ?? v)[r] !== undefined) continue;
     const z = zeroOf(s.properties?.[r]);
-    if (z !== undefined) out[r] = z;
+    if (z === undefined) continue;
+    const filled: Record<string, any> = out ?? { ...v };
+    filled[r] = z;
+    out = filled;
   }
-  return out;
+  return out ?? v;
 }
 
 /**
@@ -324,6 +345,7 @@ export function goZeroValues(manifest: Record<string, any>, target?: TargetRelea
   }
   const { metadata, status, ...rest } = manifest;
   const filled = fillZeros(rest, schema);
+  if (filled === rest) return manifest;
   return { ...filled, ...(metadata !== undefined ? { metadata } : {}), ...(status !== undefined ? { status } : {}) };
 }
 

@@ -5,6 +5,7 @@
  * other checks).
  */
 import { admissionModuleFor, admissionModules } from '../../src/admission';
+import { judgeManifest } from '../../src/admission/judge';
 import { servedVersions, validateManifest } from '../../src/validation/schemas';
 import { admissionCases, rolloutAdmissionCases } from '../fixtures/admission';
 
@@ -44,4 +45,13 @@ test.each(cases.map(c => [c.id, c] as const))('%s: defaults and warnings leave t
   expect(defaulted).not.toBe(frozen);
   expect(() => m.validate(defaulted, ctx)).not.toThrow();
   if (m.warnings && m.validate(defaulted, ctx).length === 0) expect(() => m.warnings!(frozen, ctx)).not.toThrow();
+});
+
+// the judge shares what it does not change with the object it was given (the render the output writes):
+// every step after the defaults, the module's rules and the release rules included, only reads
+test.each(cases.map(c => [c.id, c] as const))('%s: the whole judgement of a frozen object reads it only, with the same verdict', (_id, c) => {
+  const frozen = deepFreeze(JSON.parse(JSON.stringify(c.manifest)));
+  const copy = JSON.parse(JSON.stringify(c.manifest));
+  expect(judgeManifest(frozen, ctx)).toEqual(judgeManifest(copy, ctx));
+  expect(copy).toEqual(c.manifest);
 });
