@@ -11,7 +11,7 @@ import { fieldError, stricterProblem } from '../validation/field-error';
 import { cloneJson } from '../validation/json';
 import { dns1123LabelProblems, dns1123SubdomainProblems, labelValueProblems, labelsProblems, qualifiedNameProblems } from '../validation/names';
 import { IntOrPercent, parseUpstreamPercent } from '../validation/percent';
-import { TemplateProblem, defaultPodTemplate, parseQuantity, podTemplateProblems } from '../validation/pod-template';
+import { TemplateProblem, defaultedTemplateView, parseQuantity, podTemplateProblems } from '../validation/pod-template';
 import { isEmptySelector, LabelSelectorJson, selectorMatches, selectorProblems } from '../validation/selectors';
 import { eachObject, isObject, listShapeProblem } from '../validation/shape';
 
@@ -151,11 +151,11 @@ export interface TemplateRuleOptions {
 const POD_REFUSED = 'the API server refuses every pod the controller creates from the template';
 
 /** The pod template of a workload (`spec.template`), for the pod-template release rules. */
-export const workloadTemplate: PodTemplates = m => [{ template: defaultPodTemplate(m.spec?.template), specPath: 'spec.template.spec' }];
+export const workloadTemplate: PodTemplates = m => [{ template: defaultedTemplateView(m.spec?.template), specPath: 'spec.template.spec' }];
 
 /** POD-TEMPLATE-VALID on the defaulted template, restartPolicy Always, activeDeadlineSeconds forbidden. */
 export function templateRules(r: Rules, spec: Json, o: TemplateRuleOptions): void {
-  const t = defaultPodTemplate(spec.template);
+  let t = defaultedTemplateView(spec.template);
   if (!isObject(t) || !isObject(t.spec)) {
     r.addAll(podTemplateProblems(t, { path: 'spec.template', claimVolumes: o.claimVolumes })); // reports the shape
     return;
@@ -163,7 +163,9 @@ export function templateRules(r: Rules, spec: Json, o: TemplateRuleOptions): voi
   const ads = t.spec.activeDeadlineSeconds;
   if (ads !== undefined) {
     r.add('spec.template.spec.activeDeadlineSeconds', ads, `is forbidden for ${article(o.kind)}`, 'remove it (pods of a workload run until replaced)');
-    delete t.spec.activeDeadlineSeconds;
+    // the pod rules then judge the template without it (the view is shared: a copy of what changes)
+    const { activeDeadlineSeconds: _ads, ...rest } = t.spec;
+    t = { ...t, spec: rest };
   }
   if (t.spec.restartPolicy !== 'Always') {
     r.add('spec.template.spec.restartPolicy', t.spec.restartPolicy, `is not allowed for ${article(o.kind)}`, advice('set it to Always or leave it out (Always is the default)', 'use RestartPolicy.ALWAYS (the default)'));

@@ -31,7 +31,7 @@ import { fieldError, stricterProblem } from '../validation/field-error';
 import { cloneJson } from '../validation/json';
 import { objectMetaProblems } from '../validation/names';
 import { parseUpstreamPercent } from '../validation/percent';
-import { TemplateProblem, defaultPodTemplate, podTemplateProblems } from '../validation/pod-template';
+import { TemplateProblem, defaultPodTemplate, defaultedTemplateView, podTemplateProblems } from '../validation/pod-template';
 
 type Json = Record<string, any>;
 
@@ -100,7 +100,7 @@ export function broadcastJobSpecProblems(spec: Json | undefined, at: string): Te
         'remove the label from the pod template');
     }
   }
-  out.push(...podTemplateProblems(defaultPodTemplate(template), { path: `${at}.template` }));
+  out.push(...podTemplateProblems(defaultedTemplateView(template), { path: `${at}.template` }));
   return out;
 }
 

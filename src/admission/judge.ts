@@ -14,6 +14,7 @@ import { advice } from '../validation/advice';
 import { fieldError } from '../validation/field-error';
 import { cloneJson } from '../validation/json';
 import { objectMetaProblems } from '../validation/names';
+import { withTemplateViews } from '../validation/pod-template';
 import { checkedAfterMutation, formatIssue, goZeroValues, hasStatusSubresource, ignoredFields, validateManifest, withoutNulls } from '../validation/schemas';
 
 // how every message names its object, written once (validation/object-line.ts) for synth and the commands
@@ -162,6 +163,10 @@ function missingCrd(manifest: Manifest, ctx: AdmissionContext, t: TargetRelease)
  * found, the rules that read the other objects. `manifest` is only read.
  */
 export function judgeManifest(manifest: Manifest, ctx: AdmissionContext, app?: AdmissionApp): Judgement {
+  return withTemplateViews(() => judgeCreate(manifest, ctx, app));
+}
+
+function judgeCreate(manifest: Manifest, ctx: AdmissionContext, app?: AdmissionApp): Judgement {
   const target = releaseFor(manifest, ctx);
   const asSent = withoutNulls(asCreated(manifest), target);
   // a kind the cluster has no resource for: kubectl stops before any request

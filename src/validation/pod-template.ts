@@ -209,6 +209,36 @@ function defaultVolume(v: Json): void {
   }
 }
 
+/** The defaulted pod templates of the judgement running now, by the template given (`withTemplateViews`). */
+let views: WeakMap<object, Json> | undefined;
+
+/**
+ * Run `judge` (one object's judgement) with one defaulted copy of each pod
+ * template it asks for by `defaultedTemplateView`: the webhook's rules, the
+ * release rules and the warnings of one object read the same template, and
+ * none of them changes it.
+ */
+export function withTemplateViews<T>(judge: () => T): T {
+  const outer = views;
+  views = new WeakMap();
+  try {
+    return judge();
+  } finally {
+    views = outer;
+  }
+}
+
+/**
+ * `defaultPodTemplate(template)`, to be read and never changed: inside
+ * `withTemplateViews`, the same copy for the same template object.
+ */
+export function defaultedTemplateView(template: Json | undefined): Json {
+  if (!views || template === null || typeof template !== 'object') return defaultPodTemplate(template);
+  let t = views.get(template);
+  if (!t) views.set(template, t = defaultPodTemplate(template));
+  return t;
+}
+
 /**
  * TEMPLATE-DEFAULTS: a copy of the pod template with the defaults the
  * OpenKruise mutating webhooks (and the in-memory copy their validators use)
