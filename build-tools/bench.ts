@@ -485,6 +485,7 @@ const CHECK_ROW = 'OpenKruise documents in files, whole process: `cdk8s-kruise c
 const CHECK_ONE_CORE_ROW = 'OpenKruise documents in files, both held to one core (`taskset -c 0`): `cdk8s-kruise check` vs `kubeconform -strict`';
 const CHECK_FLOOR_ROW = 'OpenKruise documents in files, the limit: node reading and parsing them with js-yaml (kubectl\'s scalar rules), nothing else, vs `cdk8s-kruise check` (baseline)';
 const CHECK_FLOOR_KUBECONFORM_ROW = 'OpenKruise documents in files, the limit: node reading and parsing them with js-yaml, nothing else, vs `kubeconform -strict` (baseline)';
+const CHECK_THREADS_ROW = 'OpenKruise documents in files, whole process: `cdk8s-kruise check` with its threads (a second one from 12 MiB of input) vs `check --jobs 1` (baseline), for reference';
 
 function kubeconformBinary(): string | undefined {
   const cached = path.join(ROOT, '.cache', 'bench', `kubeconform-${KUBECONFORM_VERSION}`, 'kubeconform');
@@ -609,6 +610,18 @@ function checkRow(n: number, files: number): Result[] | string {
     else console.log(`| ${name(CHECK_ONE_CORE_ROW)} | | | | | skipped: no taskset |`);
     rows.push(...runProcesses(name(CHECK_FLOOR_ROW), ours, parse, undefined, parsed));
     rows.push(...runProcesses(name(CHECK_FLOOR_KUBECONFORM_ROW), base, parse, undefined, parsed));
+    // the threads' own row: four times the input, enough for `check` to start its threads, against one thread
+    const many = path.join(dir, 'many');
+    writeCheckDocuments(many, 4 * n, 4 * files);
+    const cli = path.join(ROOT, 'bin', 'cdk8s-kruise');
+    const single: Command = { file: process.execPath, args: [cli, 'check', '--jobs', '1', many], stdoutTo: path.join(dir, 'check-single.txt') };
+    const threaded: Command = { file: process.execPath, args: [cli, 'check', many], stdoutTo: path.join(dir, 'check-threaded.txt') };
+    const same = () => {
+      const a = fs.readFileSync(single.stdoutTo!, 'utf-8');
+      const b = fs.readFileSync(threaded.stdoutTo!, 'utf-8');
+      if (a !== b || !a.includes(`${(4 * n).toLocaleString('en-US')} OpenKruise objects judged`)) throw new Error(`bench: check with threads and --jobs 1 wrote different reports, or did not judge ${4 * n} documents`);
+    };
+    rows.push(...runProcesses(`${(4 * n).toLocaleString('en-US')} ${CHECK_THREADS_ROW.replace('OpenKruise documents in files', `OpenKruise documents in ${4 * files} files`)}`, single, threaded, undefined, same));
     return rows;
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
