@@ -570,6 +570,23 @@ describe('cdk8s-kruise fleet', () => {
     expect(run(['fleet', '--policies', bad, '--live', live]).err).toMatch(/^cdk8s-kruise fleet: .*bad\.yaml:\d+: not valid YAML/);
   });
 
+  test('what does not read is reported first, before what the check finds wrong in what it read', () => {
+    const refused = { ...sidecarSet('logging'), spec: { selector: { matchLabels: LOGGING }, containers: [{ image: 'no-name' }] } };
+    const badPolicies = write(tmp(), 'platform.k8s.yaml', [refused]);
+    const missing = '--workloads \'/nonexistent-w\' does not exist; pass a synth output folder (e.g. dist) or a manifest file';
+    // a policy the cluster refuses, the release flags: after every source was read
+    expect(run(['fleet', '--policies', badPolicies, '--workloads', `a=${billing}`, '--workloads', 'b=/nonexistent-w']).err).toBe(`cdk8s-kruise fleet: ${missing}\n`);
+    expect(run(['fleet', '--policies', platform, '--rollouts', '0.4', '--workloads', 'b=/nonexistent-w']).err).toBe(`cdk8s-kruise fleet: ${missing}\n`);
+    // a source's own policy that the cluster refuses, then a source that does not parse
+    const own = write(tmp(), 'app.k8s.yaml', [refused]);
+    const bad = write(tmp(), 'bad.yaml', []);
+    fs.writeFileSync(path.join(bad, 'bad.yaml'), 'kind: [\n');
+    expect(run(['fleet', '--policies', platform, '--workloads', `a=${own}`, '--workloads', `b=${bad}`]).err).toMatch(/^cdk8s-kruise fleet: .*bad\.yaml:\d+: not valid YAML/);
+    // and with every source read, the first source's refusal
+    expect(run(['fleet', '--policies', platform, '--workloads', `a=${own}`, '--workloads', `b=${billing}`]).err).toBe(
+      `cdk8s-kruise fleet: ${path.join(own, 'app.k8s.yaml')}: SidecarSet "logging" is refused by the cluster: spec.containers[0].name: (unset) must consist of lowercase letters, digits and '-', starting and ending with a letter or digit; use a DNS-1123 label; fix it where it is written\n`);
+  });
+
   test('--help', () => {
     const r = run(['fleet', '--help']);
     expect(r.code).toBe(0);
