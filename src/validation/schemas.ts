@@ -282,47 +282,34 @@ function zeroOf(s: any): unknown {
   return s.type === 'string' ? '' : s.type === 'integer' || s.type === 'number' ? 0 : s.type === 'boolean' ? false : undefined;
 }
 
+/** What a null list item decodes as: an int-or-string item as the integer 0 (no pointer: the item itself is the value), else its zero value. */
+function zeroItem(x: unknown, items: any): unknown {
+  const z = items?.['x-kubernetes-int-or-string'] ? 0 : zeroOf(items);
+  return z !== undefined ? z : items?.type === 'object' ? fillZeros({}, items) : x;
+}
+
 /** `v` with the Go zero values filled in, per its schema: `v` itself when nothing is filled (it is only read). */
 function fillZeros(v: any, s: any): any {
   if (Array.isArray(v)) {
     let out: any[] | undefined;
-    for (let i = 0; i < v.length; i++) {
-      const x = v[i];
-      let y: any;
-      if (x !== null && x !== undefined) {
-        y = fillZeros(x, s?.items);
-      } else {
-        // a list item left undefined in a construct's props is written as null;
-        // a null item of an int-or-string list decodes as the integer 0 (no pointer: the item itself is the value)
-        const z = s?.items?.['x-kubernetes-int-or-string'] ? 0 : zeroOf(s?.items);
-        y = z !== undefined ? z : s?.items?.type === 'object' ? fillZeros({}, s.items) : x;
-      }
-      if (y !== x && !out) out = v.slice(0, i);
-      if (out) out.push(y);
-    }
+    v.forEach((x, i) => {
+      // a list item left undefined in a construct's props is written as null
+      const y = x !== null && x !== undefined ? fillZeros(x, s?.items) : zeroItem(x, s?.items);
+      if (y !== x) (out ??= v.slice())[i] = y;
+    });
     return out ?? v;
   }
   if (v === null || typeof v !== 'object' || !s) return v;
   let out: Record<string, any> | undefined;
-  const keys = Object.keys(v);
-  for (let i = 0; i < keys.length; i++) {
-    const k = keys[i];
-    const x = v[k];
+  for (const [k, x] of Object.entries(v)) {
     const ks = s.properties?.[k] ?? (typeof s.additionalProperties === 'object' ? s.additionalProperties : undefined);
     const y = ks ? fillZeros(x, ks) : x;
-    if (y !== x && !out) {
-      out = {};
-      for (let j = 0; j < i; j++) out[keys[j]] = v[keys[j]];
-    }
-    if (out) out[k] = y;
+    if (y !== x) (out ??= { ...v })[k] = y;
   }
   for (const r of s.required ?? []) {
     if ((out ?? v)[r] !== undefined) continue;
     const z = zeroOf(s.properties?.[r]);
-    if (z === undefined) continue;
-    const filled: Record<string, any> = out ?? { ...v };
-    filled[r] = z;
-    out = filled;
+    if (z !== undefined) (out ??= { ...v })[r] = z;
   }
   return out ?? v;
 }
