@@ -16,7 +16,8 @@
  *
  * Creates and YAML run many at a time (the requests batched over a pool of
  * connections); updates run one at a time, since a created object is cluster
- * state other cases would read (a SidecarSet, a budget). A difference is a
+ * state other cases would read (a SidecarSet, a budget), and a refusal that
+ * names only objects already deleted is asked again (`CACHED_SIBLINGS`). A difference is a
  * disagreement unless our refusal declares itself stricter on purpose: its
  * message says the cluster admits the object and why we refuse it anyway
  * (`DECLARED_STRICTER`).
@@ -95,8 +96,37 @@ export const CLUSTER_STATE: ReadonlyArray<{ readonly pattern: RegExp; readonly w
 
 const clone = <T>(x: T): T => JSON.parse(JSON.stringify(x));
 
+/**
+ * Refusals that name another object of the same kind, read from the
+ * webhook's informer cache, not from the API server: the update cases create
+ * and delete objects one after another, and a webhook whose cache has not yet
+ * seen a delete judges the next case against an object that is gone. Such a
+ * refusal whose every named object the API server answers 404 for is no
+ * verdict: ask again (`ClusterSide`). Each gives the names the message holds.
+ * The released source that writes each message (v1.9.1's lines; the same
+ * messages in v1.7.4 and v1.8.4; Rollouts v0.5.5 and v0.6.2 alike):
+ * - Rollout: pkg/webhook/rollout/validating/rollout_create_update_handler.go,
+ *   validateRolloutConflict (the cached list of the namespace's Rollouts);
+ * - PodUnavailableBudget: pkg/webhook/podunavailablebudget/validating/pub_create_update_handler.go:184-191;
+ * - WorkloadSpread: pkg/webhook/workloadspread/validating/workloadspread_validation.go:399-400;
+ * - SidecarSet: pkg/webhook/sidecarset/validating/sidecarset_create_update_handler.go:411-446.
+ */
+export const CACHED_SIBLINGS: ReadonlyArray<RegExp> = [
+  /This rollout conflict with Rollout\([^/)\s]+\/([^)\s]+)\)/g,
+  /is in conflict with other (?:PodUnavailableBudget|WorkloadSpread) ([^\s",;\]]+)/g,
+  /container \S+ already exist in ([^\s",;\]]+)/g,
+  /is in conflict with sidecarset ([^\s",;\]]+)/g,
+];
+
+/** The names of the other objects a refusal says it conflicts with (`CACHED_SIBLINGS`). */
+export function cachedSiblings(message: string | undefined): string[] {
+  const names = new Set<string>();
+  for (const pattern of CACHED_SIBLINGS) for (const m of String(message ?? '').matchAll(pattern)) names.add(m[1]);
+  return [...names];
+}
+
 /** The REST collection of a manifest's kind in `namespace` (the model's plural and scope; a version the release lacks answers 404). */
-function collection(m: Manifest, namespace: string): { at: string; namespaced: boolean } | undefined {
+export function collection(m: Manifest, namespace: string): { at: string; namespaced: boolean } | undefined {
   const group = String(m.apiVersion ?? '').split('/')[0];
   const k = ALL_KINDS.find(x => x.group === group && x.kind === m.kind);
   if (!k) return undefined;
@@ -159,13 +189,31 @@ export class ClusterSide {
     }
   }
 
+  /**
+   * Send a request that judges `m` again while its refusal names only objects
+   * of `m`'s kind that the API server no longer holds (a webhook cache behind
+   * a delete: `CACHED_SIBLINGS`), at most 20 times, 250 ms apart.
+   */
+  private async judgedOnSettledCache(m: Manifest, send: () => Promise<{ status: number; body: any }>) {
+    for (let attempt = 0; ; attempt++) {
+      const r = await send();
+      const names = r.status >= 300 && attempt < 20 ? cachedSiblings(r.body?.message) : [];
+      if (names.length === 0) return r;
+      const c = collection(m, this.namespace);
+      if (!c) return r;
+      const gone = await Promise.all(names.map(async n => (await this.req('GET', `${c.at}/${encodeURIComponent(n)}`)).status === 404));
+      if (!gone.every(Boolean)) return r;
+      await new Promise(res => setTimeout(res, 250));
+    }
+  }
+
   /** A server-side dry-run create in the judge namespace. */
   public async create(original: Manifest): Promise<Outcome> {
     const m = clone(original);
     const c = collection(m, this.namespace);
     if (!c) return { allowed: false, status: 404, message: `no kind ${m.kind} in ${m.apiVersion}` };
     if (c.namespaced && m.metadata && typeof m.metadata === 'object') m.metadata.namespace = this.namespace;
-    return refusal(await this.req('POST', `${c.at}?dryRun=All&fieldValidation=Strict`, m));
+    return refusal(await this.judgedOnSettledCache(m, () => this.req('POST', `${c.at}?dryRun=All&fieldValidation=Strict`, m)));
   }
 
   /**
@@ -185,7 +233,7 @@ export class ClusterSide {
       old.metadata.namespace = this.namespace;
       if (m.metadata && typeof m.metadata === 'object') m.metadata.namespace = this.namespace;
     }
-    const created = await this.req('POST', `${c.at}?fieldValidation=Strict`, old);
+    const created = await this.judgedOnSettledCache(old, () => this.req('POST', `${c.at}?fieldValidation=Strict`, old));
     if (created.status >= 300) return { oldRefused: refusal(created) };
     const at = `${c.at}/${encodeURIComponent(old.metadata.name)}`;
     try {
@@ -197,7 +245,7 @@ export class ClusterSide {
         // kubectl apply patches the object at the manifest's own version (a version the release does not serve answers 404)
         const next = m.apiVersion !== old.apiVersion ? collection(m, this.namespace) : undefined;
         const patchAt = next ? `${next.at}/${encodeURIComponent(old.metadata.name)}` : at;
-        const res = await this.req('PATCH', `${patchAt}?dryRun=All&fieldValidation=Strict`, patch, 'application/merge-patch+json');
+        const res = await this.judgedOnSettledCache(old, () => this.req('PATCH', `${patchAt}?dryRun=All&fieldValidation=Strict`, patch, 'application/merge-patch+json'));
         // a controller wrote the object between the read and the update: read it again
         if (res.status === 409 && attempt < 5 && /the object has been modified/.test(String(res.body?.message))) continue;
         // a webhook that reads the object from its manager's cache has not seen the create yet (kruise-rollout-manager v0.5.5): ask again
@@ -216,7 +264,7 @@ export class ClusterSide {
   }
 
   /** Delete an object and wait (at most 20 s) until it is gone; finalizers that hold it are taken off. */
-  private async remove(at: string): Promise<void> {
+  public async remove(at: string): Promise<void> {
     await this.req('DELETE', `${at}?propagationPolicy=Background`);
     const until = Date.now() + 20_000;
     for (;;) {
@@ -232,8 +280,10 @@ export class ClusterSide {
    * Texts as `kubectl apply --dry-run=server -f` reads them (strict field
    * validation, its default): one kubectl for a batch, each text a file of
    * its own; a text is admitted when kubectl names no error for its file.
+   * A text whose refusal names only objects the API server no longer holds
+   * (`CACHED_SIBLINGS`) is asked again alone, given its object (`objects`).
    */
-  public async kubectl(texts: readonly string[]): Promise<Outcome[]> {
+  public async kubectl(texts: readonly string[], objects: ReadonlyArray<Manifest | undefined> = []): Promise<Outcome[]> {
     if (texts.length === 0) return [];
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'release-judge-yaml-'));
     try {
@@ -259,11 +309,22 @@ export class ClusterSide {
       for (const [i, f] of files.entries()) {
         let mine = named[i];
         let status = code;
-        if (mine.length === 0 && alone && texts[i].trim() !== '') {
+        const alonePass = async () => {
           const one = await apply([f]);
           status = one.code;
           mine = one.code === 0 ? [] : one.stderr.split('\n').filter(l => l.trim() !== '');
           if (one.code === 0 && !one.stdout.includes('(server dry run)')) mine = ['kubectl printed no object'];
+        };
+        if (mine.length === 0 && alone && texts[i].trim() !== '') await alonePass();
+        const object = objects[i];
+        for (let attempt = 0; object && mine.length > 0 && attempt < 20; attempt++) {
+          const names = cachedSiblings(mine.join('\n'));
+          const c = names.length > 0 ? collection(object, object.metadata?.namespace ?? 'default') : undefined;
+          if (!c) break;
+          const gone = await Promise.all(names.map(async n => (await this.req('GET', `${c.at}/${encodeURIComponent(n)}`)).status === 404));
+          if (!gone.every(Boolean)) break;
+          await new Promise(res => setTimeout(res, 250));
+          await alonePass();
         }
         out.push(mine.length > 0 ? { allowed: false, status, message: mine.join('\n').split(dir + '/').join('') } : { allowed: true, status: 0 });
       }
@@ -365,7 +426,7 @@ export async function judgeGenerated(cluster: ClusterSide, ours: CheckSide, case
   // the namespaces the texts name (kubectl creates in the object's own namespace)
   await cluster.namespaces(texts.map(([c]) => c.manifest?.metadata?.namespace).filter((n): n is string => typeof n === 'string'));
   await pool(batches, Math.max(1, Math.min(2, concurrency)), async batch => {
-    const theirs = await cluster.kubectl(batch.map(([c]) => c.yaml!));
+    const theirs = await cluster.kubectl(batch.map(([c]) => c.yaml!), batch.map(([c]) => c.manifest));
     batch.forEach(([c, i], k) => { verdicts[i] = finish(c, ours.judge(c.yaml!), theirs[k]); });
   });
   for (const [c, i] of cases.map((x, k) => [x, k] as const).filter(([x]) => x.form === 'update')) {
