@@ -286,6 +286,27 @@ func restConfig() (*rest.Config, error) {
 	return config, nil
 }
 
+// syncAttempts bounds ensureSynced's tries.
+const syncAttempts = 5
+
+// ensureSynced reads the cluster into the cache as Argo CD's application controller comes to read it: a sync that
+// failed (an API server too busy to send its OpenAPI document before the client's timeout) is not final there, since
+// the controller asks the cache again on its next reconciliation and gitops-engine syncs again once its retry window
+// (cache.ClusterRetryTimeout) has passed. Here at most syncAttempts tries, each failure said on stderr.
+func ensureSynced(c cache.ClusterCache) error {
+	var err error
+	for attempt := 1; attempt <= syncAttempts; attempt++ {
+		if err = c.EnsureSynced(); err == nil {
+			return nil
+		}
+		fmt.Fprintf(os.Stderr, "argocd-engine: reading the cluster failed (try %d of %d): %v\n", attempt, syncAttempts, err)
+		if attempt < syncAttempts {
+			time.Sleep(cache.ClusterRetryTimeout + time.Second)
+		}
+	}
+	return err
+}
+
 func cmdRun(in io.Reader) error {
 	var input struct {
 		Data      map[string]string `json:"data"`
@@ -444,7 +465,7 @@ func cmdSync(in io.Reader) error {
 			_, tracked := un.GetAnnotations()[trackingAnnotation]
 			return nil, tracked
 		}))
-	if err := clusterCache.EnsureSynced(); err != nil {
+	if err := ensureSynced(clusterCache); err != nil {
 		return fmt.Errorf("reading the cluster: %w", err)
 	}
 	defer clusterCache.Invalidate()
@@ -506,7 +527,7 @@ func cmdSync(in io.Reader) error {
 	// cluster's OpenAPI models, Argo CD's field manager and, for an app that syncs with ServerSideApply=true,
 	// structured merge diff. (util/argo/diff itself calls gitops-engine's diff without the context argument the
 	// gitops-engine commits the Go module proxy serves take, so its steps are made here, with the same packages.)
-	if err := clusterCache.EnsureSynced(); err != nil {
+	if err := ensureSynced(clusterCache); err != nil {
 		return err
 	}
 	dctx, dcancel := context.WithTimeout(context.Background(), time.Minute)
