@@ -118,6 +118,10 @@ export const CACHED_SIBLINGS: ReadonlyArray<RegExp> = [
   /is in conflict with sidecarset ([^\s",;\]]+)/g,
 ];
 
+/** How often, and how far apart, a refusal that names only objects already gone is asked again. */
+const SETTLE_TRIES = 20;
+const SETTLE_MS = 250;
+
 /** The names of the other objects a refusal says it conflicts with (`CACHED_SIBLINGS`). */
 export function cachedSiblings(message: string | undefined): string[] {
   const names = new Set<string>();
@@ -190,20 +194,26 @@ export class ClusterSide {
   }
 
   /**
-   * Send a request that judges `m` again while its refusal names only objects
-   * of `m`'s kind that the API server no longer holds (a webhook cache behind
-   * a delete: `CACHED_SIBLINGS`), at most 20 times, 250 ms apart.
+   * Whether a refusal names only objects of `m`'s kind (in `namespace`) that
+   * the API server no longer holds (a webhook cache behind a delete:
+   * `CACHED_SIBLINGS`); if so, after a pause of SETTLE_MS, so the caller can
+   * ask again.
    */
+  private async namesOnlyGone(m: Manifest, namespace: string, message: unknown): Promise<boolean> {
+    const names = cachedSiblings(String(message ?? ''));
+    const c = names.length > 0 ? collection(m, namespace) : undefined;
+    if (!c) return false;
+    const gone = await Promise.all(names.map(async n => (await this.req('GET', `${c.at}/${encodeURIComponent(n)}`)).status === 404));
+    if (!gone.every(Boolean)) return false;
+    await new Promise(res => setTimeout(res, SETTLE_MS));
+    return true;
+  }
+
+  /** Send a request that judges `m`, again while its refusal names only objects already gone (`namesOnlyGone`), at most SETTLE_TRIES times. */
   private async judgedOnSettledCache(m: Manifest, send: () => Promise<{ status: number; body: any }>) {
     for (let attempt = 0; ; attempt++) {
       const r = await send();
-      const names = r.status >= 300 && attempt < 20 ? cachedSiblings(r.body?.message) : [];
-      if (names.length === 0) return r;
-      const c = collection(m, this.namespace);
-      if (!c) return r;
-      const gone = await Promise.all(names.map(async n => (await this.req('GET', `${c.at}/${encodeURIComponent(n)}`)).status === 404));
-      if (!gone.every(Boolean)) return r;
-      await new Promise(res => setTimeout(res, 250));
+      if (r.status < 300 || attempt >= SETTLE_TRIES || !(await this.namesOnlyGone(m, this.namespace, r.body?.message))) return r;
     }
   }
 
@@ -317,13 +327,8 @@ export class ClusterSide {
         };
         if (mine.length === 0 && alone && texts[i].trim() !== '') await alonePass();
         const object = objects[i];
-        for (let attempt = 0; object && mine.length > 0 && attempt < 20; attempt++) {
-          const names = cachedSiblings(mine.join('\n'));
-          const c = names.length > 0 ? collection(object, object.metadata?.namespace ?? 'default') : undefined;
-          if (!c) break;
-          const gone = await Promise.all(names.map(async n => (await this.req('GET', `${c.at}/${encodeURIComponent(n)}`)).status === 404));
-          if (!gone.every(Boolean)) break;
-          await new Promise(res => setTimeout(res, 250));
+        for (let attempt = 0; object && mine.length > 0 && attempt < SETTLE_TRIES; attempt++) {
+          if (!(await this.namesOnlyGone(object, object.metadata?.namespace ?? 'default', mine.join('\n')))) break;
           await alonePass();
         }
         out.push(mine.length > 0 ? { allowed: false, status, message: mine.join('\n').split(dir + '/').join('') } : { allowed: true, status: 0 });
