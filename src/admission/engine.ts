@@ -24,6 +24,7 @@ import { _targetOf, targetGate } from '../releases/target';
 import { _adviseFor } from '../validation/advice';
 import { _gateSources } from '../validation/gates';
 import { _objectLine, _originOf, _setOrigin, describeObject } from '../validation/object-line';
+import { sharingTemplateViews } from '../validation/pod-template';
 import { _currentRound, _markCheckRounds, _sharedRender } from '../validation/render';
 import { _renderProblemsOf } from '../validation/render-problems';
 import { Warnings, fieldError } from '../validation/report';
@@ -142,6 +143,9 @@ class Engine {
   /** The app-wide problems of this round, by object (lines with the object's name). */
   private wide = new Map<ApiObject, string[]>();
   private wideRound = -1;
+  /** The defaulted pod templates of this round's objects, read by their judgement and then by their warnings. */
+  private views = new WeakMap<object, Record<string, any>>();
+  private viewsRound = -1;
 
   constructor(private readonly root: IConstruct) {
     if (root instanceof App && !root.resolvers.some(r => r instanceof PlainMapResolver)) root.resolvers.unshift(new PlainMapResolver());
@@ -162,11 +166,13 @@ class Engine {
     this.verdictRound = _currentRound();
     this.passed = true;
     const ctx = contextOf(this.root);
-    for (const c of this.root.node.findAll()) {
-      if (!(c instanceof ApiObject) || !isKruiseObject(c)) continue;
-      this.verdicts.set(c, judge(c, ctx));
-      this.hook(c);
-    }
+    this.withViews(() => {
+      for (const c of this.root.node.findAll()) {
+        if (!(c instanceof ApiObject) || !isKruiseObject(c)) continue;
+        this.verdicts.set(c, judge(c, ctx));
+        this.hook(c);
+      }
+    });
     for (const obj of this.appWide().keys()) this.hook(obj);
     return [];
   }
@@ -230,10 +236,20 @@ class Engine {
     }
     let v = this.verdicts.get(obj);
     if (!v) {
-      v = judge(obj, contextOf(this.root));
+      const ctx = contextOf(this.root);
+      v = this.withViews(() => judge(obj, ctx));
       this.verdicts.set(obj, v);
     }
     return v;
+  }
+
+  /** `fn` with this round's defaulted pod templates (the renders of one round are never changed). */
+  private withViews<T>(fn: () => T): T {
+    if (this.viewsRound !== _currentRound()) {
+      this.views = new WeakMap();
+      this.viewsRound = _currentRound();
+    }
+    return sharingTemplateViews(this.views, fn);
   }
 
   private warnings(): Array<{ scope: IConstruct; message: string }> {
@@ -246,7 +262,7 @@ class Engine {
       const rendered: Manifest = _sharedRender(c);
       const origin = _originOf(c);
       const owner = ownerOf(c);
-      const found = _adviseFor(owner !== c, () => manifestWarnings(rendered, ctx, appOf(c), origin?.keepsServerFields));
+      const found = this.withViews(() => _adviseFor(owner !== c, () => manifestWarnings(rendered, ctx, appOf(c), origin?.keepsServerFields)));
       if (found.length === 0) continue;
       const head = describeObject(rendered, origin);
       for (const message of found) out.push({ scope: owner, message: `${head} ${message}` });

@@ -223,9 +223,11 @@ function unknownStatusFields(manifest: Manifest, target: TargetRelease): string[
  * the request before anything else (null is left unset).
  */
 function metadataDecodeErrors(created: Manifest): string[] {
-  const embedded = (EMBEDDED_METADATA[`${String(created.apiVersion).split('/')[0]}/${created.kind}`] ?? [])
-    .flatMap(p => valuesAt(created, p)).flatMap(({ value, at }) => objectMetaDecodeErrors(value, at, `the webhook cannot decode the ${created.kind}`));
-  return [...objectMetaDecodeErrors(created.metadata, 'metadata', 'the API server cannot decode the object\'s metadata'), ...embedded];
+  const out = objectMetaDecodeErrors(created.metadata, 'metadata', 'the API server cannot decode the object\'s metadata');
+  for (const p of EMBEDDED_METADATA[`${String(created.apiVersion).split('/')[0]}/${created.kind}`] ?? []) {
+    for (const { value, at } of valuesAt(created, p)) out.push(...objectMetaDecodeErrors(value, at, `the webhook cannot decode the ${created.kind}`));
+  }
+  return out;
 }
 
 /**
@@ -244,18 +246,25 @@ const EMBEDDED_METADATA: Record<string, readonly string[]> = {
   'apps.kruise.io/StatefulSet': ['spec.volumeClaimTemplates[].metadata'],
 };
 
+/** A dotted path of `EMBEDDED_METADATA` as steps (split once: every object judged asks). */
+const pathSteps = new Map<string, ReadonlyArray<{ key: string; list: boolean }>>();
+
 /** The values at a dotted path (`[]`: each item of a list there), with their paths. */
 function valuesAt(m: unknown, path: string): Array<{ value: unknown; at: string }> {
+  let steps = pathSteps.get(path);
+  if (!steps) pathSteps.set(path, steps = path.split('.').map(part => ({ key: part.endsWith('[]') ? part.slice(0, -2) : part, list: part.endsWith('[]') })));
   let here: Array<{ value: unknown; at: string }> = [{ value: m, at: '' }];
-  for (const part of path.split('.')) {
-    const list = part.endsWith('[]');
-    const key = list ? part.slice(0, -2) : part;
-    here = here.flatMap(({ value, at }) => {
+  for (const { key, list } of steps) {
+    const next: Array<{ value: unknown; at: string }> = [];
+    for (const { value, at } of here) {
       const v = value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>)[key] : undefined;
+      if (v === undefined) continue;
       const p = at === '' ? key : `${at}.${key}`;
-      if (v === undefined) return [];
-      return list ? (Array.isArray(v) ? v.map((x, i) => ({ value: x, at: `${p}[${i}]` })) : []) : [{ value: v, at: p }];
-    });
+      if (!list) next.push({ value: v, at: p });
+      else if (Array.isArray(v)) v.forEach((x, i) => next.push({ value: x, at: `${p}[${i}]` }));
+    }
+    if (next.length === 0) return next;
+    here = next;
   }
   return here;
 }

@@ -35,6 +35,7 @@ import type { GateReader } from '../gates/source';
 import { gateDefaults, lineOf, Product, Release } from '../releases/registry';
 import { Target, targetGate } from '../releases/target';
 import { groupOf } from '../validation/manifest';
+import { sharingTemplateViews } from '../validation/pod-template';
 import { KRUISE_GROUPS } from '../validation/schemas';
 
 /**
@@ -100,7 +101,9 @@ function contextOf(setup: JudgeSetup, outside: () => void): AdmissionContext {
  * judged on its own where the judgement reads nothing else.
  */
 export function judgeFile(text: string, name: string, setup: JudgeSetup): CheckDocument[] {
-  return parseDocuments(text, name).map(doc => {
+  // an object's warnings read the defaulted pod template its judgement made (nothing changes a parsed document)
+  const views = new WeakMap<object, Record<string, any>>();
+  return parseDocuments(text, name).map(doc => sharingTemplateViews(views, () => {
     if (!KRUISE_GROUPS.includes(groupOf(doc.json.apiVersion))) return doc;
     let alone = true;
     const outside = () => { alone = false; };
@@ -111,7 +114,7 @@ export function judgeFile(text: string, name: string, setup: JudgeSetup): CheckD
     if (!alone) return doc;
     const verdict: PreJudged = { judgement, warnings };
     return { ...doc, verdict };
-  });
+  }));
 }
 
 /** A target as it crosses threads: each release's line by name (a line is looked up, never copied). */

@@ -82,11 +82,23 @@ export function releaseEntries(product: Product): Array<{ line: ReleaseLine; ent
   return linesOf(product).flatMap(line => line.releases.map(entry => ({ line, entry })));
 }
 
-/** The release a product's line stands for. */
+const lineReleases = new Map<string, Release>();
+
+/**
+ * The release a product's line stands for: one frozen object per line, so
+ * what is worked out per release object (`atLeast`) is worked out once for
+ * the default lines too, which every object of an app without a target asks for.
+ */
 export function releaseOfLine(product: Product, line: string): Release {
-  const l = lineOf(product, line);
-  if (!l) throw new Error(`${PRODUCT_NAME[product]} ${line} is not a modelled line`);
-  return { product, line: l, version: l.releases[l.releases.length - 1].version, lineOnly: true };
+  const key = `${product}/${line}`;
+  let r = lineReleases.get(key);
+  if (!r) {
+    const l = lineOf(product, line);
+    if (!l) throw new Error(`${PRODUCT_NAME[product]} ${line} is not a modelled line`);
+    r = Object.freeze({ product, line: l, version: l.releases[l.releases.length - 1].version, lineOnly: true });
+    lineReleases.set(key, r);
+  }
+  return r;
 }
 
 /** The release an app targets when nothing declares one. */

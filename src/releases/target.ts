@@ -98,13 +98,16 @@ export interface Target {
   readonly kubernetes?: TargetKubernetes;
 }
 
-/** The target of an app that declares nothing. */
+let theDefault: Target | undefined;
+
+/** The target of an app that declares nothing (one frozen object: it is asked for per object judged). */
 export function defaultTarget(): Target {
-  return {
-    openKruise: { release: defaultRelease('openkruise'), declared: 'the default', isDeclared: false },
-    rollouts: { release: defaultRelease('rollouts'), declared: 'the default', isDeclared: false },
-    featureGates: {},
-  };
+  theDefault ??= Object.freeze({
+    openKruise: Object.freeze({ release: defaultRelease('openkruise'), declared: 'the default', isDeclared: false }),
+    rollouts: Object.freeze({ release: defaultRelease('rollouts'), declared: 'the default', isDeclared: false }),
+    featureGates: Object.freeze({}),
+  });
+  return theDefault;
 }
 
 const declarations = new WeakMap<IConstruct, _ReleaseDeclaration[]>();

@@ -211,20 +211,43 @@ function defaultVolume(v: Json): void {
 
 /** The defaulted pod templates of the judgement running now, by the template given (`withTemplateViews`). */
 let views: WeakMap<object, Json> | undefined;
+/** Whether `views` is a scope of `sharingTemplateViews` (a judgement inside it keeps using it). */
+let sharing = false;
 
 /**
  * Run `judge` (one object's judgement) with one defaulted copy of each pod
  * template it asks for by `defaultedTemplateView`: the webhook's rules, the
  * release rules and the warnings of one object read the same template, and
- * none of them changes it.
+ * none of them changes it. Inside `sharingTemplateViews`, the copies of
+ * that scope.
  */
 export function withTemplateViews<T>(judge: () => T): T {
+  if (sharing) return judge();
   const outer = views;
   views = new WeakMap();
   try {
     return judge();
   } finally {
     views = outer;
+  }
+}
+
+/**
+ * Run `fn` (the judgement of objects and then their warnings, none of which
+ * changes what it reads) with the defaulted templates of `shared`: the
+ * warnings of an object read the copy its judgement made. The caller keeps
+ * `shared` only as long as the objects judged stay unchanged (a synth round,
+ * one file of `check`).
+ */
+export function sharingTemplateViews<T>(shared: WeakMap<object, Json>, fn: () => T): T {
+  const outer = { views, sharing };
+  views = shared;
+  sharing = true;
+  try {
+    return fn();
+  } finally {
+    views = outer.views;
+    sharing = outer.sharing;
   }
 }
 

@@ -224,15 +224,15 @@ export function validateManifest(manifest: Record<string, any>, target?: TargetR
   return target || v.entry.retired ? issues.map(i => releaseIssue(i, v.entry, target)) : issues;
 }
 
-/** Whether a value holds a null anywhere. */
+/** Whether a value holds a null anywhere (asked of every object judged: only objects and lists are descended into). */
 function holdsNull(v: unknown): boolean {
   if (v === null) return true;
   if (typeof v !== 'object') return false;
-  if (Array.isArray(v)) {
-    for (const x of v) if (holdsNull(x)) return true;
-    return false;
+  const items: unknown[] = Array.isArray(v) ? v : Object.values(v as object);
+  for (let i = 0; i < items.length; i++) {
+    const x = items[i];
+    if (x === null || (typeof x === 'object' && holdsNull(x))) return true;
   }
-  for (const k in v) if (holdsNull((v as Record<string, unknown>)[k])) return true;
   return false;
 }
 
@@ -301,10 +301,18 @@ function fillZeros(v: any, s: any): any {
   }
   if (v === null || typeof v !== 'object' || !s) return v;
   let out: Record<string, any> | undefined;
-  for (const [k, x] of Object.entries(v)) {
-    const ks = s.properties?.[k] ?? (typeof s.additionalProperties === 'object' ? s.additionalProperties : undefined);
-    const y = ks ? fillZeros(x, ks) : x;
-    if (y !== x) (out ??= { ...v })[k] = y;
+  const props = s.properties;
+  const rest = typeof s.additionalProperties === 'object' ? s.additionalProperties : undefined;
+  if (props !== undefined || rest !== undefined) {
+    for (const k in v) {
+      const ks = props?.[k] ?? rest;
+      if (ks === undefined) continue;
+      const x = v[k];
+      // a scalar has no zero value to fill in: only objects, lists and list items do
+      if (x === null || typeof x !== 'object') continue;
+      const y = fillZeros(x, ks);
+      if (y !== x) (out ??= { ...v })[k] = y;
+    }
   }
   for (const r of s.required ?? []) {
     if ((out ?? v)[r] !== undefined) continue;
