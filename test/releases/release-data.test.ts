@@ -96,6 +96,14 @@ test('every known failure starts at a real release, and the release that fixes i
   expect(new Set(fixes).size).toBe(fixes.length);
 });
 
+test('a line stands for one frozen release object, so what is worked out per release is worked out once', () => {
+  const a = releaseOfLine('openkruise', '1.8');
+  expect(releaseOfLine('openkruise', '1.8')).toBe(a);
+  expect(releaseOfLine('rollouts', '0.6')).not.toBe(a);
+  expect(Object.isFrozen(a)).toBe(true);
+  expect(() => { (a as any).version = '1.8.0'; }).toThrow(TypeError);
+});
+
 test('1.9.1 is v1.9.0 with the fix of the suffixed-minor panic; the 1.9 line stands for it', () => {
   const e = releaseEntries('openkruise').find(x => x.entry.version === '1.9.1')!.entry;
   expect(e).toEqual({ version: '1.9.1', imageTag: 'v1.9.1', fixes: ['suffixed-minor-panic'] });

@@ -312,3 +312,10 @@ describe('admission follows the target', () => {
       + 'remove it, or keep it for when the cluster runs OpenKruise 1.9 (it takes effect then)');
   });
 });
+
+test('an app that declares nothing targets the one frozen default target (asked for per object judged)', () => {
+  const t = _targetOf(new App());
+  expect(_targetOf(new App())).toBe(t);
+  expect(Object.isFrozen(t) && Object.isFrozen(t.openKruise) && Object.isFrozen(t.featureGates)).toBe(true);
+  expect([t.openKruise.release.version, t.rollouts.release.version, t.openKruise.declared]).toEqual(['1.9.1', '0.6.2', 'the default']);
+});

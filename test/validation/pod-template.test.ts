@@ -1,4 +1,4 @@
-import { defaultPodTemplate, parseQuantity, podTemplateProblems } from '../../src/validation/pod-template';
+import { defaultedTemplateView, defaultPodTemplate, parseQuantity, podTemplateProblems, sharingTemplateViews, withTemplateViews } from '../../src/validation/pod-template';
 
 const check = (spec: any, metadata: any = {}, claimVolumes: string[] = []) =>
   podTemplateProblems(defaultPodTemplate({ metadata, spec }), { path: 'spec.template', claimVolumes });
@@ -30,6 +30,32 @@ describe('defaultPodTemplate (TEMPLATE-DEFAULTS)', () => {
     expect(t.spec.volumes[1].secret.defaultMode).toBe(420);
     expect(t.spec.volumes[2].hostPath.type).toBe('');
     expect(t.spec.volumes[3].projected).toEqual({ defaultMode: 420, sources: [{ serviceAccountToken: { path: 't', expirationSeconds: 3600 } }] });
+  });
+});
+
+describe('defaultedTemplateView (one defaulted copy of a template per judgement, or per sharing scope)', () => {
+  const template = () => ({ spec: { containers: [{ name: 'a', image: 'x:1' }] } });
+
+  test('a judgement reads one copy; the next judgement makes its own', () => {
+    const t = template();
+    const first = withTemplateViews(() => [defaultedTemplateView(t), defaultedTemplateView(t)]);
+    expect(first[0]).toBe(first[1]);
+    expect(first[0]).not.toBe(t);
+    expect(first[0].spec.containers[0].imagePullPolicy).toBe('Always');
+    expect(t.spec.containers[0]).not.toHaveProperty('imagePullPolicy');
+    expect(withTemplateViews(() => defaultedTemplateView(t))).not.toBe(first[0]);
+  });
+
+  test('inside sharingTemplateViews, the judgement and the warnings after it read the same copy', () => {
+    const t = template();
+    const views = new WeakMap<object, Record<string, any>>();
+    const judged = sharingTemplateViews(views, () => withTemplateViews(() => defaultedTemplateView(t)));
+    const warned = sharingTemplateViews(views, () => defaultedTemplateView(t));
+    expect(warned).toBe(judged);
+    // another scope (another synth round, another file) copies again
+    expect(sharingTemplateViews(new WeakMap(), () => defaultedTemplateView(t))).not.toBe(judged);
+    // and outside any scope, each call is a copy of its own
+    expect(defaultedTemplateView(t)).not.toBe(defaultedTemplateView(t));
   });
 });
 
