@@ -255,18 +255,20 @@ class Engine {
   private warnings(): Array<{ scope: IConstruct; message: string }> {
     const out: Array<{ scope: IConstruct; message: string }> = [];
     const ctx = contextOf(this.root);
-    for (const c of this.root.node.findAll()) {
-      if (!(c instanceof ApiObject) || !isKruiseObject(c)) continue;
-      const v = this.verdictOf(c);
-      if (v.errors.length > 0 || !v.decoded) continue;
-      const rendered: Manifest = _sharedRender(c);
-      const origin = _originOf(c);
-      const owner = ownerOf(c);
-      const found = this.withViews(() => _adviseFor(owner !== c, () => manifestWarnings(rendered, ctx, appOf(c), origin?.keepsServerFields)));
-      if (found.length === 0) continue;
-      const head = describeObject(rendered, origin);
-      for (const message of found) out.push({ scope: owner, message: `${head} ${message}` });
-    }
+    this.withViews(() => {
+      for (const c of this.root.node.findAll()) {
+        if (!(c instanceof ApiObject) || !isKruiseObject(c)) continue;
+        const v = this.verdictOf(c);
+        if (v.errors.length > 0 || !v.decoded) continue;
+        const rendered: Manifest = _sharedRender(c);
+        const origin = _originOf(c);
+        const owner = ownerOf(c);
+        const found = _adviseFor(owner !== c, () => manifestWarnings(rendered, ctx, appOf(c), origin?.keepsServerFields));
+        if (found.length === 0) continue;
+        const head = describeObject(rendered, origin);
+        for (const message of found) out.push({ scope: owner, message: `${head} ${message}` });
+      }
+    });
     return out;
   }
 }

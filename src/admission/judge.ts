@@ -246,15 +246,12 @@ const EMBEDDED_METADATA: Record<string, readonly string[]> = {
   'apps.kruise.io/StatefulSet': ['spec.volumeClaimTemplates[].metadata'],
 };
 
-/** A dotted path of `EMBEDDED_METADATA` as steps (split once: every object judged asks). */
-const pathSteps = new Map<string, ReadonlyArray<{ key: string; list: boolean }>>();
-
 /** The values at a dotted path (`[]`: each item of a list there), with their paths. */
 function valuesAt(m: unknown, path: string): Array<{ value: unknown; at: string }> {
-  let steps = pathSteps.get(path);
-  if (!steps) pathSteps.set(path, steps = path.split('.').map(part => ({ key: part.endsWith('[]') ? part.slice(0, -2) : part, list: part.endsWith('[]') })));
   let here: Array<{ value: unknown; at: string }> = [{ value: m, at: '' }];
-  for (const { key, list } of steps) {
+  for (const part of path.split('.')) {
+    const list = part.endsWith('[]');
+    const key = list ? part.slice(0, -2) : part;
     const next: Array<{ value: unknown; at: string }> = [];
     for (const { value, at } of here) {
       const v = value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>)[key] : undefined;

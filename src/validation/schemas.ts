@@ -238,6 +238,18 @@ function holdsNull(v: unknown): boolean {
 
 const jsonSchemas = new Map<string, any>();
 
+/** The JSON schema of a manifest's apiVersion and kind as the target's release serves it (read once per file), or undefined. */
+function jsonSchemaOf(manifest: Record<string, any>, target?: TargetRelease): any {
+  const entry = schemaEntry(String(manifest.apiVersion ?? ''), String(manifest.kind ?? ''), target);
+  if (!entry) return undefined;
+  let schema = jsonSchemas.get(entry.file);
+  if (!schema) {
+    schema = JSON.parse(fs.readFileSync(path.join(findSchemaDir(), entry.file), 'utf-8'));
+    jsonSchemas.set(entry.file, schema);
+  }
+  return schema;
+}
+
 /** The nulls the API server takes out of a body, per its schema: see `withoutNulls`. */
 function pruneNulls(v: any, s: any): any {
   if (Array.isArray(v)) return v.map(x => (x === null ? x : pruneNulls(x, s?.items)));
@@ -266,14 +278,8 @@ function pruneNulls(v: any, s: any): any {
  */
 export function withoutNulls(manifest: Record<string, any>, target?: TargetRelease): Record<string, any> {
   if (!holdsNull(manifest)) return manifest;
-  const entry = schemaEntry(String(manifest.apiVersion ?? ''), String(manifest.kind ?? ''), target);
-  if (!entry) return manifest;
-  let schema = jsonSchemas.get(entry.file);
-  if (!schema) {
-    schema = JSON.parse(fs.readFileSync(path.join(findSchemaDir(), entry.file), 'utf-8'));
-    jsonSchemas.set(entry.file, schema);
-  }
-  return pruneNulls(manifest, schema);
+  const schema = jsonSchemaOf(manifest, target);
+  return schema ? pruneNulls(manifest, schema) : manifest;
 }
 
 /** The zero value a Go field of this schema's type is written back with, or undefined for an object, a list or a pointer-like field. */
@@ -331,13 +337,8 @@ function fillZeros(v: any, s: any): any {
  * schema after that.
  */
 export function goZeroValues(manifest: Record<string, any>, target?: TargetRelease): Record<string, any> {
-  const entry = schemaEntry(String(manifest.apiVersion ?? ''), String(manifest.kind ?? ''), target);
-  if (!entry) return manifest;
-  let schema = jsonSchemas.get(entry.file);
-  if (!schema) {
-    schema = JSON.parse(fs.readFileSync(path.join(findSchemaDir(), entry.file), 'utf-8'));
-    jsonSchemas.set(entry.file, schema);
-  }
+  const schema = jsonSchemaOf(manifest, target);
+  if (!schema) return manifest;
   const { metadata, status, ...rest } = manifest;
   const filled = fillZeros(rest, schema);
   if (filled === rest) return manifest;
