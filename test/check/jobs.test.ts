@@ -2,7 +2,7 @@
  * `cdk8s-kruise check --jobs N`: the same bytes for any N, and no worker for
  * a small input. Run on the compiled command (lib/, which the test task
  * compiles before jest runs), where the workers are the compiled
- * src/check/worker.ts; the workers a run starts are read from Node's own
+ * src/threads/worker.ts; the workers a run starts are read from Node's own
  * debug log of worker threads (NODE_DEBUG=worker), never from timing.
  */
 import { spawnSync } from 'child_process';
@@ -20,7 +20,7 @@ const BIN = path.join(ROOT, 'bin', 'cdk8s-kruise');
 
 /** `cdk8s-kruise check ARGS` in a fresh node; `workers`: the worker threads it started. */
 function check(args: string[]): { code: number | null; out: string; err: string; workers: number } {
-  if (!fs.existsSync(path.join(ROOT, 'lib', 'src', 'check', 'worker.js'))) throw new Error('lib/src/check/worker.js is missing: run `npx projen compile` first');
+  if (!fs.existsSync(path.join(ROOT, 'lib', 'src', 'threads', 'worker.js'))) throw new Error('lib/src/threads/worker.js is missing: run `npx projen compile` first');
   const r = spawnSync(process.execPath, [BIN, 'check', ...args], { encoding: 'utf-8', env: { ...process.env, NODE_DEBUG: 'worker' }, maxBuffer: 256 * 1024 * 1024 });
   // Node's debug entries start with `WORKER <pid>:`; an object it prints goes on over indented lines
   const debug: string[] = [];
