@@ -355,7 +355,10 @@ interface FleetRow { readonly name: string; readonly base: FleetSide; readonly o
 
 function runFleetRow(row: FleetRow): Result[] {
   const spec = { base: row.base, ours: row.ours, rounds: ROUNDS };
-  const args = ['--expose-gc', '--max-old-space-size=8192', '-r', 'ts-node/register/transpile-only', __filename, '--fleet-worker', JSON.stringify(spec)];
+  // ts-node registered by the script, not preloaded with -r: the fleet check's worker threads inherit the Node options of
+  // this process, and a preloaded ts-node would load in each of them (about a second each), which no user of the command pays
+  const launch = `require('ts-node').register({ transpileOnly: true }); require(${JSON.stringify(__filename)});`;
+  const args = ['--expose-gc', '--max-old-space-size=8192', '-e', launch, '--', '--fleet-worker', JSON.stringify(spec)];
   const env = { ...process.env, TS_NODE_PROJECT: path.join(ROOT, 'test', 'tsconfig.json') };
   const out = execFileSync(process.execPath, args, { cwd: ROOT, encoding: 'utf-8', maxBuffer: 64 * 1024 * 1024, env });
   const r = JSON.parse(out) as Measured;

@@ -8,7 +8,7 @@ import * as fs from 'fs';
 import { parseArgs } from 'util';
 import type { CliIo } from '../cli-io';
 import { runCheck } from './check';
-import { defaultJobs, judgeSetup, readAndJudge } from './jobs';
+import { judgeSetup, readAndJudge } from './jobs';
 import { CheckInputError, inputFiles, parseLive, readText } from './read';
 import { CheckUsageError, LiveVersion, checkTarget } from './releases';
 import { CHECK_FORMATS, CheckFormat, renderCheck } from './render';
@@ -16,6 +16,7 @@ import type * as Gates from '../control-plane/_gates';
 import type { PlacedGateSource } from '../gates/source';
 import { fromVersionInfo, versionInfoInText } from '../releases/kubernetes';
 import { gateDefaults, Release, ReleaseError } from '../releases/registry';
+import { parseJobs } from '../threads/pool';
 
 export const CHECK_USAGE = `usage: cdk8s-kruise check [--openkruise V] [--rollouts V] [--feature-gates G] [--live FILE]
                           [--kubernetes V] [--kubernetes-vendor eks|gke|aks|other]
@@ -121,7 +122,7 @@ export function checkMain(args: string[], io: CliIo): number {
   }
   const format = (values.output as string | undefined) ?? 'text';
   if (!(CHECK_FORMATS as readonly string[]).includes(format)) return fail(`--output '${format}' is not text, json or junit`);
-  const jobs = values.jobs === undefined ? defaultJobs() : /^[1-9][0-9]*$/.test(values.jobs as string) ? Number(values.jobs) : NaN;
+  const jobs = parseJobs(values.jobs as string | undefined);
   if (Number.isNaN(jobs)) return fail(`--jobs '${values.jobs}' is not a whole number of threads, 1 or more`);
   if (positionals.length === 0) return fail('say what to check: PATH... (files or folders), or - for standard input (cdk8s-kruise check --help)');
   try {

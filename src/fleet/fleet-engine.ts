@@ -37,7 +37,7 @@ const POD_STATE = 'apps.kruise.io/PersistentPodState';
 const POLICY_KINDS = new Set([SIDECAR_SET, WORKLOAD_SPREAD, BUDGET, POD_STATE]);
 
 /** A policy: one under review (`reviewed`), an old one, or one a source has of its own. */
-interface Policy {
+export interface Policy {
   readonly json: Json;
   /** `group/kind`. */
   readonly gk: string;
@@ -49,11 +49,11 @@ interface Policy {
   readonly sidecar?: FleetSidecarSet;
 }
 
-interface FleetSidecarSet extends SidecarSetLike {
+export interface FleetSidecarSet extends SidecarSetLike {
   readonly policy: Policy;
 }
 
-interface Workload {
+export interface Workload {
   readonly json: Json;
   readonly ref: FleetWorkload;
   readonly namespace: string;
@@ -62,7 +62,7 @@ interface Workload {
   readonly key: string;
 }
 
-interface Source {
+export interface Source {
   readonly name: string;
   readonly summary: FleetSourceSummary;
   readonly nsLabels: NamespaceLabels;
@@ -75,25 +75,28 @@ interface Source {
 
 /** The workloads the old and the new version of a policy reach. */
 interface Reach {
-  readonly old: Workload[];
-  readonly new: Workload[];
+  readonly old: Reached[];
+  readonly new: Reached[];
 }
 
 /** What the report collects for one reviewed policy. */
 interface Acc {
   readonly workloads: FleetWorkload[];
   readonly injections: FleetInjection[];
+  /** Its conflicts with other policies. */
+  readonly conflicts: FleetProblem[];
+  /** What it meets in the workloads and in the change. */
   readonly problems: FleetProblem[];
 }
 
 const identity = (gk: string, namespace: string | undefined, name: string) => `${gk}/${namespace ?? ''}/${name}`;
 
-function policyOf(json: Json, source: string, reviewed: boolean, ctx: AdmissionContext): Policy | undefined {
+export function policyOf(json: Json, source: string, reviewed: boolean, ctx: AdmissionContext, judge: boolean = true): Policy | undefined {
   const gk = `${groupOf(json?.apiVersion)}/${json?.kind}`;
   if (!POLICY_KINDS.has(gk)) return undefined;
   const name = String(json.metadata?.name);
   // what the cluster refuses acts on nothing: the input is wrong, not the fleet
-  const refusal = refusalOf(json, ctx);
+  const refusal = judge ? refusalOf(json, ctx) : undefined;
   if (refusal) throw new PlanInputError(`${fileOf.get(json) ?? source}: ${json.kind} "${name}" is refused by the cluster: ${refusal}; fix it where it is written`);
   const namespace = gk === SIDECAR_SET ? undefined : namespaceOf(json);
   const file = fileOf.get(json);
@@ -105,16 +108,16 @@ function policyOf(json: Json, source: string, reviewed: boolean, ctx: AdmissionC
   return policy;
 }
 
-function policiesOf(objects: Json[], source: string, reviewed: boolean, ctx: AdmissionContext): Map<string, Policy> {
+function policiesOf(objects: Json[], source: string, reviewed: boolean, ctx: AdmissionContext, judge: boolean): Map<string, Policy> {
   const out = new Map<string, Policy>();
   for (const o of objects) {
-    const p = policyOf(o, source, reviewed, ctx);
+    const p = policyOf(o, source, reviewed, ctx, judge);
     if (p) out.set(identity(p.gk, p.namespace, p.name), p);
   }
   return out;
 }
 
-function namespaceLabelsOf(objects: Json[]): Map<string, Record<string, string>> {
+export function namespaceLabelsOf(objects: Json[]): Map<string, Record<string, string>> {
   const out = new Map<string, Record<string, string>>();
   for (const o of objects) {
     if (o?.kind === 'Namespace' && o.apiVersion === 'v1' && o.metadata?.name && !out.has(o.metadata.name)) out.set(o.metadata.name, o.metadata.labels ?? {});
@@ -139,7 +142,7 @@ const SEVERITY: Partial<Record<FleetProblemKind, FleetProblemSeverity>> = {
 };
 
 /** The policies with a targetRef by target, and the budgets with a selector by namespace. */
-class PolicyIndex {
+export class PolicyIndex {
   private readonly byTarget = new Map<string, Policy[]>();
   private readonly budgetsByNamespace = new Map<string, Policy[]>();
 
@@ -153,7 +156,7 @@ class PolicyIndex {
   }
 
   /** The WorkloadSpreads, budgets and PersistentPodStates that cover the pods of `w`. */
-  public covering(w: Workload): Policy[] {
+  public covering(w: Pick<Workload, 'key' | 'namespace' | 'labels'>): Policy[] {
     const out = [...(this.byTarget.get(w.key) ?? [])];
     for (const p of this.budgetsByNamespace.get(w.namespace) ?? []) if (selectorMatches(p.json.spec.selector, w.labels)) out.push(p);
     return out;
@@ -176,127 +179,240 @@ function refusalOf(live: Json, ctx: AdmissionContext): string | undefined {
   return judgeManifest(json, ctx).errors[0];
 }
 
-/** Run the fleet check. */
-export function runFleetCheck(input: FleetCheckInput): FleetReport {
+/** What a fleet check judges every source by: its release, the policies under review and the old ones, indexed. */
+export interface Prepared {
+  readonly ctx: AdmissionContext;
+  readonly reviewed: Map<string, Policy>;
+  readonly old?: Map<string, Policy>;
+  /** The reviewed policies, then the old ones, in input order: what threads call each other's policies by. */
+  readonly numbered: Policy[];
+  /** Each policy's place in `numbered`. */
+  readonly numberOf: Map<Policy, number>;
+  /** Namespaces among the policies: they count in every source without its own. */
+  readonly policyNamespaces: Map<string, Record<string, string>>;
+  readonly newIndex: SidecarSetIndex<FleetSidecarSet>;
+  readonly oldIndex: SidecarSetIndex<FleetSidecarSet>;
+  readonly newCover: PolicyIndex;
+  readonly oldCover: PolicyIndex;
+}
+
+/** The releases a check judges by (absent: the defaults). */
+export interface FleetReleases {
+  readonly openKruise?: string;
+  readonly kruiseRollouts?: string;
+}
+
+/**
+ * The release, the policies and their indexes. `judge`: refuse a policy the
+ * cluster refuses (false where they were judged already, in another thread).
+ */
+export function prepareCheck(policies: Json[], oldPolicies: Json[] | undefined, releases: FleetReleases, judge: boolean = true): Prepared {
   let ctx: AdmissionContext;
   try {
     // the policies are judged by the release the clusters run (its schema, rules and gate defaults)
-    ctx = contextFromFlags({ openkruise: input.openKruise, rollouts: input.kruiseRollouts });
+    ctx = contextFromFlags({ openkruise: releases.openKruise, rollouts: releases.kruiseRollouts });
   } catch (e) {
     if (e instanceof ReleaseError) throw new PlanInputError(e.message);
     throw e;
   }
-  const reviewed = policiesOf(input.policies, 'policies', true, ctx);
-  const old = input.oldPolicies ? policiesOf(input.oldPolicies, 'old policies', false, ctx) : undefined;
-  const policyNamespaces = namespaceLabelsOf(input.policies);
-  const sources = input.sources.map(s => readSource(s, reviewed, old, policyNamespaces, ctx));
-
-  const acc = new Map<Policy, Acc>([...reviewed.values()].map(p => [p, { workloads: [], injections: [], problems: [] }]));
-  const problems: FleetProblem[] = [];
-  const problem = (kind: FleetProblemKind, severity: FleetProblemSeverity, policies: Policy[], other: FleetObjectRef, message: string) => {
-    const reviewedOnes = policies.filter(p => p.reviewed);
-    const p: FleetProblem = { kind, severity, policy: reviewedOnes[0].ref, other, message };
-    problems.push(p);
-    for (const r of reviewedOnes) acc.get(r)!.problems.push(p);
+  const reviewed = policiesOf(policies, 'policies', true, ctx, judge);
+  const old = oldPolicies ? policiesOf(oldPolicies, 'old policies', false, ctx, judge) : undefined;
+  const sidecars = (m: Map<string, Policy> | undefined) => (m ? [...m.values()].filter(p => p.sidecar).map(p => p.sidecar!) : []);
+  const numbered = [...reviewed.values(), ...(old?.values() ?? [])];
+  return {
+    ctx,
+    reviewed,
+    old,
+    numbered,
+    numberOf: new Map(numbered.map((p, i) => [p, i])),
+    policyNamespaces: namespaceLabelsOf(policies),
+    newIndex: new SidecarSetIndex(sidecars(reviewed)),
+    oldIndex: new SidecarSetIndex(sidecars(old)),
+    newCover: new PolicyIndex(reviewed.values()),
+    oldCover: new PolicyIndex(old?.values() ?? []),
   };
+}
 
-  sidecarSetConflictsOf(reviewed, sources, problem);
-  targetConflictsOf(reviewed, sources, problem);
+/** What a workload's place in a report needs: its reference and its pods' labels. */
+export interface Reached {
+  readonly ref: FleetWorkload;
+  readonly labels: Record<string, string>;
+}
 
-  const newSidecars = [...reviewed.values()].filter(p => p.sidecar).map(p => p.sidecar!);
-  const newIndex = new SidecarSetIndex(newSidecars);
-  const oldSidecars = old ? [...old.values()].filter(p => p.sidecar).map(p => p.sidecar!) : [];
-  const oldIndex = new SidecarSetIndex(oldSidecars);
-  const newCover = new PolicyIndex(reviewed.values());
-  const oldCover = new PolicyIndex(old?.values() ?? []);
+/**
+ * Where the check of a source's workloads goes: into the report here
+ * (`Collector`), or, in a worker thread, into a record this thread plays
+ * back into it (./fleet-jobs.ts).
+ */
+export interface WorkloadSink {
+  /** An injection problem or an unknown namespace; `policies` holds a reviewed one. */
+  problem(kind: FleetProblemKind, severity: FleetProblemSeverity, policies: Policy[], w: Reached, message: string): void;
+  /** The reviewed SidecarSets `policies` inject into the pods of `w`, the containers they then have. */
+  injected(policies: Policy[], w: Reached, injection: Omit<FleetInjection, 'workload'>): void;
+  /** A reviewed WorkloadSpread, budget or PersistentPodState covers the pods of `w`. */
+  covered(p: Policy, w: Reached): void;
+  /** An old policy reaches `w`. */
+  reachedBefore(p: Policy, w: Reached): void;
+}
+
+/** The report of a check, gathered in source and workload order. */
+export class Collector implements WorkloadSink {
+  private readonly acc: Map<Policy, Acc>;
+  /** The conflicts between policies (found once every source's own are known, reported first). */
+  private readonly conflictProblems: FleetProblem[] = [];
+  /** What the workloads and the change meet, in source and workload order. */
+  private readonly problems: FleetProblem[] = [];
   /** Per old-or-new policy identity: the workloads the old and the new version reach. */
-  const reach = new Map<string, Reach>();
+  private readonly reach = new Map<string, Reach>();
   // the entry of each policy object, looked up by identity once (an old and a new version share one)
-  const reachOf = new Map<Policy, Reach>();
-  const reached = (p: Policy, side: 'old' | 'new', w: Workload) => {
-    let r = reachOf.get(p);
-    if (!r) {
-      const id = identity(p.gk, p.namespace, p.name);
-      r = reach.get(id);
-      if (!r) reach.set(id, r = { old: [], new: [] });
-      reachOf.set(p, r);
-    }
-    r[side].push(w);
-  };
+  private readonly reachOf = new Map<Policy, Reach>();
 
-  for (const s of sources) {
-    const ownSidecars = s.own.filter(p => p.sidecar).map(p => p.sidecar!);
-    const ownIndex = ownSidecars.length > 0 ? new SidecarSetIndex(ownSidecars) : undefined;
-    for (const w of s.workloads) {
-      let candidates = newIndex.candidates(w.labels);
-      if (ownIndex) candidates.push(...ownIndex.candidates(w.labels));
-      if (candidates.length > 0 && !s.knows(w.namespace)) {
-        // a namespace in no input: a selector on its labels can be judged neither way, so the SidecarSet is left out of the pod
-        const unknown = candidates.filter(x => undecidable(x, w));
-        for (const x of unknown.filter(u => u.policy.reviewed)) {
-          problem(FleetProblemKind.NAMESPACE_UNKNOWN, FleetProblemSeverity.UNKNOWN, [x.policy], refOf(w.ref),
-            `${sidecarSetLabel(x)} selects the pods of ${workloadLabel(w.ref)}, but namespace "${w.namespace}" is in no input, so whether spec.namespaceSelector ${JSON.stringify(x.spec.namespaceSelector)} selects it is not known and nothing is assumed; add the Namespace to the inputs (kubectl get namespace ${w.namespace} -o yaml, or the app's synth output with its Namespace)`);
-        }
-        if (unknown.length > 0) candidates = candidates.filter(x => !unknown.includes(x));
-      }
-      if (candidates.length > 0) {
-        const r = injectInto(s.nsLabels, w.json, candidates, { problemsOnly: true });
-        if (r && r.injected.some(x => x.policy.reviewed)) {
-          const injection: FleetInjection = {
-            workload: w.ref,
-            sidecarSets: r.injectedBy,
-            containers: r.containerNames,
-            initContainers: r.initContainerNames,
-            containerOrderFixed: r.sidecarOrderFixed,
-          };
-          for (const x of r.injected) {
-            if (!x.policy.reviewed) continue;
-            acc.get(x.policy)!.workloads.push(w.ref);
-            acc.get(x.policy)!.injections.push(injection);
-            if (old) reached(x.policy, 'new', w);
-          }
-        }
-        for (const p of r?.problems ?? []) {
-          const involved = [p.from.policy, ...(p.other ? [p.other.policy] : [])];
-          if (!involved.some(x => x.reviewed)) continue;
-          problem(p.kind, SEVERITY[p.kind] ?? FleetProblemSeverity.WARNING, involved, refOf(w.ref), `${sidecarSetLabel(p.from)} injects into ${workloadLabel(w.ref)}: ${p.detail}`);
-        }
-      }
-      for (const p of newCover.covering(w)) {
-        acc.get(p)!.workloads.push(w.ref);
-        if (old) reached(p, 'new', w);
-      }
-      if (old) {
-        for (const x of oldIndex.candidates(w.labels)) if (injects(s.nsLabels, x, w.json)) reached(x.policy, 'old', w);
-        for (const p of oldCover.covering(w)) reached(p, 'old', w);
-      }
+  constructor(private readonly prep: Prepared) {
+    this.acc = new Map([...prep.reviewed.values()].map(p => [p, { workloads: [], injections: [], problems: [], conflicts: [] }]));
+  }
+
+  /** A problem of the policies under review (the first reviewed one reports it). */
+  public add: ProblemSink = (kind, severity, policies, other, message) => this.file(false, kind, severity, policies, other, message);
+
+  /**
+   * The conflicts OpenKruise refuses between the policies, and between them
+   * and each source's own: reported before what the workloads meet, whenever
+   * they are found.
+   */
+  public conflicts(sources: readonly OwnPolicies[]): void {
+    const conflict: ProblemSink = (kind, severity, policies, other, message) => this.file(true, kind, severity, policies, other, message);
+    sidecarSetConflictsOf(this.prep.reviewed, sources, conflict);
+    targetConflictsOf(this.prep.reviewed, sources, conflict);
+  }
+
+  public problem(kind: FleetProblemKind, severity: FleetProblemSeverity, policies: Policy[], w: Reached, message: string): void {
+    this.add(kind, severity, policies, refOf(w.ref), message);
+  }
+
+  public injected(policies: Policy[], w: Reached, made: Omit<FleetInjection, 'workload'>): void {
+    const injection: FleetInjection = { workload: w.ref, ...made };
+    for (const p of policies) {
+      const a = this.acc.get(p)!;
+      a.workloads.push(w.ref);
+      a.injections.push(injection);
+      if (this.prep.old) this.reached(p, 'new', w);
     }
   }
 
-  const changes = old ? changesOf(reviewed, old, reach, problem) : [];
-  const policies: FleetPolicyReport[] = [...reviewed.values()].map(p => {
-    const a = acc.get(p)!;
+  public covered(p: Policy, w: Reached): void {
+    this.acc.get(p)!.workloads.push(w.ref);
+    if (this.prep.old) this.reached(p, 'new', w);
+  }
+
+  public reachedBefore(p: Policy, w: Reached): void {
+    this.reached(p, 'old', w);
+  }
+
+  /** The report, its sources summarized as `summaries` say. */
+  public report(summaries: FleetSourceSummary[]): FleetReport {
+    const { reviewed, old } = this.prep;
+    const changes = old ? changesOf(reviewed, old, this.reach, this.add) : [];
+    const policies: FleetPolicyReport[] = [...reviewed.values()].map(p => {
+      const a = this.acc.get(p)!;
+      const problems = a.conflicts.length > 0 ? [...a.conflicts, ...a.problems] : a.problems;
+      return {
+        kind: p.ref.kind,
+        name: p.name,
+        namespace: p.namespace,
+        file: p.ref.file,
+        workloads: a.workloads,
+        sources: perSource(a.workloads),
+        pods: podSum(a.workloads),
+        injections: a.injections,
+        problems,
+      };
+    });
+    const problems = this.conflictProblems.length > 0 ? [...this.conflictProblems, ...this.problems] : this.problems;
     return {
-      kind: p.ref.kind,
-      name: p.name,
-      namespace: p.namespace,
-      file: p.ref.file,
-      workloads: a.workloads,
-      sources: perSource(a.workloads),
-      pods: podSum(a.workloads),
-      injections: a.injections,
-      problems: a.problems,
+      sources: summaries,
+      policies,
+      problems,
+      compared: old !== undefined,
+      changes,
+      refused: problems.some(p => p.severity === FleetProblemSeverity.REFUSED),
+      replacesAppContainer: problems.some(p => p.severity === FleetProblemSeverity.REPLACES_APP_CONTAINER),
     };
-  });
-  return {
-    sources: sources.map(s => s.summary),
-    policies,
-    problems,
-    compared: old !== undefined,
-    changes,
-    refused: problems.some(p => p.severity === FleetProblemSeverity.REFUSED),
-    replacesAppContainer: problems.some(p => p.severity === FleetProblemSeverity.REPLACES_APP_CONTAINER),
-  };
+  }
+
+  private file(
+    conflict: boolean, kind: FleetProblemKind, severity: FleetProblemSeverity, policies: Policy[], other: FleetObjectRef, message: string,
+  ): void {
+    const reviewedOnes = policies.filter(p => p.reviewed);
+    const p: FleetProblem = { kind, severity, policy: reviewedOnes[0].ref, other, message };
+    (conflict ? this.conflictProblems : this.problems).push(p);
+    for (const r of reviewedOnes) {
+      const a = this.acc.get(r)!;
+      (conflict ? a.conflicts : a.problems).push(p);
+    }
+  }
+
+  private reached(p: Policy, side: 'old' | 'new', w: Reached): void {
+    let r = this.reachOf.get(p);
+    if (!r) {
+      const id = identity(p.gk, p.namespace, p.name);
+      r = this.reach.get(id);
+      if (!r) this.reach.set(id, r = { old: [], new: [] });
+      this.reachOf.set(p, r);
+    }
+    r[side].push(w);
+  }
+}
+
+/** Run the fleet check. */
+export function runFleetCheck(input: FleetCheckInput): FleetReport {
+  const prep = prepareCheck(input.policies, input.oldPolicies, input);
+  const sources = input.sources.map(s => readSource(s, prep));
+  const collector = new Collector(prep);
+  collector.conflicts(sources);
+  for (const s of sources) checkSource(s, prep, collector);
+  return collector.report(sources.map(s => s.summary));
+}
+
+/** Every workload of a source against the policies that can select it, in order, into `sink`. */
+export function checkSource(s: Source, prep: Prepared, sink: WorkloadSink): void {
+  const { newIndex, oldIndex, newCover, oldCover, old } = prep;
+  const ownSidecars = s.own.filter(p => p.sidecar).map(p => p.sidecar!);
+  const ownIndex = ownSidecars.length > 0 ? new SidecarSetIndex(ownSidecars) : undefined;
+  for (const w of s.workloads) {
+    let candidates = newIndex.candidates(w.labels);
+    if (ownIndex) candidates.push(...ownIndex.candidates(w.labels));
+    if (candidates.length > 0 && !s.knows(w.namespace)) {
+      // a namespace in no input: a selector on its labels can be judged neither way, so the SidecarSet is left out of the pod
+      const unknown = candidates.filter(x => undecidable(x, w));
+      for (const x of unknown.filter(u => u.policy.reviewed)) {
+        sink.problem(FleetProblemKind.NAMESPACE_UNKNOWN, FleetProblemSeverity.UNKNOWN, [x.policy], w,
+          `${sidecarSetLabel(x)} selects the pods of ${workloadLabel(w.ref)}, but namespace "${w.namespace}" is in no input, so whether spec.namespaceSelector ${JSON.stringify(x.spec.namespaceSelector)} selects it is not known and nothing is assumed; add the Namespace to the inputs (kubectl get namespace ${w.namespace} -o yaml, or the app's synth output with its Namespace)`);
+      }
+      if (unknown.length > 0) candidates = candidates.filter(x => !unknown.includes(x));
+    }
+    if (candidates.length > 0) {
+      const r = injectInto(s.nsLabels, w.json, candidates, { problemsOnly: true });
+      const injectedHere = r ? r.injected.filter(x => x.policy.reviewed).map(x => x.policy) : [];
+      if (r && injectedHere.length > 0) {
+        sink.injected(injectedHere, w, {
+          sidecarSets: r.injectedBy,
+          containers: r.containerNames,
+          initContainers: r.initContainerNames,
+          containerOrderFixed: r.sidecarOrderFixed,
+        });
+      }
+      for (const p of r?.problems ?? []) {
+        const involved = [p.from.policy, ...(p.other ? [p.other.policy] : [])];
+        if (!involved.some(x => x.reviewed)) continue;
+        sink.problem(p.kind, SEVERITY[p.kind] ?? FleetProblemSeverity.WARNING, involved, w, `${sidecarSetLabel(p.from)} injects into ${workloadLabel(w.ref)}: ${p.detail}`);
+      }
+    }
+    for (const p of newCover.covering(w)) sink.covered(p, w);
+    if (old) {
+      for (const x of oldIndex.candidates(w.labels)) if (injects(s.nsLabels, x, w.json)) sink.reachedBefore(x.policy, w);
+      for (const p of oldCover.covering(w)) sink.reachedBefore(p, w);
+    }
+  }
 }
 
 /**
@@ -316,9 +432,9 @@ function refOf(w: FleetWorkload): FleetObjectRef {
   return { kind: w.kind, name: w.name, namespace: w.namespace, source: w.source, file: w.file };
 }
 
-/** A source's workloads, namespace labels and own policies. */
-function readSource(s: FleetSource, reviewed: Map<string, Policy>, old: Map<string, Policy> | undefined,
-  policyNamespaces: Map<string, Record<string, string>>, ctx: AdmissionContext): Source {
+/** A source's workloads, namespace labels and own policies (its own are judged: the first refused one throws). */
+export function readSource(s: FleetSource, prep: Prepared): Source {
+  const { reviewed, old, policyNamespaces, ctx } = prep;
   const namespaces = namespaceLabelsOf(s.manifests);
   // a namespace's labels are read for every SidecarSet a workload meets: built once per namespace (never written to)
   const labelsOf = new Map<string, Record<string, string>>();
@@ -354,10 +470,18 @@ function readSource(s: FleetSource, reviewed: Map<string, Policy>, old: Map<stri
   return { name: s.name, summary, nsLabels, knows, workloads, own };
 }
 
-type ProblemSink = (kind: FleetProblemKind, severity: FleetProblemSeverity, policies: Policy[], other: FleetObjectRef, message: string) => void;
+/** A source's own policies, as the conflict checks read them. */
+export interface OwnPolicies {
+  readonly own: Policy[];
+}
+
+/** Where a problem goes: `policies` holds a reviewed one, `other` is the other side. */
+export type ProblemSink = (
+  kind: FleetProblemKind, severity: FleetProblemSeverity, policies: Policy[], other: FleetObjectRef, message: string,
+) => void;
 
 /** Rule 29 between the SidecarSets under review, and between each of them and every source's own SidecarSets. */
-function sidecarSetConflictsOf(reviewed: Map<string, Policy>, sources: Source[], problem: ProblemSink): void {
+function sidecarSetConflictsOf(reviewed: Map<string, Policy>, sources: readonly OwnPolicies[], problem: ProblemSink): void {
   const mine = [...reviewed.values()].filter(p => p.sidecar);
   const byKey = new Map<string, Policy[]>();
   for (const p of mine) for (const k of new Set(conflictKeys(p.sidecar!))) push(byKey, k, p);
@@ -403,7 +527,7 @@ const TARGET_CONFLICT: Record<string, [FleetProblemKind, string]> = {
  * a kind in one namespace with the same target (budgets also with loosely
  * overlapping selectors), among those under review and against each source's own.
  */
-function targetConflictsOf(reviewed: Map<string, Policy>, sources: Source[], problem: ProblemSink): void {
+function targetConflictsOf(reviewed: Map<string, Policy>, sources: readonly OwnPolicies[], problem: ProblemSink): void {
   const mine = [...reviewed.values()].filter(p => p.gk !== SIDECAR_SET);
   const byNamespace = new Map<string, Policy[]>();
   for (const p of mine) push(byNamespace, `${p.gk} ${p.namespace}`, p);
@@ -452,13 +576,13 @@ function changesOf(reviewed: Map<string, Policy>, old: Map<string, Policy>, reac
     const p = (n ?? o)!;
     const r = reach.get(id) ?? { old: [], new: [] };
     const base = { kind: p.ref.kind, name: p.name, namespace: p.namespace };
-    const entry = (w: Workload, change: FleetPodChange, summary: string, more: Partial<FleetWorkloadChange> = {}): FleetWorkloadChange =>
+    const entry = (w: Reached, change: FleetPodChange, summary: string, more: Partial<FleetWorkloadChange> = {}): FleetWorkloadChange =>
       ({ workload: w.ref, change, restarted: [], hotUpgraded: [], onRecreate: [], summary, ...more });
     const isSidecar = p.gk === SIDECAR_SET;
-    const start = (w: Workload) => (isSidecar
+    const start = (w: Reached) => (isSidecar
       ? entry(w, FleetPodChange.START_INJECTION, 'starts being injected: new pods get the sidecars, running pods only when recreated')
       : entry(w, FleetPodChange.START_COVERAGE, `starts being covered by the ${p.ref.kind}`));
-    const stop = (w: Workload) => (isSidecar
+    const stop = (w: Reached) => (isSidecar
       ? entry(w, FleetPodChange.STOP_INJECTION, 'stops being injected: running pods keep the sidecars until recreated, new pods are created without')
       : entry(w, FleetPodChange.STOP_COVERAGE, `stops being covered by the ${p.ref.kind}`));
     if (!o) {

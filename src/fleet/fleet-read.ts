@@ -50,25 +50,62 @@ function named(entry: string, defaultName: (p: string) => string): { name: strin
   return m ? { name: m[1], path: m[2] } : { name: defaultName(entry), path: entry };
 }
 
-/** Read what `paths` names. */
-export function readFleetPaths(paths: FleetCheckPaths, names: FleetInputNames = API_NAMES): FleetCheckInput {
+/** One source as given: its name, kind and path, and how its messages name the input. */
+export interface SourceEntry {
+  readonly name: string;
+  readonly kind: FleetSourceKind;
+  readonly path: string;
+  /** The input's name in messages (a flag, or the API's field). */
+  readonly flag: string;
+  /** What the input takes, for its messages. */
+  readonly expected: string;
+}
+
+/** The sources `paths` names, in input order (the apps' outputs, then the clusters'), before any is read. */
+export function sourceEntries(paths: FleetCheckPaths, names: FleetInputNames = API_NAMES): SourceEntry[] {
+  return [
+    ...(paths.workloads ?? []).map(w => ({ ...named(w, x => x), kind: FleetSourceKind.WORKLOADS, flag: names.workloads, expected: SYNTH_OUTPUT })),
+    ...(paths.live ?? []).map(l => ({
+      ...named(l, x => path.basename(x).replace(/\.(json|ya?ml)$/i, '')), kind: FleetSourceKind.LIVE, flag: names.live, expected: LIVE_FILE,
+    })),
+  ];
+}
+
+/** The position of the first source named like one before it, and its message; -1 when each has its own name. */
+export function firstDuplicate(entries: readonly SourceEntry[]): { at: number; message: string } {
+  const seen = new Set<string>();
+  for (let i = 0; i < entries.length; i++) {
+    const { name, flag } = entries[i];
+    if (seen.has(name)) return { at: i, message: `${flag}: two sources are named '${name}'; name them apart with ${flag} NAME=PATH` };
+    seen.add(name);
+  }
+  return { at: -1, message: '' };
+}
+
+/** Every object of a source's files. */
+export function readSourceObjects(e: SourceEntry): Json[] {
+  return readObjects(e.path, e.flag, e.expected);
+}
+
+/** The policies under review and the old ones (read before any source, as their errors are reported first). */
+export function readPolicies(paths: FleetCheckPaths, names: FleetInputNames = API_NAMES): { policies: Json[]; oldPolicies?: Json[] } {
   if (paths.policies.length === 0) throw new PlanInputError(`${names.policies}: give at least one file or folder of policies`);
   const policies = paths.policies.flatMap(p => readObjects(p, names.policies));
   const oldPolicies = paths.oldPolicies ? paths.oldPolicies.flatMap(p => readObjects(p, names.oldPolicies)) : undefined;
+  return { policies, oldPolicies };
+}
+
+/** Read what `paths` names. */
+export function readFleetPaths(paths: FleetCheckPaths, names: FleetInputNames = API_NAMES): FleetCheckInput {
+  const { policies, oldPolicies } = readPolicies(paths, names);
+  const entries = sourceEntries(paths, names);
+  const duplicate = firstDuplicate(entries);
   const sources: FleetSource[] = [];
-  const seen = new Set<string>();
-  const add = (name: string, kind: FleetSourceKind, manifests: Json[], flag: string) => {
-    if (seen.has(name)) throw new PlanInputError(`${flag}: two sources are named '${name}'; name them apart with ${flag} NAME=PATH`);
-    seen.add(name);
-    sources.push({ name, kind, manifests });
-  };
-  for (const w of paths.workloads ?? []) {
-    const { name, path: p } = named(w, x => x);
-    add(name, FleetSourceKind.WORKLOADS, readObjects(p, names.workloads), names.workloads);
-  }
-  for (const l of paths.live ?? []) {
-    const { name, path: p } = named(l, x => path.basename(x).replace(/\.(json|ya?ml)$/i, ''));
-    add(name, FleetSourceKind.LIVE, readObjects(p, names.live, LIVE_FILE), names.live);
+  for (let i = 0; i < entries.length; i++) {
+    const e = entries[i];
+    const manifests = readSourceObjects(e);
+    if (i === duplicate.at) throw new PlanInputError(duplicate.message);
+    sources.push({ name: e.name, kind: e.kind, manifests });
   }
   return { policies, oldPolicies, sources };
 }

@@ -74,6 +74,27 @@ export interface FleetCheckPaths {
    * @default - no change report
    */
   readonly oldPolicies?: string[];
+  /**
+   * The OpenKruise release the clusters run: a line (`"1.8"`) or a release
+   * (`"1.8.2"`). The policies are judged by it.
+   *
+   * @default "1.9"
+   */
+  readonly openKruise?: string;
+  /**
+   * The Kruise Rollouts release the clusters run: a line (`"0.5"`) or a release (`"0.5.3"`).
+   *
+   * @default "0.6"
+   */
+  readonly kruiseRollouts?: string;
+  /**
+   * Threads that read and check the sources at once, this one included. The
+   * report is the same for any number; an input of less than about 6 MB per
+   * thread, or of one source, is checked in this thread alone.
+   *
+   * @default - the cores available
+   */
+  readonly jobs?: number;
 }
 
 /** How a fleet report is printed. */

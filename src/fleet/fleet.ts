@@ -3,7 +3,7 @@
  * app and cluster they act on.
  */
 import type * as Engine from './fleet-engine';
-import type * as Read from './fleet-read';
+import type * as Jobs from './fleet-jobs';
 import type * as Render from './fleet-render';
 import { FleetCheckInput, FleetCheckPaths, FleetFormat, FleetReport } from './fleet-types';
 
@@ -12,7 +12,7 @@ export * from './fleet-types';
 // The engine, the readers and the renderer load with the first check, not with the library.
 /* eslint-disable @typescript-eslint/no-require-imports */
 const runFleetCheck: typeof Engine.runFleetCheck = (...a) => (require('./fleet-engine') as typeof Engine).runFleetCheck(...a);
-const readFleetPaths: typeof Read.readFleetPaths = (...a) => (require('./fleet-read') as typeof Read).readFleetPaths(...a);
+const checkFleetPaths: typeof Jobs.checkFleetPaths = (...a) => (require('./fleet-jobs') as typeof Jobs).checkFleetPaths(...a);
 const renderFleet: typeof Render.renderFleet = (...a) => (require('./fleet-render') as typeof Render).renderFleet(...a);
 /* eslint-enable @typescript-eslint/no-require-imports */
 
@@ -48,13 +48,16 @@ export class FleetCheck {
 
   /**
    * Read the files and folders of `paths` and check them (what
-   * `cdk8s-kruise fleet` does). Errors in the inputs (a missing folder, bad
+   * `cdk8s-kruise fleet` does), a large input in several threads (`jobs`)
+   * with the same report as one. Errors in the inputs (a missing folder, bad
    * YAML) throw with a message naming the input and the fix.
    *
    * @param paths the policies, the apps' outputs, the clusters' live objects, the old policies
    */
   public static fromPaths(paths: FleetCheckPaths): FleetReport {
-    return runFleetCheck(readFleetPaths(paths));
+    const { openKruise, kruiseRollouts, jobs } = paths;
+    if (jobs !== undefined && !(Number.isInteger(jobs) && jobs >= 1)) throw new Error(`FleetCheck.fromPaths: jobs ${jobs} is not a whole number of threads: pass 1 or more, or leave jobs out for the cores available`);
+    return checkFleetPaths(paths, undefined, { openKruise, kruiseRollouts }, jobs);
   }
 
   /**

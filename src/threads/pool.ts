@@ -43,6 +43,12 @@ export function defaultJobs(): number {
   return typeof os.availableParallelism === 'function' ? os.availableParallelism() : Math.max(1, os.cpus().length);
 }
 
+/** `--jobs N`: N, the cores available when it is not given, NaN when it is not a whole number, 1 or more. */
+export function parseJobs(value: string | undefined): number {
+  if (value === undefined) return defaultJobs();
+  return /^[1-9][0-9]*$/.test(value) ? Number(value) : NaN;
+}
+
 /**
  * How many threads share units of these sizes (bytes) with `jobs` allowed:
  * this one alone for a small input, else one per `BYTES_PER_THREAD`, at most
@@ -84,6 +90,14 @@ export interface PoolSpec<R> {
   readonly name: string;
   /** @default STALL_MS */
   readonly stallMs?: number;
+  /**
+   * Told each answer on this thread as it comes in (between this thread's
+   * own units, in no set order), so the caller can use the answers while
+   * the threads go on.
+   *
+   * @default - the answers are only returned
+   */
+  readonly onAnswer?: (index: number, answer: UnitAnswer<R>) => void;
 }
 
 /** What a worker is started with. */
@@ -149,7 +163,10 @@ function workerScript(): { script: string; eval: boolean } {
  */
 export function runPool<R>(spec: PoolSpec<R>): Map<number, UnitAnswer<R>> {
   const results = new Map<number, UnitAnswer<R>>();
-  const take = (index: number, a: UnitAnswer<R>) => { results.set(index, a); };
+  const take = (index: number, a: UnitAnswer<R>) => {
+    results.set(index, a);
+    spec.onAnswer?.(index, a);
+  };
   const control = new SharedArrayBuffer(12);
   const counters = new Int32Array(control);
   counters[2] = -1;
@@ -172,24 +189,35 @@ export function runPool<R>(spec: PoolSpec<R>): Map<number, UnitAnswer<R>> {
     worker.on('error', () => undefined);
     return { worker, port: port1 };
   });
-  const messages: Array<Message<R>> = [];
+  // a worker's failure is reported once every thread has stopped
+  let fatal: string | undefined;
   const drain = () => {
-    const before = messages.length;
+    let heard = false;
     for (const { port } of workers) {
-      for (let m = wt.receiveMessageOnPort(port); m !== undefined; m = wt.receiveMessageOnPort(port)) messages.push(m.message as Message<R>);
+      for (let m = wt.receiveMessageOnPort(port); m !== undefined; m = wt.receiveMessageOnPort(port)) {
+        heard = true;
+        const message = m.message as Message<R>;
+        if ('fatal' in message) fatal ??= message.fatal;
+        else take(message.index, message.answer);
+      }
     }
-    return messages.length > before;
+    return heard;
   };
   let stalled = false;
   try {
-    takeUnits(spec.order, counters, spec.local, take);
+    // the workers' answers are taken between this thread's own units, not all at the end
+    takeUnits(spec.order, counters, spec.local, (index, a) => {
+      take(index, a);
+      drain();
+    });
   } finally {
     // the workers stop taking units once the counter is past the end: wait for each to finish its last, or to fall silent
     Atomics.store(counters, 0, spec.order.length);
     const stallMs = spec.stallMs ?? STALL_MS;
     let heard = Date.now();
     for (let done = Atomics.load(counters, 1); done < workers.length; done = Atomics.load(counters, 1)) {
-      if (Atomics.wait(counters, 1, done, 1000) !== 'timed-out' || drain()) {
+      // short waits: the answers that come in meanwhile are taken as they come
+      if (Atomics.wait(counters, 1, done, 100) !== 'timed-out' || drain()) {
         heard = Date.now();
       } else if (Date.now() - heard > stallMs) {
         stalled = true;
@@ -202,10 +230,7 @@ export function runPool<R>(spec: PoolSpec<R>): Map<number, UnitAnswer<R>> {
     port.close();
     if (stalled) void worker.terminate();
   }
-  for (const m of messages) {
-    if ('fatal' in m) throw new Error(`${spec.name}: a worker failed: ${m.fatal}`);
-    take(m.index, m.answer);
-  }
+  if (fatal !== undefined) throw new Error(`${spec.name}: a worker failed: ${fatal}`);
   if (stalled) {
     // what no worker answered, done here, with the same rule for a bad unit as the threads follow
     const left = spec.order.filter(i => !results.has(i));
