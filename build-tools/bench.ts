@@ -295,7 +295,8 @@ function writeFleet(root: string, f: FleetSpec): { policies: string; oldPolicies
   return { policies: path.join(root, 'policies'), oldPolicies: path.join(root, 'old-policies'), workloads };
 }
 
-interface FleetSide { readonly spec: FleetSpec; readonly check: boolean }
+/** `jobs`: the check's threads (absent: its default, the cores available, as many as the input's size pays for). */
+interface FleetSide { readonly spec: FleetSpec; readonly check: boolean; readonly jobs?: number }
 
 /** The fleet worker: each side reads (and, when `check`, checks) its fleet, interleaved, and prints JSON. */
 function fleetWorker(spec: { base: FleetSide; ours: FleetSide; rounds: number }): void {
@@ -321,7 +322,8 @@ function fleetWorker(spec: { base: FleetSide; ours: FleetSide; rounds: number })
     const start = performance.now();
     let docs: number;
     if (side.check) {
-      const report = lib.FleetCheck.fromPaths({ policies: [inputs.policies], oldPolicies: [inputs.oldPolicies], workloads: inputs.workloads });
+      const paths = { policies: [inputs.policies], oldPolicies: [inputs.oldPolicies], workloads: inputs.workloads, jobs: side.jobs };
+      const report = lib.FleetCheck.fromPaths(paths);
       const table: string = lib.FleetCheck.render(report);
       if (!table.includes('Result: ')) throw new Error('bench: the fleet check printed no result');
       docs = report.sources.reduce((n: number, s: any) => n + s.workloads, 0);
@@ -755,6 +757,12 @@ function main(): void {
       base: { spec: quarter, check: true },
       ours: { spec: big, check: true },
       goal: 4.4,
+    },
+    {
+      // what the threads do: the same check and report with one thread (no goal: the rows above judge the check)
+      name: `fleet check's threads: ${fmt(big.workloads)} workloads, ${fmt(big.dirs)} outputs, ${big.sidecarSets} SidecarSets, the default --jobs vs --jobs 1`,
+      base: { spec: big, check: true, jobs: 1 },
+      ours: { spec: big, check: true },
     },
   ];
   const started = performance.now();
