@@ -158,6 +158,13 @@ function workerScript(): { script: string; eval: boolean } {
 }
 
 /**
+ * The listener of a worker's late error: defined out here, so that a worker
+ * whose exit is not yet told (the event loop has not turned since) holds no
+ * closure over a pool's answers, and through them the caller's results.
+ */
+const ignore = (): void => undefined;
+
+/**
  * Every unit of `order` done, by up to `threads` threads: the answers by unit
  * index (a unit skipped because a bad one comes before it has none).
  */
@@ -186,7 +193,7 @@ export function runPool<R>(spec: PoolSpec<R>): Map<number, UnitAnswer<R>> {
     worker.unref();
     // an error a worker throws outside its units (its script failed to load) comes after this call returned; its
     // units are done here by then (the stall below), and unheard it would end the process
-    worker.on('error', () => undefined);
+    worker.on('error', ignore);
     return { worker, port: port1 };
   });
   // a worker's failure is reported once every thread has stopped

@@ -3,7 +3,12 @@
  * through the commands that use them: test/check/jobs.test.ts and
  * test/fleet/fleet-jobs.test.ts compare their output for 1, 2 and 4 threads).
  */
+import { spawnSync } from 'child_process';
+import * as fs from 'fs';
+import * as path from 'path';
 import { BYTES_PER_THREAD, parseJobs, runPool, threadsFor, UnitAnswer } from '../../src/threads/pool';
+
+const POOL = path.join(__dirname, '..', '..', 'lib', 'src', 'threads', 'pool.js');
 
 const task = { module: 'check/jobs', runner: 'fileRunner', setup: {} };
 
@@ -37,6 +42,38 @@ describe('runPool', () => {
     // 3 is bad: 1 is done degraded and is bad too, so it is the first bad one; 4 and 2 come after it and are skipped, 0 is done degraded
     expect(done).toEqual([[3, false], [1, true], [0, true]]);
     expect(Object.fromEntries(results)).toEqual({ 3: { bad: 'unit 3 is bad' }, 1: { bad: 'unit 1 is bad' }, 0: { value: 'unit 0' } });
+  });
+});
+
+describe('a pool with worker threads', () => {
+  test('keeps nothing of its answers once it has returned, before the event loop turns (and tells of the workers\' exits)', () => {
+    if (!fs.existsSync(POOL)) throw new Error('lib/src/threads/pool.js is missing: run `npx projen compile` first');
+    // a synchronous caller (a script checking fleet after fleet, the bench's rounds) never lets the workers' exits be
+    // told: what they still hold must not reach the answers. Each of this thread's answers is 16 MiB of numbers; the
+    // workers' units (a source that does not exist) are bad, which still leaves this thread's first units answered.
+    const script = `
+      const { runPool } = require(${JSON.stringify(POOL)});
+      const used = () => { gc(); gc(); return process.memoryUsage().heapUsed; };
+      const before = used();
+      let answered = 0;
+      const run = () => runPool({
+        order: [0, 1, 2, 3, 4, 5, 6, 7], threads: 3, name: 'test',
+        task: { module: 'fleet/fleet-jobs', runner: 'sourceRunner', setup: {
+          entries: Array.from({ length: 8 }, (_, i) => ({ name: 'n' + i, kind: 'Workloads', path: '/nonexistent/' + i, flag: 'workloads', expected: 'a folder' })),
+          policies: [], releases: {},
+        } },
+        local: () => { answered++; return { value: new Array(1 << 21).fill(0.5) }; },
+      }).size;
+      run();
+      run();
+      process.stdout.write(JSON.stringify({ answered, kept: Math.round((used() - before) / (1 << 20)) }));
+    `;
+    const r = spawnSync(process.execPath, ['--expose-gc', '-e', script], { encoding: 'utf-8' });
+    expect(r.stderr).toBe('');
+    const { answered, kept } = JSON.parse(r.stdout);
+    expect(answered).toBeGreaterThanOrEqual(2);
+    // MiB still used: a few for the modules loaded, none of the 16 MiB answers
+    expect(kept).toBeLessThan(16);
   });
 });
 
