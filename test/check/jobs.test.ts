@@ -5,7 +5,6 @@
  * src/threads/worker.ts; the workers a run starts are read from Node's own
  * debug log of worker threads (NODE_DEBUG=worker), never from timing.
  */
-import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
@@ -14,24 +13,10 @@ import { BYTES_PER_THREAD, judgeSetup, readAndJudge, threadsFor } from '../../sr
 import { inputFiles, parseDocuments, readText } from '../../src/check/read';
 import { checkTarget } from '../../src/check/releases';
 import { renderCheck } from '../../src/check/render';
-
-const ROOT = path.join(__dirname, '..', '..');
-const BIN = path.join(ROOT, 'bin', 'cdk8s-kruise');
+import { runCountingWorkers } from '../threads/workers';
 
 /** `cdk8s-kruise check ARGS` in a fresh node; `workers`: the worker threads it started. */
-function check(args: string[]): { code: number | null; out: string; err: string; workers: number } {
-  if (!fs.existsSync(path.join(ROOT, 'lib', 'src', 'threads', 'worker.js'))) throw new Error('lib/src/threads/worker.js is missing: run `npx projen compile` first');
-  const r = spawnSync(process.execPath, [BIN, 'check', ...args], { encoding: 'utf-8', env: { ...process.env, NODE_DEBUG: 'worker' }, maxBuffer: 256 * 1024 * 1024 });
-  // Node's debug entries start with `WORKER <pid>:`; an object it prints goes on over indented lines
-  const debug: string[] = [];
-  const err: string[] = [];
-  let inDebug = false;
-  for (const line of r.stderr.split('\n')) {
-    inDebug = /^WORKER \d+:/.test(line) || (inDebug && /^[\s}\]]/.test(line));
-    (inDebug ? debug : err).push(line);
-  }
-  return { code: r.status, out: r.stdout, err: err.join('\n'), workers: debug.filter(l => / created Worker with ID \d+$/.test(l)).length };
-}
+const check = (args: string[]) => runCountingWorkers('check', args);
 
 const cloneSet = (name: string, ns: string, type = 'InPlaceIfPossible') => `apiVersion: apps.kruise.io/v1alpha1
 kind: CloneSet

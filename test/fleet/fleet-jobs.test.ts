@@ -5,31 +5,17 @@
  * (NODE_DEBUG=worker) on the compiled command (lib/, which the test task
  * compiles before jest runs), never from timing.
  */
-import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { FleetCheck, FleetCheckPaths, FleetFormat, FleetProblemKind, FleetReport } from '../../src';
 import { BYTES_PER_THREAD } from '../../src/threads/pool';
-
-const ROOT = path.join(__dirname, '..', '..');
-const BIN = path.join(ROOT, 'bin', 'cdk8s-kruise');
+import { runCountingWorkers } from '../threads/workers';
 
 type Json = any;
 
 /** `cdk8s-kruise fleet ARGS` in a fresh node; `workers`: the worker threads it started. */
-function fleet(args: string[]): { code: number | null; out: string; err: string; workers: number } {
-  if (!fs.existsSync(path.join(ROOT, 'lib', 'src', 'threads', 'worker.js'))) throw new Error('lib/src/threads/worker.js is missing: run `npx projen compile` first');
-  const r = spawnSync(process.execPath, [BIN, 'fleet', ...args], { encoding: 'utf-8', env: { ...process.env, NODE_DEBUG: 'worker' }, maxBuffer: 256 * 1024 * 1024 });
-  const debug: string[] = [];
-  const err: string[] = [];
-  let inDebug = false;
-  for (const line of r.stderr.split('\n')) {
-    inDebug = /^WORKER \d+:/.test(line) || (inDebug && /^[\s}\]]/.test(line));
-    (inDebug ? debug : err).push(line);
-  }
-  return { code: r.status, out: r.stdout, err: err.join('\n'), workers: debug.filter(l => / created Worker with ID \d+$/.test(l)).length };
-}
+const fleet = (args: string[]) => runCountingWorkers('fleet', args);
 
 const LOGGING = { 'platform.io/logging': 'enabled' };
 
