@@ -10,7 +10,7 @@ import { renderFleet } from './fleet-render';
 import { FleetFormat } from './fleet-types';
 import type { CliIo } from '../cli-io';
 import { PlanInputError } from '../plan/errors';
-import { RELEASE_FLAGS_USAGE } from '../releases/flags';
+import { RELEASE_FLAG, RELEASE_FLAGS_USAGE } from '../releases/flags';
 import { parseJobs } from '../threads/pool';
 
 export const FLEET_USAGE = `usage: cdk8s-kruise fleet --policies PATH [--policies PATH ...]
@@ -74,7 +74,9 @@ export function fleetMain(args: string[], io: CliIo): number {
   const live = values.live as string[] | undefined;
   if (!workloads && !live) return fail('say what the policies act on: --workloads PATH (an app\'s synth output) or --live FILE (a cluster\'s objects)');
   try {
-    const releases = { openKruise: values.openkruise as string | undefined, kruiseRollouts: values.rollouts as string | undefined };
+    const releases = {
+      openKruise: values.openkruise as string | undefined, kruiseRollouts: values.rollouts as string | undefined, releaseNames: RELEASE_FLAG,
+    };
     const report = checkFleetPaths({ policies, workloads, live, oldPolicies: values['old-policies'] as string[] | undefined }, NAMES, releases, jobs);
     io.out(renderFleet(report, format as FleetFormat));
     return report.refused ? 2 : report.replacesAppContainer ? 3 : 0;

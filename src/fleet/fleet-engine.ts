@@ -22,7 +22,7 @@ import { PlanInputError } from '../plan/errors';
 import { planSidecarSet, podsOf } from '../plan/sidecarsets';
 import { ImageChange, UpdateType } from '../plan/types';
 import { contextFromFlags } from '../releases/flags';
-import { ReleaseError } from '../releases/registry';
+import { Product, ReleaseError } from '../releases/registry';
 import { selectorMatches, selectorsLooselyOverlap } from '../validation/selectors';
 
 type Json = any;
@@ -200,7 +200,12 @@ export interface Prepared {
 export interface FleetReleases {
   readonly openKruise?: string;
   readonly kruiseRollouts?: string;
+  /** How messages name where they were given (the command's flags); absent: the API's fields. */
+  readonly releaseNames?: Readonly<Record<Product, string>>;
 }
+
+/** The API's fields of the releases (`FleetCheckInput`, `FleetCheckPaths`), as messages name them. */
+const API_RELEASE_NAMES: Readonly<Record<Product, string>> = { openkruise: 'openKruise', rollouts: 'kruiseRollouts' };
 
 /**
  * The release, the policies and their indexes. `judge`: refuse a policy the
@@ -210,7 +215,7 @@ export function prepareCheck(policies: Json[], oldPolicies: Json[] | undefined, 
   let ctx: AdmissionContext;
   try {
     // the policies are judged by the release the clusters run (its schema, rules and gate defaults)
-    ctx = contextFromFlags({ openkruise: releases.openKruise, rollouts: releases.kruiseRollouts });
+    ctx = contextFromFlags({ openkruise: releases.openKruise, rollouts: releases.kruiseRollouts, names: releases.releaseNames ?? API_RELEASE_NAMES });
   } catch (e) {
     if (e instanceof ReleaseError) throw new PlanInputError(e.message);
     throw e;
@@ -364,7 +369,7 @@ export class Collector implements WorkloadSink {
 }
 
 /** Run the fleet check. */
-export function runFleetCheck(input: FleetCheckInput): FleetReport {
+export function runFleetCheck(input: FleetCheckInput & FleetReleases): FleetReport {
   const prep = prepareCheck(input.policies, input.oldPolicies, input);
   const sources = input.sources.map(s => readSource(s, prep));
   const collector = new Collector(prep);

@@ -18,6 +18,11 @@ export interface ReleaseFlags {
   readonly kubernetes?: string;
   /** `--kubernetes-vendor V`: eks, gke, aks or other. */
   readonly kubernetesVendor?: string;
+  /**
+   * How the messages name where each release was given: an API's field
+   * (`openKruise`) rather than the command's flag. Absent: the flags.
+   */
+  readonly names?: Readonly<Record<Product, string>>;
 }
 
 /** The flag of each product. */
@@ -32,7 +37,7 @@ export function targetFromFlags(flags: ReleaseFlags): Target {
   const base = defaultTarget();
   const one = (product: Product, value: string | undefined, fallback: TargetRelease): TargetRelease => {
     if (value === undefined) return fallback;
-    const flag = RELEASE_FLAG[product];
+    const flag = (flags.names ?? RELEASE_FLAG)[product];
     return { release: parseRelease(product, value, flag), declared: `given with ${flag}`, isDeclared: true };
   };
   return {

@@ -563,6 +563,24 @@ describe('cdk8s-kruise fleet', () => {
       'cdk8s-kruise fleet: --rollouts: Kruise Rollouts 0.4 is not a line this library models; give one of 0.5 (0.5.0 to 0.5.5) or 0.6 (0.6.0 to 0.6.2) (a line stands for its newest release)\n');
   });
 
+  test('openKruise and kruiseRollouts of FleetCheckPaths and FleetCheckInput: the same judgement, the messages naming the fields', () => {
+    const resizeBudget = {
+      apiVersion: 'policy.kruise.io/v1alpha1',
+      kind: 'PodUnavailableBudget',
+      metadata: { name: 'api', namespace: 'billing', annotations: { 'kruise.io/pub-protect-operations': 'DELETE,RESIZE' } },
+      spec: { maxUnavailable: 1, selector: { matchLabels: { app: 'api' } } },
+    };
+    const dir = write(tmp(), 'platform.k8s.yaml', [resizeBudget]);
+    const refusal = (file: string) => `${file}: PodUnavailableBudget "api" is refused by the cluster: metadata.annotations["kruise.io/pub-protect-operations"]: "DELETE,RESIZE" `
+      + 'has the item "RESIZE", an operation the budget does not protect, which OpenKruise accepts from 1.9; the target is 1.8 (given with openKruise); '
+      + 'list UPDATE, DELETE or EVICT separated by commas without spaces; fix it where it is written';
+    expect(FleetCheck.fromPaths({ policies: [dir], live: [live] }).refused).toBe(false);
+    expect(() => FleetCheck.fromPaths({ policies: [dir], live: [live], openKruise: '1.8' })).toThrow(refusal(path.join(dir, 'platform.k8s.yaml')));
+    expect(() => FleetCheck.fromPaths({ policies: [dir], live: [live], kruiseRollouts: '0.4' })).toThrow(
+      'kruiseRollouts: Kruise Rollouts 0.4 is not a line this library models; give one of 0.5 (0.5.0 to 0.5.5) or 0.6 (0.6.0 to 0.6.2) (a line stands for its newest release)');
+    expect(() => FleetCheck.run({ policies: [resizeBudget], sources: [], openKruise: '1.8' })).toThrow(refusal('policies'));
+  });
+
   test('two sources of one name, and bad YAML', () => {
     expect(run(['fleet', '--policies', platform, '--workloads', `a=${billing}`, '--live', `a=${live}`]).err).toBe("cdk8s-kruise fleet: --live: two sources are named 'a'; name them apart with --live NAME=PATH\n");
     const bad = write(tmp(), 'bad.yaml', []);
