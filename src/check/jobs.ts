@@ -28,8 +28,6 @@ import { groupOf } from '../validation/manifest';
 import { sharingTemplateViews } from '../validation/pod-template';
 import { KRUISE_GROUPS } from '../validation/schemas';
 
-export { BYTES_PER_THREAD, defaultJobs, STALL_MS, threadsFor } from '../threads/pool';
-
 /** What a check's threads judge by: its target and its feature gates, in a form that crosses threads. */
 export interface JudgeSetup {
   readonly target: Target;

@@ -9,10 +9,11 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { CheckReport, runCheck } from '../../src/check/check';
-import { BYTES_PER_THREAD, judgeSetup, readAndJudge, threadsFor } from '../../src/check/jobs';
+import { judgeSetup, readAndJudge } from '../../src/check/jobs';
 import { inputFiles, parseDocuments, readText } from '../../src/check/read';
 import { checkTarget } from '../../src/check/releases';
 import { renderCheck } from '../../src/check/render';
+import { BYTES_PER_THREAD, threadsFor } from '../../src/threads/pool';
 import { runCountingWorkers } from '../threads/workers';
 
 /** `cdk8s-kruise check ARGS` in a fresh node; `workers`: the worker threads it started. */
